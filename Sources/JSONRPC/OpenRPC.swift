@@ -1,0 +1,119 @@
+/// Generates the OpenRPC document from a method registry.
+public enum OpenRPC {
+    public static let version = "1.4.0"
+
+    public static func document<Context>(
+        title: String, version: String, description: String, registry: RPCRegistry<Context>, errors: [RPCErrorDescription]
+    ) -> JSONValue {
+        let methods: [JSONValue] = registry.descriptions.map { method in
+            var members: [(key: String, value: JSONValue)] = [
+                ("name", .string(method.name)),
+                ("tags", [["name": .string(method.tag)]]),
+                ("summary", .string(method.summary)),
+            ]
+            if !method.description.isEmpty { members.append(("description", .string(method.description))) }
+            members.append(("paramStructure", "by-name"))
+            members.append(
+                (
+                    "params",
+                    .array(
+                        method.params.map { param in
+                            [
+                                "name": .string(param.name), "description": .string(param.description), "required": .bool(param.required),
+                                "schema": param.schema,
+                            ]
+                        }
+                    )
+                )
+            )
+            members.append(("result", ["name": .string(method.resultName), "schema": method.resultSchema]))
+            if !method.errors.isEmpty {
+                members.append(("errors", .array(method.errors.map { .object([("$ref", .string("#/components/errors/\($0.name)"))]) })))
+            }
+            return .object(members)
+        }
+        let errorComponents: [(key: String, value: JSONValue)] = errors.map { error in
+            (key: error.name, value: ["code": .number(error.code), "message": .string(error.message)])
+        }
+        return [
+            "openrpc": .string(Self.version),
+            "info": ["title": .string(title), "version": .string(version), "description": .string(description)],
+            "methods": .array(methods),
+            "components": ["errors": .object(errorComponents)],
+        ]
+    }
+}
+
+extension JSONValue {
+    /// Two-space indented serialization with a trailing newline, for committed documents.
+    public var prettyPrinted: String {
+        var out = ""
+        pretty(into: &out, indent: "")
+        return out + "\n"
+    }
+
+    private func pretty(into out: inout String, indent: String) {
+        let inner = indent + "  "
+        switch self {
+        case .array(let items) where !items.isEmpty:
+            out += "[\n"
+            for (i, item) in items.enumerated() {
+                out += inner
+                item.pretty(into: &out, indent: inner)
+                out += i < items.count - 1 ? ",\n" : "\n"
+            }
+            out += indent + "]"
+        case .object(let members) where !members.isEmpty:
+            out += "{\n"
+            for (i, member) in members.enumerated() {
+                out += inner + String(decoding: JSONValue.string(member.key).serialized, as: UTF8.self) + ": "
+                member.value.pretty(into: &out, indent: inner)
+                out += i < members.count - 1 ? ",\n" : "\n"
+            }
+            out += indent + "}"
+        default:
+            out += String(decoding: serialized, as: UTF8.self)
+        }
+    }
+}
+
+/// Small JSON Schema builders for method descriptions.
+public enum Schema {
+    public static func string(_ description: String? = nil, pattern: String? = nil, maxLength: Int? = nil, format: String? = nil) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("type", "string")]
+        if let pattern { members.append(("pattern", .string(pattern))) }
+        if let maxLength { members.append(("maxLength", .number(maxLength))) }
+        if let format { members.append(("format", .string(format))) }
+        if let description { members.append(("description", .string(description))) }
+        return .object(members)
+    }
+
+    public static func integer(_ description: String? = nil, minimum: Int? = nil) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("type", "integer")]
+        if let minimum { members.append(("minimum", .number(minimum))) }
+        if let description { members.append(("description", .string(description))) }
+        return .object(members)
+    }
+
+    public static func enumeration(_ values: [String], _ description: String? = nil) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("type", "string"), ("enum", .array(values.map { .string($0) }))]
+        if let description { members.append(("description", .string(description))) }
+        return .object(members)
+    }
+
+    public static func array(of items: JSONValue) -> JSONValue { ["type": "array", "items": items] }
+
+    public static func nullable(_ schema: JSONValue) -> JSONValue { ["oneOf": [schema, ["type": "null"]]] }
+
+    /// An object with the given properties; `required` lists the ones that must be present.
+    public static func object(_ properties: [(String, JSONValue)], required: [String], title: String? = nil) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("type", "object")]
+        if let title { members.append(("title", .string(title))) }
+        members.append(("properties", .object(properties.map { (key: $0.0, value: $0.1) })))
+        if !required.isEmpty { members.append(("required", .array(required.map { .string($0) }))) }
+        members.append(("additionalProperties", false))
+        return .object(members)
+    }
+
+    public static let any: JSONValue = [:]
+}

@@ -1,0 +1,156 @@
+/// What the engine reports about each call, for metrics and logs.
+public struct RPCHooks<Context: Sendable>: Sendable {
+    /// After each call; `method` is nil when the request named no registered method, `error` nil on success.
+    public var callCompleted: @Sendable (_ method: String?, _ error: RPCError?, _ duration: Duration, _ context: Context) -> Void
+    /// A handler threw an error that is not an `RPCErrorConvertible`: it is answered as -32603.
+    public var unexpectedError: @Sendable (_ method: String, _ error: any Error, _ context: Context) -> Void
+
+    public init(
+        callCompleted: @escaping @Sendable (String?, RPCError?, Duration, Context) -> Void = { _, _, _, _ in },
+        unexpectedError: @escaping @Sendable (String, any Error, Context) -> Void = { _, _, _ in }
+    ) {
+        self.callCompleted = callCompleted
+        self.unexpectedError = unexpectedError
+    }
+}
+
+/// The JSON-RPC 2.0 protocol engine: parses a body, validates requests, dispatches single calls and
+/// batches, and writes responses. It knows nothing of HTTP, tenants or the App Store.
+public struct RPCEngine<Context: Sendable>: Sendable {
+    public let registry: RPCRegistry<Context>
+    /// The most requests one batch may hold; a larger batch is refused whole with -32600.
+    public let maxBatchSize: Int
+    /// How many requests of one batch run at once.
+    public let batchConcurrency: Int
+    let hooks: RPCHooks<Context>
+
+    public init(registry: RPCRegistry<Context>, maxBatchSize: Int = 100, batchConcurrency: Int = 8, hooks: RPCHooks<Context> = RPCHooks()) {
+        self.registry = registry
+        self.maxBatchSize = maxBatchSize
+        self.batchConcurrency = max(1, batchConcurrency)
+        self.hooks = hooks
+    }
+
+    /// The response body, or nil when there is nothing to answer (notifications only).
+    public func respond(to body: some Collection<UInt8>, context: Context) async -> [UInt8]? {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(body)
+        } catch {
+            return Self.response(id: .null, outcome: .failure(.parseError("\(error.reason) at byte \(error.offset)")))
+        }
+        guard case .array(let items) = value else {
+            return await call(value, context: context)
+        }
+        guard !items.isEmpty else { return Self.response(id: .null, outcome: .failure(.invalidRequest("empty batch"))) }
+        guard items.count <= maxBatchSize else {
+            return Self.response(
+                id: .null,
+                outcome: .failure(.invalidRequest("batch holds \(items.count) requests", data: [("maxBatchSize", .number(maxBatchSize))]))
+            )
+        }
+        let responses = await boundedMap(items) { await call($0, context: context) }.compactMap { $0 }
+        guard !responses.isEmpty else { return nil }
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        for (i, response) in responses.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: response)
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+
+    /// One request object; nil for a valid notification.
+    func call(_ value: JSONValue, context: Context) async -> [UInt8]? {
+        let request: Request
+        switch Request.parse(value) {
+        case .failure(let error): return Self.response(id: .null, outcome: .failure(error))
+        case .success(let parsed): request = parsed
+        }
+        let start = ContinuousClock.now
+        let method = registry.methods[request.method]
+        let outcome: Result<[UInt8], RPCError>
+        if let method {
+            do {
+                outcome = .success(try await method.invoke(request.params ?? .object([]), context))
+            } catch let error as any RPCErrorConvertible {
+                outcome = .failure(error.rpcError)
+            } catch {
+                hooks.unexpectedError(request.method, error, context)
+                outcome = .failure(.internalError)
+            }
+        } else {
+            outcome = .failure(.methodNotFound(request.method))
+        }
+        let failure: RPCError? = if case .failure(let e) = outcome { e } else { nil }
+        hooks.callCompleted(method?.description.name, failure, ContinuousClock.now - start, context)
+        guard let id = request.id else { return nil }
+        return Self.response(id: id, outcome: outcome)
+    }
+
+    /// A lone error response with a null id, for transport-level refusals.
+    public static func errorResponse(_ error: RPCError) -> [UInt8] { response(id: .null, outcome: .failure(error)) }
+
+    static func response(id: JSONValue, outcome: Result<[UInt8], RPCError>) -> [UInt8] {
+        var out = Array(#"{"jsonrpc":"2.0","#.utf8)
+        switch outcome {
+        case .success(let result):
+            out.append(contentsOf: #""result":"#.utf8)
+            out.append(contentsOf: result)
+        case .failure(let error):
+            out.append(contentsOf: #""error":"#.utf8)
+            error.json.write(to: &out)
+        }
+        out.append(contentsOf: #","id":"#.utf8)
+        id.write(to: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// Runs `transform` over `items` with at most `batchConcurrency` at once, keeping the input order.
+    private func boundedMap(_ items: [JSONValue], _ transform: @escaping @Sendable (JSONValue) async -> [UInt8]?) async -> [[UInt8]?] {
+        await withTaskGroup(of: (Int, [UInt8]?).self) { group in
+            var results = [[UInt8]?](repeating: nil, count: items.count)
+            var next = 0
+            while next < min(batchConcurrency, items.count) {
+                let i = next
+                group.addTask { (i, await transform(items[i])) }
+                next += 1
+            }
+            for await (i, result) in group {
+                results[i] = result
+                if next < items.count {
+                    let j = next
+                    group.addTask { (j, await transform(items[j])) }
+                    next += 1
+                }
+            }
+            return results
+        }
+    }
+}
+
+/// A validated request object.
+struct Request {
+    let method: String
+    let params: JSONValue?
+    /// nil for a notification; `.null` is a request whose id is null.
+    let id: JSONValue?
+
+    static func parse(_ value: JSONValue) -> Result<Request, RPCError> {
+        guard case .object = value else { return .failure(.invalidRequest("a request must be a JSON object")) }
+        let id = value["id"]
+        switch id {
+        case nil, .null, .string, .number: break
+        default: return .failure(.invalidRequest("id must be a string, a number or null"))
+        }
+        guard value["jsonrpc"] == .string("2.0") else { return .failure(.invalidRequest("jsonrpc must be exactly \"2.0\"")) }
+        guard case .string(let method) = value["method"] else { return .failure(.invalidRequest("method must be a string")) }
+        let params = value["params"]
+        switch params {
+        case nil, .object, .array: break
+        default: return .failure(.invalidRequest("params must be an object or an array"))
+        }
+        return .success(Request(method: method, params: params, id: id))
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// One named parameter of a by-name method, with its JSON Schema.
+public struct RPCParam: Sendable {
+    public let name: String
+    public let description: String
+    public let schema: JSONValue
+    public let required: Bool
+
+    public init(_ name: String, _ description: String, schema: JSONValue, required: Bool = true) {
+        self.name = name
+        self.description = description
+        self.schema = schema
+        self.required = required
+    }
+}
+
+/// Everything the OpenRPC document says about a method.
+public struct RPCMethodDescription: Sendable {
+    public let name: String
+    public let summary: String
+    public let description: String
+    public let params: [RPCParam]
+    public let resultName: String
+    public let resultSchema: JSONValue
+    public let errors: [RPCErrorDescription]
+    public let tag: String
+
+    public init(
+        _ name: String, tag: String, summary: String, description: String = "", params: [RPCParam] = [], result resultName: String,
+        schema resultSchema: JSONValue, errors: [RPCErrorDescription] = []
+    ) {
+        self.name = name
+        self.tag = tag
+        self.summary = summary
+        self.description = description
+        self.params = params
+        self.resultName = resultName
+        self.resultSchema = resultSchema
+        self.errors = errors
+    }
+}
+
+/// A method: its description and a type-erased handler that decodes `Params` and encodes `Result`.
+public struct RPCMethod<Context: Sendable>: Sendable {
+    public let description: RPCMethodDescription
+    let invoke: @Sendable (_ params: JSONValue, _ context: Context) async throws -> [UInt8]
+
+    public init<Params: Decodable & Sendable, Result: Encodable & Sendable>(
+        _ description: RPCMethodDescription,
+        _ handler: @escaping @Sendable (Params, Context) async throws -> Result
+    ) {
+        self.description = description
+        let allowed = Set(description.params.map(\.name))
+        self.invoke = { params, context in
+            var params = params
+            if case .array(let positional) = params {
+                guard positional.isEmpty else {
+                    throw RPCError.invalidParams(field: "params", reason: "must be an object: \(description.name) takes its parameters by name")
+                }
+                params = .object([])
+            }
+            if case .object(let members) = params, let unknown = members.first(where: { !allowed.contains($0.key) }) {
+                throw RPCError.invalidParams(field: unknown.key, reason: "is not a parameter of \(description.name)")
+            }
+            let decoded: Params
+            do {
+                decoded = try JSONDecoder().decode(Params.self, from: Data(params.serialized))
+            } catch let error as DecodingError {
+                throw RPCError(decoding: error)
+            }
+            let result = try await handler(decoded, context)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+            encoder.dateEncodingStrategy = .iso8601
+            return Array(try encoder.encode(result))
+        }
+    }
+}
+
+/// The method table; the OpenRPC document is generated from it.
+public struct RPCRegistry<Context: Sendable>: Sendable {
+    public private(set) var methods: [String: RPCMethod<Context>] = [:]
+    public private(set) var order: [String] = []
+
+    public init() {}
+
+    public mutating func register(_ method: RPCMethod<Context>) {
+        precondition(methods[method.description.name] == nil, "duplicate method \(method.description.name)")
+        methods[method.description.name] = method
+        order.append(method.description.name)
+    }
+
+    public var descriptions: [RPCMethodDescription] { order.compactMap { methods[$0]?.description } }
+}
+
+/// Decodes nothing, for methods without parameters.
+public struct NoParams: Decodable, Sendable {}
+
+extension RPCError {
+    init(decoding error: DecodingError) {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.reduce(into: "") { out, key in
+                if let index = key.intValue {
+                    out += "[\(index)]"
+                } else {
+                    out += out.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                }
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            self = .invalidParams(field: path(context.codingPath + [key]), reason: "is required")
+        case .typeMismatch(let type, let context):
+            self = .invalidParams(field: path(context.codingPath), reason: "must be \(Self.jsonTypeName(type))")
+        case .valueNotFound(_, let context):
+            self = .invalidParams(field: path(context.codingPath), reason: "must not be null")
+        case .dataCorrupted(let context):
+            self = .invalidParams(field: path(context.codingPath), reason: context.debugDescription)
+        @unknown default:
+            self = .invalidParams(field: "", reason: "could not be decoded")
+        }
+    }
+
+    private static func jsonTypeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "a boolean"
+        case is Int.Type, is Int64.Type, is Int32.Type, is UInt64.Type: "an integer"
+        case is Double.Type, is Float.Type: "a number"
+        default: String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import KeyVault
+import Logging
+import PostgresNIO
+import StoregatePostgres
+
+/// The domain's composition root: one value that the CLI and the server both build from configuration.
+public struct Services: Sendable {
+    public let database: Database
+    public let vault: KeyVault
+    public let migrator: Migrator
+    public let tenants: TenantService
+    public let apps: AppService
+    public let apiKeys: APIKeyService
+    public let signingKeys: SigningKeyStore
+
+    public init(database: Database, vault: KeyVault, migrator: Migrator? = nil, authCacheTTL: Duration = .seconds(5)) {
+        let migrator = migrator ?? Migrator(database: database)
+        let repositories = Repositories(logger: database.logger)
+        self.database = database
+        self.vault = vault
+        self.migrator = migrator
+        self.signingKeys = SigningKeyStore(database: database, vault: vault, repositories: repositories)
+        self.apiKeys = APIKeyService(database: database, repositories: repositories, cacheTTL: authCacheTTL)
+        self.apps = AppService(database: database, vault: vault, repositories: repositories, signingKeys: signingKeys)
+        self.tenants = TenantService(database: database, migrator: migrator, repositories: repositories, signingKeys: signingKeys)
+    }
+}
+
+/// Who did something, for the audit log: `cli:<user>` or `apikey:<prefix>`.
+public struct Actor: Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+    public static var cli: Actor { Actor("cli:" + (ProcessInfo.processInfo.environment["USER"] ?? "unknown")) }
+}
+
+struct Repositories: Sendable {
+    let tenants: TenantRepository
+    let apps: AppRepository
+    let apiKeys: APIKeyRepository
+    let audit: AuditLog
+
+    init(logger: Logger) {
+        tenants = TenantRepository(logger: logger)
+        apps = AppRepository(logger: logger)
+        apiKeys = APIKeyRepository(logger: logger)
+        audit = AuditLog(logger: logger)
+    }
+}
+
+extension Database {
+    /// Runs `body` in a transaction, turning a unique violation into a `conflict` on `field`.
+    func transaction<T: Sendable>(conflictField field: String, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await transaction(body)
+        } catch let error as PSQLError where error.sqlState == "23505" {
+            throw StoregateError.conflict(field: field, reason: "already exists")
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import KeyVault
+
+/// The domain's expected failures. Each names the field it is about; none carries key material, a
+/// token or SQL. The transport maps them to stable JSON-RPC codes and the CLI prints them.
+public enum StoregateError: Error, Equatable, CustomStringConvertible {
+    /// Input that breaks a rule: `field` is a dotted path such as `apps[0].bundleId`.
+    case invalid(field: String, reason: String)
+    /// Nothing with this identifier exists for the caller (another tenant's ids look exactly the same).
+    case notFound(field: String)
+    /// The change conflicts with what is stored.
+    case conflict(field: String, reason: String)
+    case tenantSuspended(slug: String)
+    case unauthenticated(String)
+    /// A stored key could not be opened (wrong master key, tampered ciphertext).
+    case keyUnavailable(keyId: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let field, let reason): "\(field) \(reason)"
+        case .notFound(let field): "no such \(field)"
+        case .conflict(let field, let reason): "\(field): \(reason)"
+        case .tenantSuspended(let slug): "tenant \(slug) is suspended"
+        case .unauthenticated(let reason): reason
+        case .keyUnavailable(let keyId, let reason): "key \(keyId) cannot be opened: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Yams
+
+/// A tenant described declaratively in `tenants/<slug>.yaml` (format: `tenants/README.md`).
+public struct TenantManifest: Decodable, Sendable {
+    public struct App: Decodable, Sendable {
+        public let bundleId: String
+        public let appAppleId: Int64?
+        public let environments: [String]
+        public let keys: [Key]
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case bundleId, appAppleId, environments, keys }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            bundleId = try c.decode(String.self, forKey: .bundleId)
+            appAppleId = try c.decodeIfPresent(Int64.self, forKey: .appAppleId)
+            environments = try c.decodeIfPresent([String].self, forKey: .environments) ?? ["Sandbox", "Production"]
+            keys = try c.decodeIfPresent([Key].self, forKey: .keys) ?? []
+        }
+    }
+
+    /// A key's `.p8` comes from a file (relative to the manifest) or an environment variable, never inline.
+    public struct Key: Decodable, Sendable {
+        public let keyId: String
+        public let issuerId: String
+        public let p8File: String?
+        public let p8Env: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case keyId, issuerId, p8File, p8Env }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            keyId = try c.decode(String.self, forKey: .keyId)
+            issuerId = try c.decode(String.self, forKey: .issuerId)
+            p8File = try c.decodeIfPresent(String.self, forKey: .p8File)
+            p8Env = try c.decodeIfPresent(String.self, forKey: .p8Env)
+        }
+    }
+
+    public struct APIKey: Decodable, Sendable {
+        public let label: String
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case label }
+
+        public init(from decoder: any Decoder) throws {
+            label = try decoder.strictContainer(keyedBy: CodingKeys.self).decode(String.self, forKey: .label)
+        }
+    }
+
+    public let slug: String
+    public let name: String
+    public let apps: [App]
+    public let apiKeys: [APIKey]
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case slug, name, apps, apiKeys }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+        slug = try c.decode(String.self, forKey: .slug)
+        name = try c.decode(String.self, forKey: .name)
+        apps = try c.decodeIfPresent([App].self, forKey: .apps) ?? []
+        apiKeys = try c.decodeIfPresent([APIKey].self, forKey: .apiKeys) ?? []
+    }
+
+    /// Parses YAML; errors name the offending field.
+    public static func parse(yaml: String) throws(StoregateError) -> TenantManifest {
+        do {
+            return try YAMLDecoder().decode(TenantManifest.self, from: yaml)
+        } catch let error as DecodingError {
+            throw Self.describe(error)
+        } catch let error as StoregateError {
+            throw error
+        } catch {
+            throw .invalid(field: "manifest", reason: "is not valid YAML: \(error)")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> StoregateError {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.reduce(into: "") { out, key in
+                if let i = key.intValue { out += "[\(i)]" } else { out += out.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let c): return .invalid(field: path(c.codingPath + [key]), reason: "is required")
+        case .typeMismatch(_, let c): return .invalid(field: path(c.codingPath), reason: "has the wrong type")
+        case .valueNotFound(_, let c): return .invalid(field: path(c.codingPath), reason: "must not be empty")
+        case .dataCorrupted(let c):
+            if let underlying = c.underlyingError as? StoregateError { return underlying }
+            return .invalid(field: path(c.codingPath), reason: "is not valid")
+        @unknown default: return .invalid(field: "manifest", reason: "is not valid")
+        }
+    }
+}
+
+private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension Decoder {
+    /// A keyed container that refuses members it does not know, so a misspelt field is an error.
+    func strictContainer<K: CodingKey & CaseIterable>(keyedBy type: K.Type) throws -> KeyedDecodingContainer<K> {
+        let all = try container(keyedBy: AnyKey.self)
+        let known = Set(K.allCases.map(\.stringValue))
+        if let unknown = all.allKeys.first(where: { !known.contains($0.stringValue) }) {
+            let path = (codingPath + [unknown]).map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            throw StoregateError.invalid(field: path.replacingOccurrences(of: ".[", with: "["), reason: "is not a known field")
+        }
+        return try container(keyedBy: K.self)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Input rules shared by the CLI, manifests and RPC methods. Values are checked before anything is written.
+public enum Validate {
+    public static func slug(_ value: String, field: String = "slug") throws(StoregateError) -> String {
+        guard (3...40).contains(value.utf8.count),
+            value.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }),
+            value.utf8.first.map({ (0x61...0x7A).contains($0) }) == true, value.utf8.last != 0x2D
+        else {
+            throw .invalid(field: field, reason: "must be 3 to 40 characters of a-z, 0-9 and '-', starting with a letter and not ending with '-'")
+        }
+        return value
+    }
+
+    /// Free text such as a tenant name or an API key label: trimmed, 1...`max` characters, no control
+    /// characters, no U+FFFD (which stands in for bytes that were not valid UTF-8).
+    public static func text(_ value: String, field: String, max: Int = 200) throws(StoregateError) -> String {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw .invalid(field: field, reason: "must not be empty") }
+        guard trimmed.count <= max else { throw .invalid(field: field, reason: "must be at most \(max) characters") }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{FFFD}" }) else {
+            throw .invalid(field: field, reason: "must be valid UTF-8 text without control characters")
+        }
+        return trimmed
+    }
+
+    public static func bundleId(_ value: String, field: String = "bundleId") throws(StoregateError) -> String {
+        guard (1...155).contains(value.utf8.count),
+            value.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D })
+        else {
+            throw .invalid(field: field, reason: "must be a bundle ID: 1 to 155 characters of A-Z, a-z, 0-9, '.' and '-'")
+        }
+        return value
+    }
+
+    /// An App Store Connect key ID: 10 characters of A-Z and 0-9.
+    public static func keyId(_ value: String, field: String = "keyId") throws(StoregateError) -> String {
+        guard value.utf8.count == 10, value.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }) else {
+            throw .invalid(field: field, reason: "must be 10 characters of A-Z and 0-9, as App Store Connect shows it")
+        }
+        return value
+    }
+
+    public static func issuerId(_ value: String, field: String = "issuerId") throws(StoregateError) -> UUID {
+        guard value.utf8.count == 36, let uuid = UUID(uuidString: value) else { throw .invalid(field: field, reason: "must be a UUID") }
+        return uuid
+    }
+
+    public static func appAppleId(_ value: Int64?, field: String = "appAppleId") throws(StoregateError) -> Int64? {
+        if let value, value <= 0 { throw .invalid(field: field, reason: "must be a positive integer") }
+        return value
+    }
+
+    /// Apple's environment names, as they appear in signed data.
+    public static let environments = ["Production", "Sandbox"]
+
+    public static func environments(_ values: [String], field: String = "environments") throws(StoregateError) -> [String] {
+        guard !values.isEmpty else { throw .invalid(field: field, reason: "must name at least one of Production, Sandbox") }
+        for (i, value) in values.enumerated() where !environments.contains(value) {
+            throw .invalid(field: "\(field)[\(i)]", reason: "must be Production or Sandbox")
+        }
+        return environments.filter(values.contains)
+    }
+}

@@ -1,0 +1,5 @@
+import KeyVault
+
+enum KeyVaultFacade {
+    static func generateMasterKey() -> String { MasterKey.generate() }
+}

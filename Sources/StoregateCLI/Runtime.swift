@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import KeyVault
+import Logging
+import PostgresNIO
+import Storegate
+import StoregatePostgres
+import StoregateServer
+
+/// Builds the services from the environment, runs the database client around `body`, and turns
+/// domain errors into one clear line on stderr and exit code 1.
+enum Runtime {
+    static let environment = ProcessInfo.processInfo.environment
+    static var publicURL: String { environment["STOREGATE_PUBLIC_URL"] ?? "http://127.0.0.1:8080" }
+
+    static func bootstrapLogging() {
+        let level = environment["STOREGATE_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = JSONLogHandler(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+
+    static func vault() -> KeyVault {
+        do {
+            return KeyVault(ring: try MasterKeyRing.fromEnvironment(environment))
+        } catch {
+            return KeyVault(unavailable: error.description)
+        }
+    }
+
+    static func makeServices(logger: Logger, maximumConnections: Int = 10) throws -> Services {
+        let config = try DatabaseConfiguration(url: environment["STOREGATE_DATABASE_URL"] ?? DatabaseConfiguration.defaultURL, maximumConnections: maximumConnections)
+        var clientLogger = logger
+        clientLogger.logLevel = .warning
+        let client = PostgresClient(configuration: config.client, backgroundLogger: clientLogger)
+        return Services(database: Database(client: client, logger: logger), vault: vault())
+    }
+
+    /// Runs `body` with services whose database client runs for exactly that long.
+    static func run<T: Sendable>(maximumConnections: Int = 10, _ body: @escaping @Sendable (Services) async throws -> T) async throws -> T {
+        bootstrapLogging()
+        var logger = Logger(label: "storegate")
+        logger.logLevel = .warning
+        do {
+            let services = try makeServices(logger: logger, maximumConnections: maximumConnections)
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    await services.database.client.run()
+                    return nil
+                }
+                group.addTask { try await body(services) }
+                defer { group.cancelAll() }
+                while let result = try await group.next() {
+                    if let result { return result }
+                }
+                throw CleanExit.message("database client stopped")
+            }
+        } catch let error as StoregateError {
+            throw fail(error.description)
+        } catch let error as KeyVaultError {
+            throw fail(error.description)
+        } catch let error as DatabaseError {
+            throw fail(error.description)
+        } catch let error as PSQLError {
+            if error.sqlState == "42P01" || error.sqlState == "3F000" { throw fail("the database is not migrated: run `storegate migrate`") }
+            if error.code == .connectionError { throw fail("cannot reach PostgreSQL at STOREGATE_DATABASE_URL") }
+            throw fail("database error: \(error.serverInfo?[.message] ?? String(describing: error.code))")
+        }
+    }
+
+    static func fail(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("storegate: error: \(message)\n".utf8))
+        return ExitCode.failure
+    }
+}
+
+/// `--tenant <slug>` for commands that act inside one tenant.
+struct TenantOption: ParsableArguments {
+    @Option(name: .long, help: "The tenant's slug.")
+    var tenant: String
+}

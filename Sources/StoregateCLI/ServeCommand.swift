@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import KeyVault
+import Logging
+import Storegate
+import StoregatePostgres
+import StoregateServer
+import UnixSignals
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Run the JSON-RPC server (POST /rpc, /healthz, /readyz, /metrics).")
+
+    @Option(help: "Address to listen on (STOREGATE_HOST).") var host = ProcessInfo.processInfo.environment["STOREGATE_HOST"] ?? "127.0.0.1"
+    @Option(help: "Port to listen on; 0 picks a free one (STOREGATE_PORT).") var port = Int(ProcessInfo.processInfo.environment["STOREGATE_PORT"] ?? "") ?? 8080
+    @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve HTTPS directly (STOREGATE_TLS_CERT).")
+    var tlsCert = ProcessInfo.processInfo.environment["STOREGATE_TLS_CERT"]
+    @Option(name: .customLong("tls-key"), help: "PEM private key for --tls-cert (STOREGATE_TLS_KEY).")
+    var tlsKey = ProcessInfo.processInfo.environment["STOREGATE_TLS_KEY"]
+    @Option(help: "Largest request body in bytes.") var maxBodyBytes = 1 << 20
+    @Option(help: "Most requests in one JSON-RPC batch.") var maxBatchSize = 100
+    @Option(help: "Database connections in the pool.") var databaseConnections = 20
+
+    func validate() throws {
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+    }
+
+    func run() async throws {
+        Runtime.bootstrapLogging()
+        var logger = Logger(label: "storegate")
+        logger.logLevel = Runtime.environment["STOREGATE_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let services: Services
+        do {
+            services = try Runtime.makeServices(logger: logger, maximumConnections: databaseConnections)
+        } catch {
+            throw Runtime.fail(String(describing: error))
+        }
+        if (try? services.vault.ring()) == nil { logger.warning("no master key configured: app keys cannot be imported or used") }
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.tlsCertificatePath = tlsCert
+        configuration.tlsKeyPath = tlsKey
+        configuration.maxBodyBytes = maxBodyBytes
+        configuration.maxBatchSize = maxBatchSize
+        configuration.publicURL = Runtime.publicURL
+        let log = logger
+        let tls = tlsCert != nil
+        let app = try buildApplication(
+            configuration: configuration, storegate: services, services: [services.database.client], logger: logger,
+            onServerRunning: { port in log.info("storegate listening", metadata: ["port": .stringConvertible(port), "tls": .stringConvertible(tls)]) })
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}
+
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate", abstract: "Bring the control schema and every tenant schema to the latest version.",
+        discussion: "Safe to repeat and to run concurrently: each schema migrates in one transaction under its own lock.")
+
+    @Option(help: "Tenants migrated at once.") var concurrency = 4
+
+    func run() async throws {
+        let concurrency = concurrency
+        let report = try await Runtime.run(maximumConnections: concurrency + 1) { services in
+            let migrator = Migrator(database: services.database, concurrency: concurrency)
+            let applied = try await migrator.migrateControl()
+            print(applied.isEmpty ? "control schema: current" : "control schema: applied \(applied.map(String.init).joined(separator: ", "))")
+            let start = ContinuousClock.now
+            let report = try await migrator.migrateTenants { done, total in
+                if total > 0, done == total || done % 50 == 0 { print("\(done)/\(total) tenants") }
+            }
+            let elapsed = ContinuousClock.now - start
+            print("tenants: \(report.migrated) migrated, \(report.total - report.migrated - report.failures.count) skipped, \(report.failures.count) failed in \(elapsed.formatted(.units(allowed: [.seconds, .milliseconds])))")
+            return report
+        }
+        for failure in report.failures { FileHandle.standardError.write(Data("storegate: \(failure.schema): \(failure.error)\n".utf8)) }
+        if !report.failures.isEmpty { throw ExitCode.failure }
+    }
+}

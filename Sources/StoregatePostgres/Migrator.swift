@@ -1,0 +1,142 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Brings the control schema and every tenant schema to the latest version of their chains.
+/// Each schema migrates in one transaction under its own advisory lock, so concurrent runs never
+/// conflict and a failure leaves that schema as it was; tenants migrate with bounded concurrency and a
+/// run can be repeated until everything is current.
+public struct Migrator: Sendable {
+    public let database: Database
+    public let controlChain: MigrationChain
+    public let tenantChain: MigrationChain
+    public let concurrency: Int
+
+    public init(database: Database, controlChain: MigrationChain = ControlChain.chain, tenantChain: MigrationChain = TenantChain.chain, concurrency: Int = 4) {
+        self.database = database
+        self.controlChain = controlChain
+        self.tenantChain = tenantChain
+        self.concurrency = max(1, concurrency)
+    }
+
+    public struct TenantReport: Sendable {
+        public var total = 0
+        public var migrated = 0
+        public var failures: [(schema: String, error: String)] = []
+    }
+
+    /// Applies the control chain; returns the versions it applied (empty when already current).
+    @discardableResult
+    public func migrateControl() async throws -> [Int] {
+        try await database.transaction { conn in
+            try await apply(controlChain, schemaSQL: ControlChain.schema, lockKey: "storegate.control", createSchema: true, on: conn)
+        }
+    }
+
+    /// Migrates every tenant whose recorded version is behind, reporting `(done, total)` as it goes.
+    public func migrateTenants(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> TenantReport {
+        let target = tenantChain.latestVersion
+        var pending: [(id: UUID, schema: String)] = []
+        let rows = try await database.client.query(
+            "SELECT id, schema_name FROM storegate.tenants WHERE schema_version < \(target) ORDER BY created_at, id", logger: database.logger)
+        for try await (id, schema) in rows.decode((UUID, String).self) { pending.append((id, schema)) }
+
+        var report = TenantReport(total: pending.count)
+        progress(0, pending.count)
+        try await withThrowingTaskGroup(of: (String, String?).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < pending.count else { return }
+                let tenant = pending[next]
+                next += 1
+                group.addTask {
+                    do {
+                        try await migrateTenant(id: tenant.id, schemaName: tenant.schema)
+                        return (tenant.schema, nil)
+                    } catch {
+                        return (tenant.schema, String(reflecting: error))
+                    }
+                }
+            }
+            for _ in 0..<concurrency { startNext() }
+            var done = 0
+            for try await (schema, failure) in group {
+                done += 1
+                if let failure { report.failures.append((schema, failure)) } else { report.migrated += 1 }
+                progress(done, pending.count)
+                startNext()
+            }
+        }
+        return report
+    }
+
+    /// Creates a new tenant schema and applies the whole chain, inside the caller's transaction.
+    public func createTenantSchema(_ schema: TenantSchema, on conn: PostgresConnection) async throws {
+        try await apply(tenantChain, schemaSQL: schema.sql, lockKey: schema.name, createSchema: true, on: conn)
+    }
+
+    /// Takes the advisory lock that serialises migrations and deletion of one tenant schema.
+    public static func lockTenant(_ schema: TenantSchema, on conn: PostgresConnection, logger: Logger) async throws {
+        try await conn.run("SELECT pg_advisory_xact_lock(hashtextextended(\(schema.name), 0))", logger: logger)
+    }
+
+    /// Whether the control schema and every tenant are at the latest versions.
+    public func isCurrent() async throws -> Bool {
+        try await database.withConnection { conn in
+            let exists = try await conn.first("SELECT to_regclass('storegate.schema_migrations') IS NOT NULL", as: Bool.self, logger: database.logger)
+            guard exists == true else { return false }
+            let control = try await conn.first("SELECT coalesce(max(version), 0) FROM storegate.schema_migrations", as: Int.self, logger: database.logger)
+            guard control == controlChain.latestVersion else { return false }
+            let behind = try await conn.first(
+                "SELECT count(*)::int FROM storegate.tenants WHERE schema_version < \(tenantChain.latestVersion)", as: Int.self, logger: database.logger)
+            return behind == 0
+        }
+    }
+
+    private func migrateTenant(id: UUID, schemaName: String) async throws {
+        let schema = try TenantSchema(validating: schemaName)
+        try await database.transaction { conn in
+            try await Self.lockTenant(schema, on: conn, logger: database.logger)
+            // The tenant may have been deleted since the list was read.
+            guard try await conn.first("SELECT 1 FROM storegate.tenants WHERE id = \(id) FOR UPDATE", as: Int.self, logger: database.logger) != nil else {
+                return
+            }
+            try await apply(tenantChain, schemaSQL: schema.sql, lockKey: schema.name, createSchema: false, on: conn)
+            try await conn.run(
+                "UPDATE storegate.tenants SET schema_version = \(tenantChain.latestVersion), updated_at = now() WHERE id = \(id)", logger: database.logger)
+        }
+    }
+
+    /// Applies the pending migrations of `chain` to one schema inside the caller's transaction.
+    private func apply(_ chain: MigrationChain, schemaSQL: String, lockKey: String, createSchema: Bool, on conn: PostgresConnection) async throws -> [Int] {
+        let logger = database.logger
+        try await conn.run("SELECT pg_advisory_xact_lock(hashtextextended(\(lockKey), 0))", logger: logger)
+        if createSchema {
+            try await conn.run("CREATE SCHEMA IF NOT EXISTS \(unescaped: schemaSQL)", logger: logger)
+        }
+        try await conn.run(
+            """
+            CREATE TABLE IF NOT EXISTS \(unescaped: schemaSQL).schema_migrations (
+                version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
+            """, logger: logger)
+        var applied: [Int: String] = [:]
+        let rows = try await conn.query("SELECT version, checksum FROM \(unescaped: schemaSQL).schema_migrations", logger: logger)
+        for try await (version, checksum) in rows.decode((Int, String).self) { applied[version] = checksum }
+
+        var done: [Int] = []
+        for migration in chain.migrations {
+            if let checksum = applied[migration.version] {
+                guard checksum == migration.checksum else { throw DatabaseError.migrationChecksumMismatch(schema: schemaSQL, version: migration.version) }
+                continue
+            }
+            for statement in migration.rendered(schema: schemaSQL) {
+                try await conn.run(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+            try await conn.run(
+                "INSERT INTO \(unescaped: schemaSQL).schema_migrations (version, name, checksum) VALUES (\(migration.version), \(migration.name), \(migration.checksum))",
+                logger: logger)
+            done.append(migration.version)
+        }
+        return done
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import JSONRPC
+import Logging
+import NIOSSL
+import Prometheus
+import ServiceLifecycle
+import Storegate
+
+/// Builds the whole HTTP application from configuration: the composition root that `storegate serve`
+/// and the tests both call. `services` are long-running parts (the database client) the application runs.
+public func buildApplication(
+    configuration: ServerConfiguration,
+    storegate: Services,
+    metrics: RPCMetrics = RPCMetrics(),
+    services: [any Service] = [],
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    let engine = RPCEngine(
+        registry: StoregateRPC.registry, maxBatchSize: configuration.maxBatchSize,
+        hooks: RPCHooks(
+            callCompleted: { method, error, duration, call in
+                metrics.record(method: method, error: error, duration: duration)
+                call.logger.info(
+                    "rpc call",
+                    metadata: [
+                        "rpc.method": .string(method ?? "unknown"), "rpc.outcome": .string(error.map { String($0.code) } ?? "ok"),
+                        "rpc.duration_ms": .stringConvertible(Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15),
+                    ])
+            },
+            unexpectedError: { method, error, call in
+                call.logger.error("rpc method failed", metadata: ["rpc.method": .string(method), "error": .string(String(reflecting: error))])
+            }))
+
+    let router = Router(context: StoregateRequestContext.self)
+    RPCController(engine: engine, services: storegate, publicURL: configuration.publicURL, maxBodyBytes: configuration.maxBodyBytes, metrics: metrics).addRoutes(to: router)
+    HealthController(migrator: storegate.migrator, metrics: metrics).addRoutes(to: router)
+
+    let server: HTTPServerBuilder
+    if let certificatePath = configuration.tlsCertificatePath, let keyPath = configuration.tlsKeyPath {
+        let chain = try NIOSSLCertificate.fromPEMFile(certificatePath).map { NIOSSLCertificateSource.certificate($0) }
+        let key = try NIOSSLPrivateKey(file: keyPath, format: .pem)
+        server = try .tls(.http1(), tlsConfiguration: TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+    } else {
+        server = .http1()
+    }
+    return Application(
+        router: router, server: server,
+        configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "storegate"),
+        services: services,
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        logger: logger)
+}

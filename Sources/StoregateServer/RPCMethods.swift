@@ -1,0 +1,136 @@
+import Foundation
+import JSONRPC
+import Logging
+import Storegate
+import StoregatePostgres
+
+/// What every handler gets: the authenticated caller, the request's logger and the domain services.
+public struct RPCCall: Sendable {
+    public let caller: Caller
+    public let logger: Logger
+    public let services: Services
+    /// Where Apple reaches this server, for notification URLs.
+    public let publicURL: String
+}
+
+/// The method table. Each method is a typed `Params` → `Result` handler; the OpenRPC document in
+/// `api-spec/openrpc.json` is generated from this table.
+public enum StoregateRPC {
+    public static let title = "Storegate"
+    public static let apiVersion = "0.1.0"
+
+    /// The method table, built once.
+    public static let registry: RPCRegistry<RPCCall> = {
+        let methods = [tenantGet, appsList, appsGet]
+        func build(discovering document: JSONValue) -> RPCRegistry<RPCCall> {
+            var registry = RPCRegistry<RPCCall>()
+            registry.register(discover(document))
+            for method in methods { registry.register(method) }
+            return registry
+        }
+        // The document describes rpc.discover too, so it is generated from a first pass of the table.
+        return build(discovering: document(build(discovering: .null)))
+    }()
+
+    /// The committed `api-spec/openrpc.json`.
+    public static var documentText: String { document(registry).prettyPrinted }
+
+    public static func document(_ registry: RPCRegistry<RPCCall>) -> JSONValue {
+        OpenRPC.document(
+            title: title, version: apiVersion,
+            description: "App Store server-side work for many app developers: offers, account links, refunds and subscription status, per tenant.",
+            registry: registry, errors: ErrorCode.all)
+    }
+
+    static func discover(_ document: JSONValue) -> RPCMethod<RPCCall> {
+        RPCMethod(
+            RPCMethodDescription(
+                "rpc.discover", tag: "meta", summary: "Returns this OpenRPC document.", result: "openrpcDocument",
+                schema: ["$ref": "https://raw.githubusercontent.com/open-rpc/meta-schema/master/schema.json"])
+        ) { (_: NoParams, _) in RawJSON(value: document) }
+    }
+
+    static let tenantGet = RPCMethod<RPCCall>(
+        RPCMethodDescription(
+            "tenant.get", tag: "tenant", summary: "The calling tenant.", description: "Returns the tenant that owns the API key of the request.",
+            result: "tenant", schema: TenantView.schema, errors: [ErrorCode.unauthenticated])
+    ) { (_: NoParams, call) in TenantView(call.caller.tenant) }
+
+    static let appsList = RPCMethod<RPCCall>(
+            RPCMethodDescription(
+                "apps.list", tag: "apps", summary: "The tenant's apps.",
+                description: "Every app of the calling tenant with its key IDs and kinds (never key material) and its notification URLs.",
+                result: "apps", schema: Schema.object([("apps", Schema.array(of: AppView.schema))], required: ["apps"]))
+    ) { (_: NoParams, call) in
+        AppList(apps: try await call.services.apps.list(tenantId: call.caller.tenant.id).map { AppView($0, publicURL: call.publicURL) })
+    }
+
+    struct AppsGetParams: Decodable, Sendable {
+        let bundleId: String?
+        let appId: UUID?
+    }
+
+    static let appsGet = RPCMethod<RPCCall>(
+            RPCMethodDescription(
+                "apps.get", tag: "apps", summary: "One app by bundle ID or app id.",
+                description: "Give exactly one of `bundleId` and `appId`. Another tenant's app is reported exactly like an app that does not exist.",
+                params: [
+                    RPCParam("bundleId", "The app's bundle ID.", schema: AppView.bundleIdSchema, required: false),
+                    RPCParam("appId", "Storegate's id of the app.", schema: Schema.string(format: "uuid"), required: false),
+                ],
+                result: "app", schema: AppView.schema, errors: [ErrorCode.invalidParams, ErrorCode.notFound])
+    ) { (params: AppsGetParams, call) in
+        let tenantId = call.caller.tenant.id
+        switch (params.bundleId, params.appId) {
+        case (let bundleId?, nil): return AppView(try await call.services.apps.get(tenantId: tenantId, bundleId: bundleId), publicURL: call.publicURL)
+        case (nil, let appId?): return AppView(try await call.services.apps.get(tenantId: tenantId, appId: appId), publicURL: call.publicURL)
+        default: throw StoregateError.invalid(field: "bundleId", reason: "give exactly one of bundleId and appId")
+        }
+    }
+}
+
+/// A result that is already JSON.
+struct RawJSON: Encodable, Sendable {
+    let value: JSONValue
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(AnyJSON(value))
+    }
+}
+
+/// Bridges `JSONValue` to `Encodable`.
+struct AnyJSON: Encodable {
+    let value: JSONValue
+    init(_ value: JSONValue) { self.value = value }
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch value {
+        case .null:
+            var c = encoder.singleValueContainer()
+            try c.encodeNil()
+        case .bool(let b):
+            var c = encoder.singleValueContainer()
+            try c.encode(b)
+        case .number(let n):
+            var c = encoder.singleValueContainer()
+            if let i = Int64(n) { try c.encode(i) } else { try c.encode(Double(n) ?? 0) }
+        case .string(let s):
+            var c = encoder.singleValueContainer()
+            try c.encode(s)
+        case .array(let items):
+            var c = encoder.unkeyedContainer()
+            for item in items { try c.encode(AnyJSON(item)) }
+        case .object(let members):
+            var c = encoder.container(keyedBy: Key.self)
+            for member in members { try c.encode(AnyJSON(member.value), forKey: Key(stringValue: member.key)) }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// How the server listens and what it accepts. Every field has a CLI flag and an environment variable.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// PEM certificate chain and key: when both are set the server speaks HTTPS itself.
+    public var tlsCertificatePath: String?
+    public var tlsKeyPath: String?
+    /// Largest accepted request body, in bytes.
+    public var maxBodyBytes = 1 << 20
+    /// Most requests in one JSON-RPC batch.
+    public var maxBatchSize = 100
+    /// The address Apple and clients reach this server at, for the notification URLs it prints.
+    public var publicURL = "http://127.0.0.1:8080"
+
+    public init() {}
+}

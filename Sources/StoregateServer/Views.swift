@@ -1,0 +1,82 @@
+import Foundation
+import JSONRPC
+import Storegate
+import StoregatePostgres
+
+/// What RPC results show of a tenant.
+struct TenantView: Encodable, Sendable {
+    let id: String
+    let slug: String
+    let name: String
+    let status: String
+    let createdAt: Date
+
+    init(_ tenant: TenantRecord) {
+        id = tenant.id.uuidString.lowercased()
+        slug = tenant.slug
+        name = tenant.name
+        status = tenant.status.rawValue
+        createdAt = tenant.createdAt
+    }
+
+    static let schema = Schema.object(
+        [
+            ("id", Schema.string(format: "uuid")), ("slug", Schema.string()), ("name", Schema.string()),
+            ("status", Schema.enumeration(["active", "suspended"])), ("createdAt", Schema.string(format: "date-time")),
+        ], required: ["id", "slug", "name", "status", "createdAt"], title: "Tenant")
+}
+
+struct AppList: Encodable, Sendable {
+    let apps: [AppView]
+}
+
+/// What RPC results show of an app: public facts, key ids and kinds, notification URLs. Never key material.
+struct AppView: Encodable, Sendable {
+    struct Key: Encodable, Sendable {
+        let keyId: String
+        let issuerId: String
+        let kind: String
+        let createdAt: Date
+    }
+
+    let id: String
+    let bundleId: String
+    let appAppleId: Int64?
+    let environments: [String]
+    let keys: [Key]
+    /// Paste into App Store Connect → App Information → App Store Server Notifications (Version 2).
+    let notificationURLs: [String: String]
+
+    init(_ details: AppDetails, publicURL: String) {
+        id = details.app.id.uuidString.lowercased()
+        bundleId = details.app.bundleId
+        appAppleId = details.app.appAppleId
+        environments = details.app.environments
+        keys = details.keys.map { Key(keyId: $0.keyId, issuerId: $0.issuerId.uuidString.lowercased(), kind: $0.kind, createdAt: $0.createdAt) }
+        notificationURLs = Dictionary(uniqueKeysWithValues: details.webhooks.map { ($0.environment, NotificationURL.make(publicURL: publicURL, token: $0.token)) })
+    }
+
+    static let bundleIdSchema = Schema.string(pattern: "^[A-Za-z0-9.-]{1,155}$")
+
+    static let schema = Schema.object(
+        [
+            ("id", Schema.string(format: "uuid")), ("bundleId", bundleIdSchema), ("appAppleId", Schema.integer(minimum: 1)),
+            ("environments", Schema.array(of: Schema.enumeration(["Production", "Sandbox"]))),
+            (
+                "keys",
+                Schema.array(
+                    of: Schema.object(
+                        [
+                            ("keyId", Schema.string(pattern: "^[A-Z0-9]{10}$")), ("issuerId", Schema.string(format: "uuid")),
+                            ("kind", Schema.enumeration(["inAppPurchase"])), ("createdAt", Schema.string(format: "date-time")),
+                        ], required: ["keyId", "issuerId", "kind", "createdAt"]))
+            ),
+            ("notificationURLs", ["type": "object", "additionalProperties": Schema.string(format: "uri")]),
+        ], required: ["id", "bundleId", "environments", "keys", "notificationURLs"], title: "App")
+}
+
+public enum NotificationURL {
+    public static func make(publicURL: String, token: String) -> String {
+        (publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL) + "/apple/notifications/" + token
+    }
+}

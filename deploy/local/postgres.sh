@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# A project-local PostgreSQL cluster for development and tests: 127.0.0.1:54329, data in
+# deploy/local/data/pg (git-ignored), run as the `postgres` user when invoked as root.
+#   deploy/local/postgres.sh start | stop | status | psql [args…]
+# Installs PostgreSQL from Debian's packages when it is missing.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+data="${STOREGATE_PG_DATA:-$here/data/pg}"
+port="${STOREGATE_PG_PORT:-54329}"
+
+find_bin() {
+  local dir
+  for dir in /usr/lib/postgresql/*/bin; do
+    [ -x "$dir/pg_ctl" ] && { echo "$dir"; return 0; }
+  done
+  command -v pg_ctl >/dev/null 2>&1 && { dirname "$(command -v pg_ctl)"; return 0; }
+  return 1
+}
+
+install_postgres() {
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "PostgreSQL is not installed: run 'sudo apt-get install -y postgresql' (or this script as root)" >&2
+    exit 1
+  fi
+  echo "installing PostgreSQL from Debian's packages…" >&2
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+}
+
+bin="$(find_bin || { install_postgres; find_bin; })"
+
+as_owner() {
+  if [ "$(id -u)" -eq 0 ]; then
+    runuser -u postgres -- "$@"
+  else
+    "$@"
+  fi
+}
+
+start() {
+  mkdir -p "$(dirname "$data")"
+  if [ ! -s "$data/PG_VERSION" ]; then
+    mkdir -p "$data"
+    [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$data"
+    as_owner "$bin/initdb" -D "$data" --username=postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
+  fi
+  if as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
+    echo "PostgreSQL already running on 127.0.0.1:$port" >&2
+  else
+    as_owner "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 start \
+      -o "-p $port -k $data -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200 -c max_locks_per_transaction=256" >/dev/null
+    echo "PostgreSQL running on 127.0.0.1:$port (data: $data)" >&2
+  fi
+  # The application role: owns its database, may create test databases, is no superuser.
+  as_owner "$bin/psql" -h "$data" -p "$port" -U postgres -d postgres -qtA -v ON_ERROR_STOP=1 <<'SQL' >/dev/null
+SELECT 'CREATE ROLE storegate LOGIN CREATEDB' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'storegate') \gexec
+SELECT 'CREATE DATABASE storegate OWNER storegate' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'storegate') \gexec
+SQL
+}
+
+case "${1:-start}" in
+  start) start ;;
+  stop) as_owner "$bin/pg_ctl" -D "$data" -m fast stop ;;
+  status) as_owner "$bin/pg_ctl" -D "$data" status ;;
+  psql) shift; as_owner "$bin/psql" -h "$data" -p "$port" -U storegate -d storegate "$@" ;;
+  *) echo "usage: $0 start|stop|status|psql" >&2; exit 2 ;;
+esac
