@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         // Protocol engine: JSON-RPC 2.0 parsing, batching, dispatch, errors, OpenRPC generation.
@@ -103,11 +104,18 @@ let package = Package(
         .testTarget(
             name: "StoregateTests",
             dependencies: [
-                "StoregateServer", "Storegate", "JSONRPC", "KeyVault", "StoregateCLI",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "StoregateServer", "Storegate", "StoregatePostgres", "JSONRPC", "KeyVault", "AppStoreServer", "StoregateCLI",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
             ],
-            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,0 +1,62 @@
+import Foundation
+import JSONRPC
+import Storegate
+import StoregatePostgres
+import Testing
+
+@Suite struct IsolationTests {
+    /// Tenant A's key never reaches tenant B's data: B's ids look exactly like ids that do not exist.
+    @Test func tenantsCannotSeeEachOther() async throws {
+        try await TestDatabase.with { services, _ in
+            let a = try await Fixtures.tenant(services, slug: "tenant-a", bundleId: "com.example.a")
+            let b = try await Fixtures.tenant(services, slug: "tenant-b", bundleId: "com.example.b")
+            try await TestServer.with(services) { server in
+                let me = try await server.call("tenant.get", apiKey: a.apiKey)
+                #expect((me["result"] as? [String: Any])?["slug"] as? String == "tenant-a")
+
+                let list = try await server.call("apps.list", apiKey: a.apiKey)
+                let apps = ((list["result"] as? [String: Any])?["apps"] as? [[String: Any]]) ?? []
+                #expect(apps.map { $0["bundleId"] as? String } == ["com.example.a"])
+
+                let foreignBundle = try await server.rpc(raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"bundleId":"com.example.b"},"id":1}"#, apiKey: a.apiKey)
+                let missingBundle = try await server.rpc(raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"bundleId":"com.example.zz"},"id":1}"#, apiKey: a.apiKey)
+                #expect(foreignBundle.text == missingBundle.text)
+                #expect(foreignBundle.text.contains("1004"))
+
+                let foreignId = try await server.rpc(
+                    raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"appId":"\#(b.appId.uuidString.lowercased())"},"id":1}"#, apiKey: a.apiKey)
+                let missingId = try await server.rpc(raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"appId":"\#(UUID().uuidString.lowercased())"},"id":1}"#, apiKey: a.apiKey)
+                #expect(foreignId.text == missingId.text)
+                #expect(foreignId.text.contains(#""code":1004"#))
+
+                let own = try await server.rpc(
+                    raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"appId":"\#(b.appId.uuidString.lowercased())"},"id":1}"#, apiKey: b.apiKey)
+                #expect(own.text.contains("com.example.b"))
+            }
+        }
+    }
+
+    /// Revocation and suspension take effect within the cache lifetime.
+    @Test func revokedKeysAndSuspendedTenantsAreRefused() async throws {
+        try await TestDatabase.with(authCacheTTL: .milliseconds(100)) { services, _ in
+            let a = try await Fixtures.tenant(services, slug: "revoker", bundleId: "com.example.revoker")
+            try await TestServer.with(services) { server in
+                let call = #"{"jsonrpc":"2.0","method":"tenant.get","id":1}"#
+                #expect(try await server.rpc(raw: call, apiKey: a.apiKey).status == 200)
+                _ = try await services.tenants.setStatus(slug: "revoker", .suspended, actor: Actor("test"))
+                try await Task.sleep(for: .milliseconds(150))
+                let suspended = try await server.rpc(raw: call, apiKey: a.apiKey)
+                #expect(suspended.status == 403)
+                #expect(suspended.text.contains(#""code":1002"#))
+                _ = try await services.tenants.setStatus(slug: "revoker", .active, actor: Actor("test"))
+                try await Task.sleep(for: .milliseconds(150))
+                #expect(try await server.rpc(raw: call, apiKey: a.apiKey).status == 200)
+                try await services.apiKeys.revoke(tenantId: a.tenant.tenant.id, prefix: a.tenant.apiKeyPrefix, actor: Actor("test"))
+                try await Task.sleep(for: .milliseconds(150))
+                let revoked = try await server.rpc(raw: call, apiKey: a.apiKey)
+                #expect(revoked.status == 401)
+                #expect(revoked.text.contains("revoked"))
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import KeyVault
+import Logging
+import PostgresNIO
+import Storegate
+import StoregatePostgres
+import StoregateServer
+import Synchronization
+
+/// A fresh PostgreSQL database per test: created on the local cluster (`deploy/local/postgres.sh`),
+/// migrated, handed to the test with running services, and dropped afterwards.
+enum TestDatabase {
+    static let environment = ProcessInfo.processInfo.environment
+    /// The maintenance database URL; the role must be allowed to create databases.
+    static let adminURL = environment["STOREGATE_TEST_DATABASE_URL"] ?? "postgres://storegate@127.0.0.1:54329/postgres?sslmode=disable"
+
+    static func url(database: String) -> String {
+        var parts = URLComponents(string: adminURL)!
+        parts.path = "/" + database
+        return parts.string!
+    }
+
+    static func makeVault(_ keys: [String]? = nil) -> KeyVault {
+        let keys = keys ?? [MasterKey.generate()]
+        // Test keys are generated; a failure here is a broken test, reported by the throwing callers.
+        guard let active = try? MasterKey(base64: keys[0]) else { return KeyVault(unavailable: "bad test key") }
+        return KeyVault(ring: MasterKeyRing(active: active, previous: keys.dropFirst().compactMap { try? MasterKey(base64: $0) }))
+    }
+
+    /// Runs `body` against a new database with the control schema migrated.
+    static func with<T: Sendable>(
+        vault: KeyVault = makeVault(), logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+        authCacheTTL: Duration = .milliseconds(200), migrate: Bool = true,
+        _ body: @Sendable (Services, _ databaseURL: String) async throws -> T
+    ) async throws -> T {
+        let name = "sg_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+        try await admin { conn, log in try await conn.run("CREATE DATABASE \(unescaped: "\"\(name)\"")", logger: log) }
+        let url = url(database: String(name))
+        do {
+            let config = try DatabaseConfiguration(url: url, maximumConnections: 12)
+            let client = PostgresClient(configuration: config.client, backgroundLogger: logger)
+            let services = Services(database: Database(client: client, logger: logger), vault: vault, authCacheTTL: authCacheTTL)
+            let result = try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    await client.run()
+                    return nil
+                }
+                defer { group.cancelAll() }
+                if migrate { try await services.migrator.migrateControl() }
+                return try await body(services, url)
+            }
+            try await drop(String(name))
+            return result
+        } catch {
+            try? await drop(String(name))
+            throw error
+        }
+    }
+
+    private static func drop(_ name: String) async throws {
+        try await admin { conn, log in try await conn.run("DROP DATABASE IF EXISTS \(unescaped: "\"\(name)\"") WITH (FORCE)", logger: log) }
+    }
+
+    private static func admin(_ body: @Sendable (PostgresConnection, Logger) async throws -> Void) async throws {
+        let logger = Logger(label: "test-admin", factory: { _ in SwiftLogNoOpLogHandler() })
+        let config = try DatabaseConfiguration(url: adminURL, maximumConnections: 1)
+        let client = PostgresClient(configuration: config.client, backgroundLogger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await client.withConnection { conn in try await body(conn, logger) }
+        }
+    }
+}
+
+/// Captures log lines, to prove what never appears in them.
+final class LogCapture: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    var logger: Logger {
+        var logger = Logger(label: "capture") { [self] label in
+            var handler = JSONLogHandler(label: label) { line in self.append(line) }
+            handler.logLevel = .trace
+            return handler
+        }
+        logger.logLevel = .trace
+        return logger
+    }
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+}

@@ -1,0 +1,99 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import Storegate
+import StoregatePostgres
+import StoregateServer
+
+/// A real Storegate HTTP server on a free loopback port, and a client to talk to it.
+struct TestServer {
+    let baseURL: String
+    let client: HTTPClient
+
+    struct Reply {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: [UInt8]
+        var text: String { String(decoding: body, as: UTF8.self) }
+        var json: Any? { body.isEmpty ? nil : try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]) }
+    }
+
+    static func with<T: Sendable>(
+        _ services: Services, configure: (inout ServerConfiguration) -> Void = { _ in }, logger: Logger = Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() }),
+        tls: TLSConfiguration? = nil,
+        _ body: @Sendable (TestServer) async throws -> T
+    ) async throws -> T {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configure(&configuration)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = try buildApplication(configuration: configuration, storegate: services, logger: logger, onServerRunning: { continuation.yield($0) })
+        var clientConfiguration = HTTPClient.Configuration()
+        clientConfiguration.tlsConfiguration = tls
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        let scheme = configuration.tlsCertificatePath == nil ? "http" : "https"
+        do {
+            let result = try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    try await app.runService()
+                    return nil
+                }
+                defer { group.cancelAll() }
+                var iterator = ports.makeAsyncIterator()
+                guard let port = await iterator.next() else { throw CancellationError() }
+                return try await body(TestServer(baseURL: "\(scheme)://localhost:\(port)", client: client))
+            }
+            try await client.shutdown()
+            return result
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    func request(_ path: String, method: HTTPMethod = .POST, body: [UInt8]? = nil, headers: [(String, String)] = []) async throws -> Reply {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let buffer = try await response.body.collect(upTo: 16 << 20)
+        return Reply(status: Int(response.status.code), headers: response.headers, body: Array(buffer.readableBytesView))
+    }
+
+    /// POSTs a raw body to /rpc with the API key.
+    func rpc(raw: String, apiKey: String?) async throws -> Reply {
+        var headers = [("Content-Type", "application/json")]
+        if let apiKey { headers.append(("Authorization", "Bearer \(apiKey)")) }
+        return try await request("/rpc", body: Array(raw.utf8), headers: headers)
+    }
+
+    /// One call; returns the decoded response object.
+    func call(_ method: String, _ params: [String: Any] = [:], apiKey: String) async throws -> [String: Any] {
+        let body: [String: Any] = ["jsonrpc": "2.0", "method": method, "params": params, "id": 1]
+        let raw = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
+        let reply = try await rpc(raw: raw, apiKey: apiKey)
+        return reply.json as? [String: Any] ?? [:]
+    }
+}
+
+/// Shared helpers for building tenants in tests.
+enum Fixtures {
+    static let issuerId = "5b2c7c3e-1a4f-4d2b-9a0e-6f1d2c3b4a59"
+
+    static func p8() -> String {
+        P256Key.generatePEM()
+    }
+
+    /// A tenant with one app and an API key.
+    static func tenant(_ services: Services, slug: String, bundleId: String) async throws -> (tenant: Caller, apiKey: String, appId: UUID) {
+        let tenant = try await services.tenants.create(slug: slug, name: "Tenant \(slug)", actor: Actor("test"))
+        let app = try await services.apps.add(tenantId: tenant.id, bundleId: bundleId, appAppleId: 42, environments: ["Sandbox"], actor: Actor("test"))
+        let key = try await services.apiKeys.issue(tenantId: tenant.id, label: "test", actor: Actor("test"))
+        return (try await services.apiKeys.authenticate(key.secret), key.secret, app.app.id)
+    }
+}
