@@ -58,3 +58,11 @@ extension Database {
         }
     }
 }
+
+extension Services {
+    /// Direct access to the repositories, for tests that inspect what is stored.
+    public var repositoriesForTests: (apps: AppRepository, tenants: TenantRepository) {
+        let repositories = Repositories(logger: database.logger)
+        return (repositories.apps, repositories.tenants)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Storegate
+import StoregatePostgres
+import Testing
+
+@Suite struct MigrationTests {
+    /// 200 tenants, a new migration added here: `migrate` brings all current, a second run is a no-op,
+    /// and two concurrent runs do not conflict.
+    @Test func migratesTwoHundredTenants() async throws {
+        try await TestDatabase.with { services, _ in
+            for i in 0..<200 { _ = try await services.tenants.create(slug: "tenant-\(i)", name: "Tenant \(i)", actor: Actor("test")) }
+            let v2 = Migration(2, "notes", ["CREATE TABLE {{schema}}.notes (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body text NOT NULL)"])
+            let upgraded = Migrator(database: services.database, tenantChain: TenantChain.chain.appending(v2), concurrency: 4)
+            #expect(try await upgraded.isCurrent() == false)
+
+            // Two runs at once: every tenant is migrated exactly once between them.
+            async let first = upgraded.migrateTenants()
+            async let second = upgraded.migrateTenants()
+            let (a, b) = try await (first, second)
+            #expect(a.failures.isEmpty && b.failures.isEmpty)
+            #expect(a.total == 200 && b.total == 200)
+            #expect(a.migrated + b.migrated >= 200)
+
+            let again = try await upgraded.migrateTenants()
+            #expect(again.total == 0, "a second run finds nothing to do")
+            #expect(try await upgraded.isCurrent())
+            #expect(try await upgraded.migrateControl().isEmpty)
+
+            let stats = try await services.database.withConnection { conn in
+                try await conn.first(
+                    "SELECT count(*)::int FROM storegate.tenants WHERE schema_version = 2", as: Int.self, logger: services.database.logger)
+            }
+            #expect(stats == 200)
+            // Each tenant's own ledger records both versions, once.
+            for tenant in try await services.tenants.list().prefix(5) {
+                let ledger = try await services.database.withConnection { conn in
+                    try await conn.first(
+                        "SELECT string_agg(version::text, ',' ORDER BY version) FROM \(unescaped: tenant.schema.sql).schema_migrations", as: String.self,
+                        logger: services.database.logger)
+                }
+                #expect(ledger == "1,2")
+            }
+            // A new tenant is created at the latest version directly.
+            let upgradedServices = Services(database: services.database, vault: services.vault, migrator: upgraded)
+            let fresh = try await upgradedServices.tenants.create(slug: "fresh", name: "Fresh", actor: Actor("test"))
+            #expect(fresh.schemaVersion == 2)
+        }
+    }
+
+    /// Editing an applied migration is detected instead of silently diverging.
+    @Test func editedMigrationIsRefused() async throws {
+        try await TestDatabase.with { services, _ in
+            let tenant = try await services.tenants.create(slug: "drift", name: "Drift", actor: Actor("test"))
+            let edited = Migration(1, "customers", ["SELECT 1"])
+            let v2 = Migration(2, "x", ["CREATE TABLE {{schema}}.x (id int)"])
+            let migrator = Migrator(database: services.database, tenantChain: MigrationChain([edited, v2]))
+            let report = try await migrator.migrateTenants()
+            #expect(report.failures.count == 1)
+            #expect(report.failures.first?.schema == tenant.schema.name)
+            #expect(report.failures.first?.error.contains("was applied with different SQL") == true)
+        }
+    }
+}
