@@ -1,0 +1,98 @@
+import Foundation
+import KeyVault
+import Storegate
+import Testing
+
+/// The `storegate` binary, run as an admin would.
+@Suite struct CLITests {
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("storegate").path
+
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static func storegate(_ arguments: [String], environment: [String: String]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = environment.merging(["PATH": "/usr/bin:/bin", "STOREGATE_LOG_LEVEL": "warning"]) { a, _ in a }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func applyTwiceGivesTheSameStateAndPrintsTheKeyOnce() async throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "build the storegate product first")
+        try await TestDatabase.with(migrate: false) { _, url in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-cli-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let pem = Fixtures.p8()
+            try pem.write(to: directory.appendingPathComponent("AuthKey_CLITEST001.p8"), atomically: true, encoding: .utf8)
+            let manifest = directory.appendingPathComponent("studio.yaml")
+            try """
+            slug: studio
+            name: Studio
+            apiKeys: [{label: backend}]
+            apps:
+              - bundleId: com.example.studio
+                appAppleId: 99
+                environments: [Sandbox]
+                keys: [{keyId: CLITEST001, issuerId: \(Fixtures.issuerId), p8File: AuthKey_CLITEST001.p8}]
+            """.write(to: manifest, atomically: true, encoding: .utf8)
+            let env = ["STOREGATE_DATABASE_URL": url, "STOREGATE_MASTER_KEY": MasterKey.generate(), "STOREGATE_PUBLIC_URL": "https://storegate.example.com"]
+
+            let notMigrated = try Self.storegate(["tenant", "list"], environment: env)
+            #expect(notMigrated.status != 0)
+            #expect(notMigrated.stderr.contains("run `storegate migrate`"))
+            #expect(try Self.storegate(["migrate"], environment: env).stdout.contains("control schema: applied 1"))
+
+            let first = try Self.storegate(["tenant", "apply", manifest.path], environment: env)
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stdout.contains("tenant studio: created"))
+            #expect(first.stdout.contains("shown once"))
+            let apiKey = first.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("sg_") }
+            #expect(apiKey?.count == 54)
+            #expect(first.stdout.contains("https://storegate.example.com/apple/notifications/"))
+            let stateAfterFirst = try Self.storegate(["tenant", "show", "studio"], environment: env)
+
+            let second = try Self.storegate(["tenant", "apply", manifest.path], environment: env)
+            #expect(second.status == 0)
+            #expect(second.stdout.contains("tenant studio: unchanged"))
+            #expect(!second.stdout.contains("sg_"), "the API key is printed only the first time")
+            #expect(try Self.storegate(["tenant", "show", "studio"], environment: env).stdout == stateAfterFirst.stdout)
+
+            let export = try Self.storegate(["tenant", "export", "studio"], environment: env)
+            #expect(export.status == 0)
+            #expect(export.stdout.contains("CLITEST001"))
+            #expect(!export.stdout.contains("PRIVATE KEY") && !export.stdout.contains(String(pem.split(separator: "\n")[1])))
+            #expect(!first.stdout.contains(String(pem.split(separator: "\n")[1])))
+
+            let wrongConfirm = try Self.storegate(["tenant", "delete", "studio", "--confirm", "other"], environment: env)
+            #expect(wrongConfirm.status == 1)
+            #expect(wrongConfirm.stderr.contains("confirm"))
+            let badKey = try Self.storegate(
+                ["app", "key", "import", "--tenant", "studio", "--bundle-id", "com.example.studio", "--p8", manifest.path, "--key-id", "OTHER00001", "--issuer-id", Fixtures.issuerId],
+                environment: env)
+            #expect(badKey.status == 1)
+            #expect(badKey.stderr.contains("not a PEM private key"))
+            #expect(try Self.storegate(["tenant", "delete", "studio", "--confirm", "studio"], environment: env).status == 0)
+            #expect(try Self.storegate(["tenant", "list"], environment: env).stdout.contains("no tenants"))
+
+            for command in [["--help"], ["tenant", "apply", "--help"], ["app", "key", "import", "--help"], ["keys", "rotate-master", "--help"], ["serve", "--help"]] {
+                let help = try Self.storegate(command, environment: env)
+                #expect(help.status == 0)
+                #expect(help.stdout.contains("USAGE"))
+            }
+            #expect(try Self.storegate(["tenant", "bogus"], environment: env).status != 0)
+        }
+    }
+}
