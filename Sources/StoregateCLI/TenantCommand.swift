@@ -26,26 +26,31 @@ struct TenantCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create or update a tenant, its apps, keys and API keys from a manifest (tenants/README.md).",
             discussion: "Idempotent: a second run with the same manifest changes nothing. A new API key is printed once.")
-        @Argument(help: "The manifest, e.g. tenants/demo.yaml.") var file: String
+        @Argument(help: "One or more manifests, e.g. tenants/demo.yaml; each is applied in its own transaction.") var files: [String]
 
         func run() async throws {
-            let url = URL(fileURLWithPath: file)
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw Runtime.fail("cannot read \(file) as UTF-8 text") }
-            let manifest: TenantManifest
-            do {
-                manifest = try TenantManifest.parse(yaml: text)
-            } catch {
-                throw Runtime.fail("\(file): \(error.description)")
+            var manifests: [(TenantManifest, URL)] = []
+            for file in files {
+                let url = URL(fileURLWithPath: file)
+                guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw Runtime.fail("cannot read \(file) as UTF-8 text") }
+                do {
+                    manifests.append((try TenantManifest.parse(yaml: text), url))
+                } catch {
+                    throw Runtime.fail("\(file): \(error.description)")
+                }
             }
-            let result = try await Runtime.run { services in
-                try await ManifestApplier(services: services).apply(
-                    manifest, baseDirectory: url.deletingLastPathComponent(), environment: Runtime.environment, actor: .cli)
+            let list = manifests
+            try await Runtime.run { services in
+                let applier = ManifestApplier(services: services)
+                for (manifest, url) in list {
+                    let result = try await applier.apply(manifest, baseDirectory: url.deletingLastPathComponent(), environment: Runtime.environment, actor: .cli)
+                    print(result.changes.isEmpty ? "tenant \(result.tenant.slug): unchanged" : result.changes.joined(separator: "\n"))
+                    for key in result.issuedKeys {
+                        print("\nAPI key \"\(key.record.label)\" (shown once; store it now):\n  \(key.secret)")
+                    }
+                    printNotificationURLs(result.apps)
+                }
             }
-            print(result.changes.isEmpty ? "tenant \(result.tenant.slug): unchanged" : result.changes.joined(separator: "\n"))
-            for key in result.issuedKeys {
-                print("\nAPI key \"\(key.record.label)\" (shown once; store it now):\n  \(key.secret)")
-            }
-            printNotificationURLs(result.apps)
         }
     }
 

@@ -5,7 +5,6 @@
 # Installs PostgreSQL from Debian's packages when it is missing.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-data="${STOREGATE_PG_DATA:-$here/data/pg}"
 port="${STOREGATE_PG_PORT:-54329}"
 
 find_bin() {
@@ -28,6 +27,13 @@ install_postgres() {
 }
 
 bin="$(find_bin || { install_postgres; find_bin; })"
+
+# The cluster lives in deploy/local/data/pg, unless the postgres user cannot reach this checkout
+# (a clone inside a private directory), in which case it lives in /var/tmp/storegate-pg.
+data="${STOREGATE_PG_DATA:-$here/data/pg}"
+if [ -z "${STOREGATE_PG_DATA:-}" ] && [ "$(id -u)" -eq 0 ] && ! runuser -u postgres -- test -x "$here" 2>/dev/null; then
+  data="/var/tmp/storegate-pg"
+fi
 
 as_owner() {
   if [ "$(id -u)" -eq 0 ]; then
