@@ -55,6 +55,7 @@ let package = Package(
         .target(
             name: "StoregatePostgres",
             dependencies: [
+                "KeyVault",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

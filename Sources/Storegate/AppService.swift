@@ -120,10 +120,7 @@ public struct AppService: Sendable {
             id: UUID(), tenantId: app.tenantId, appId: app.id, kind: Self.inAppPurchaseKind, keyId: key.keyId, issuerId: key.issuerId,
             publicKey: key.publicKey, createdAt: Date())
         let sealed = try vault.seal(key.privateKey, associatedData: KeyVault.associatedData(tenantId: app.tenantId, appId: app.id, keyId: key.keyId))
-        try await repositories.apps.insertKey(
-            record,
-            sealed: SealedKeyColumns(format: sealed.format, masterKeyId: sealed.masterKeyId, wrappedDataKey: sealed.wrappedDataKey, ciphertext: sealed.ciphertext),
-            on: conn)
+        try await repositories.apps.insertKey(record, sealed: sealed, on: conn)
         try await repositories.audit.record(
             actor: actor.description, tenantId: app.tenantId, action: "app.key.import", detail: ["bundleId": app.bundleId, "keyId": key.keyId], on: conn)
         return (record, true)

@@ -13,14 +13,7 @@ extension Services {
                 let batch = try await repositories.apps.keysToRewrap(excluding: vault.ring().active.id, limit: batchSize, on: conn)
                 for (key, sealed) in batch {
                     let aad = KeyVault.associatedData(tenantId: key.tenantId, appId: key.appId, keyId: key.keyId)
-                    let rewrapped = try vault.rewrap(
-                        SealedKey(format: sealed.format, masterKeyId: sealed.masterKeyId, wrappedDataKey: sealed.wrappedDataKey, ciphertext: sealed.ciphertext),
-                        associatedData: aad)
-                    try await repositories.apps.updateSealed(
-                        keyRowId: key.id,
-                        SealedKeyColumns(
-                            format: rewrapped.format, masterKeyId: rewrapped.masterKeyId, wrappedDataKey: rewrapped.wrappedDataKey, ciphertext: rewrapped.ciphertext),
-                        on: conn)
+                    try await repositories.apps.updateSealed(keyRowId: key.id, try vault.rewrap(sealed, associatedData: aad), on: conn)
                 }
                 return batch.count
             }

@@ -35,9 +35,7 @@ public final class SigningKeyStore: Sendable {
         guard let sealed else { throw StoregateError.notFound(field: "keyId") }
         let raw: Data
         do {
-            raw = try vault.open(
-                SealedKey(format: sealed.format, masterKeyId: sealed.masterKeyId, wrappedDataKey: sealed.wrappedDataKey, ciphertext: sealed.ciphertext),
-                associatedData: KeyVault.associatedData(tenantId: key.tenantId, appId: key.appId, keyId: key.keyId))
+            raw = try vault.open(sealed, associatedData: KeyVault.associatedData(tenantId: key.tenantId, appId: key.appId, keyId: key.keyId))
         } catch {
             throw StoregateError.keyUnavailable(keyId: key.keyId, reason: error.description)
         }

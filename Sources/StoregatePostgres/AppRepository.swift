@@ -1,4 +1,5 @@
 import Foundation
+import KeyVault
 import Logging
 import PostgresNIO
 
@@ -51,7 +52,7 @@ public struct AppRepository: Sendable {
 
     static let keyColumns = "id, tenant_id, app_id, kind, key_id, issuer_id, public_key, created_at"
 
-    public func insertKey(_ key: AppKeyRecord, sealed: SealedKeyColumns, on conn: PostgresConnection) async throws {
+    public func insertKey(_ key: AppKeyRecord, sealed: SealedKey, on conn: PostgresConnection) async throws {
         try await conn.run(
             """
             INSERT INTO storegate.app_keys
@@ -74,12 +75,12 @@ public struct AppRepository: Sendable {
         return out
     }
 
-    public func sealedKey(tenantId: UUID, keyRowId: UUID, on conn: PostgresConnection) async throws -> SealedKeyColumns? {
+    public func sealedKey(tenantId: UUID, keyRowId: UUID, on conn: PostgresConnection) async throws -> SealedKey? {
         let rows = try await conn.query(
             "SELECT sealed_format, master_key_id, wrapped_data_key, ciphertext FROM storegate.app_keys WHERE tenant_id = \(tenantId) AND id = \(keyRowId)",
             logger: logger)
         for try await row in rows.decode((Int, String, Data, Data).self) {
-            return SealedKeyColumns(format: row.0, masterKeyId: row.1, wrappedDataKey: row.2, ciphertext: row.3)
+            return SealedKey(format: row.0, masterKeyId: row.1, wrappedDataKey: row.2, ciphertext: row.3)
         }
         return nil
     }
@@ -89,8 +90,8 @@ public struct AppRepository: Sendable {
     }
 
     /// Keys not sealed with `masterKeyId`, locked for re-wrapping (a batch at a time).
-    public func keysToRewrap(excluding masterKeyId: String, limit: Int, on conn: PostgresConnection) async throws -> [(key: AppKeyRecord, sealed: SealedKeyColumns)] {
-        var out: [(AppKeyRecord, SealedKeyColumns)] = []
+    public func keysToRewrap(excluding masterKeyId: String, limit: Int, on conn: PostgresConnection) async throws -> [(key: AppKeyRecord, sealed: SealedKey)] {
+        var out: [(AppKeyRecord, SealedKey)] = []
         let rows = try await conn.query(
             """
             SELECT \(unescaped: Self.keyColumns), sealed_format, master_key_id, wrapped_data_key, ciphertext FROM storegate.app_keys
@@ -100,13 +101,13 @@ public struct AppRepository: Sendable {
             out.append(
                 (
                     AppKeyRecord(id: row.0, tenantId: row.1, appId: row.2, kind: row.3, keyId: row.4, issuerId: row.5, publicKey: row.6, createdAt: row.7),
-                    SealedKeyColumns(format: row.8, masterKeyId: row.9, wrappedDataKey: row.10, ciphertext: row.11)
+                    SealedKey(format: row.8, masterKeyId: row.9, wrappedDataKey: row.10, ciphertext: row.11)
                 ))
         }
         return out
     }
 
-    public func updateSealed(keyRowId: UUID, _ sealed: SealedKeyColumns, on conn: PostgresConnection) async throws {
+    public func updateSealed(keyRowId: UUID, _ sealed: SealedKey, on conn: PostgresConnection) async throws {
         try await conn.run(
             """
             UPDATE storegate.app_keys SET master_key_id = \(sealed.masterKeyId), wrapped_data_key = \(sealed.wrappedDataKey), rewrapped_at = now()
@@ -133,20 +134,5 @@ public struct AppRepository: Sendable {
             out.append(WebhookRecord(token: row.0, tenantId: row.1, appId: row.2, environment: row.3))
         }
         return out
-    }
-}
-
-/// The sealed-key columns of `storegate.app_keys`, as stored.
-public struct SealedKeyColumns: Sendable, Equatable {
-    public let format: Int
-    public let masterKeyId: String
-    public let wrappedDataKey: Data
-    public let ciphertext: Data
-
-    public init(format: Int, masterKeyId: String, wrappedDataKey: Data, ciphertext: Data) {
-        self.format = format
-        self.masterKeyId = masterKeyId
-        self.wrappedDataKey = wrappedDataKey
-        self.ciphertext = ciphertext
     }
 }
