@@ -1,0 +1,118 @@
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+
+/// Verifies any Apple-signed payload for one app and environment: the JWS structure, the `x5c`
+/// chain to a trusted root with Apple's OIDs, the ES256 signature, then the bundle ID, app Apple ID
+/// and environment the payload names. One entry point for every kind; it says which kind it was.
+public struct SignedDataVerifier: Sendable {
+    public struct Configuration: Sendable {
+        public var bundleId: String
+        /// Required to check Production notifications and app transactions.
+        public var appAppleId: Int64?
+        /// Apple's environment name: `Production`, `Sandbox`, or (development only) `Xcode`, `LocalTesting`.
+        public var environment: String
+        /// Accept Xcode and LocalTesting data, which nothing signs. Never in production.
+        public var allowUnsignedEnvironments = false
+
+        public init(bundleId: String, appAppleId: Int64?, environment: String, allowUnsignedEnvironments: Bool = false) {
+            self.bundleId = bundleId
+            self.appAppleId = appAppleId
+            self.environment = environment
+            self.allowUnsignedEnvironments = allowUnsignedEnvironments
+        }
+    }
+
+    public let configuration: Configuration
+    public let chains: ChainVerifier
+    let now: @Sendable () -> Date
+
+    public init(configuration: Configuration, chains: ChainVerifier, now: @escaping @Sendable () -> Date = Date.init) {
+        self.configuration = configuration
+        self.chains = chains
+        self.now = now
+    }
+
+    static let unsignedEnvironments: Set<String> = ["Xcode", "LocalTesting"]
+
+    /// Verifies `jws`; `kind` pins the expected kind (otherwise it is read from the payload).
+    public func verify(_ jws: String, as expectedKind: SignedPayloadKind? = nil) async -> VerificationResult {
+        let parts = jws.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return .invalid(.malformed("a compact JWS has three dot-separated parts, this has \(parts.count)")) }
+        guard let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONDecoder().decode(Header.self, from: headerBytes) else {
+            return .invalid(.malformed("the header is not base64url JSON"))
+        }
+        guard let payloadBytes = Base64URL.decode(parts[1]) else { return .invalid(.malformed("the payload is not base64url")) }
+
+        if Self.unsignedEnvironments.contains(configuration.environment) {
+            guard configuration.allowUnsignedEnvironments else { return .invalid(.unsignedEnvironment(configuration.environment)) }
+            return check(payloadBytes, expectedKind: expectedKind)
+        }
+
+        guard header.alg == "ES256" else { return .invalid(.malformed("alg is \(header.alg ?? "missing"), not ES256")) }
+        guard let x5c = header.x5c, x5c.count == 3 else {
+            // Development data carries no App Store chain: say so precisely rather than "malformed".
+            if let facts = try? JSONDecoder().decode(PayloadFacts.self, from: payloadBytes),
+                let environment = facts.identity(as: expectedKind ?? facts.kind).environment, Self.unsignedEnvironments.contains(environment)
+            {
+                return .invalid(.unsignedEnvironment(environment))
+            }
+            return .invalid(.malformed(header.x5c.map { "x5c holds \($0.count) certificates, not 3" } ?? "the header has no x5c certificate chain"))
+        }
+        var certificates: [(Certificate, Data)] = []
+        for (index, entry) in x5c.prefix(2).enumerated() {
+            guard let der = Data(base64Encoded: entry) else { return .invalid(.badCertificate("x5c[\(index)] is not base64")) }
+            guard let certificate = try? Certificate(derEncoded: Array(der)) else { return .invalid(.badCertificate("x5c[\(index)] is not a DER certificate")) }
+            certificates.append((certificate, der))
+        }
+        let (leaf, leafDER) = certificates[0]
+        let (intermediate, intermediateDER) = certificates[1]
+
+        guard let publicKey = P256.Signing.PublicKey(leaf.publicKey) else { return .invalid(.badCertificate("the leaf key is not P-256")) }
+        guard let signatureBytes = Base64URL.decode(parts[2]), let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes),
+            publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8))
+        else {
+            return .invalid(.badSignature)
+        }
+
+        let facts: PayloadFacts
+        do {
+            facts = try JSONDecoder().decode(PayloadFacts.self, from: payloadBytes)
+        } catch {
+            return .invalid(.malformed("the payload is not the JSON of a signed App Store payload"))
+        }
+        let now = now()
+        let time = chains.onlineChecks ? now : (facts.signingTime ?? now)
+        if let failure = await chains.verify(
+            leaf: leaf, intermediate: intermediate, leafDER: leafDER, intermediateDER: intermediateDER, at: time, now: now)
+        {
+            return .invalid(failure)
+        }
+        return check(payloadBytes, facts: facts, expectedKind: expectedKind)
+    }
+
+    /// The per-kind checks of bundle ID, app Apple ID (Production) and environment, in that order.
+    private func check(_ payload: Data, facts: PayloadFacts? = nil, expectedKind: SignedPayloadKind?) -> VerificationResult {
+        guard let facts = facts ?? (try? JSONDecoder().decode(PayloadFacts.self, from: payload)) else {
+            return .invalid(.malformed("the payload is not the JSON of a signed App Store payload"))
+        }
+        let kind = expectedKind ?? facts.kind
+        let identity = facts.identity(as: kind)
+        if kind != .renewalInfo, identity.bundleId != configuration.bundleId {
+            return .invalid(.wrongBundleId(expected: configuration.bundleId, actual: identity.bundleId))
+        }
+        if kind == .notification || kind == .appTransaction, configuration.environment == "Production", identity.appAppleId != configuration.appAppleId {
+            return .invalid(.wrongAppAppleId(expected: configuration.appAppleId, actual: identity.appAppleId))
+        }
+        guard identity.environment == configuration.environment else {
+            return .invalid(.wrongEnvironment(expected: configuration.environment, actual: identity.environment))
+        }
+        return .valid(VerifiedPayload(kind: kind, payload: payload, environment: identity.environment, bundleId: identity.bundleId, signedDate: facts.signingTime))
+    }
+
+    struct Header: Decodable {
+        let alg: String?
+        let x5c: [String]?
+    }
+}
