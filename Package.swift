@@ -99,7 +99,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                "StoregateServer", "Storegate", "StoregatePostgres", "KeyVault",
+                "StoregateServer", "Storegate", "StoregatePostgres", "KeyVault", "AppStoreServer",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

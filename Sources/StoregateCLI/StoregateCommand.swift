@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct StoregateCommand: AsyncParsableCommand {
@@ -10,7 +11,26 @@ struct StoregateCommand: AsyncParsableCommand {
             STOREGATE_MASTER_KEY_FILE), STOREGATE_PREVIOUS_MASTER_KEYS, STOREGATE_PUBLIC_URL, STOREGATE_LOG_LEVEL.
             """,
         subcommands: [
-            ServeCommand.self, MigrateCommand.self, TenantCommand.self, AppCommand.self, APIKeyCommand.self, KeysCommand.self, OpenRPCCommand.self,
+            ServeCommand.self, MigrateCommand.self, TenantCommand.self, AppCommand.self, APIKeyCommand.self, KeysCommand.self, JWSCommand.self, OfferCommand.self,
+            OpenRPCCommand.self,
         ]
     )
+
+    /// Runs the command; bad usage exits with status 2, other failures with 1.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
 }

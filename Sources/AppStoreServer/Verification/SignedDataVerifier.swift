@@ -8,15 +8,17 @@ import X509
 /// and environment the payload names. One entry point for every kind; it says which kind it was.
 public struct SignedDataVerifier: Sendable {
     public struct Configuration: Sendable {
-        public var bundleId: String
-        /// Required to check Production notifications and app transactions.
+        /// The app's bundle ID; nil skips the check (for inspecting a payload, never for accepting one).
+        public var bundleId: String?
+        /// Checked for Production notifications and app transactions.
         public var appAppleId: Int64?
-        /// Apple's environment name: `Production`, `Sandbox`, or (development only) `Xcode`, `LocalTesting`.
-        public var environment: String
+        /// Apple's environment name: `Production`, `Sandbox`, or (development only) `Xcode`, `LocalTesting`;
+        /// nil skips the check (for inspecting a payload, never for accepting one).
+        public var environment: String?
         /// Accept Xcode and LocalTesting data, which nothing signs. Never in production.
         public var allowUnsignedEnvironments = false
 
-        public init(bundleId: String, appAppleId: Int64?, environment: String, allowUnsignedEnvironments: Bool = false) {
+        public init(bundleId: String?, appAppleId: Int64?, environment: String?, allowUnsignedEnvironments: Bool = false) {
             self.bundleId = bundleId
             self.appAppleId = appAppleId
             self.environment = environment
@@ -45,8 +47,8 @@ public struct SignedDataVerifier: Sendable {
         }
         guard let payloadBytes = Base64URL.decode(parts[1]) else { return .invalid(.malformed("the payload is not base64url")) }
 
-        if Self.unsignedEnvironments.contains(configuration.environment) {
-            guard configuration.allowUnsignedEnvironments else { return .invalid(.unsignedEnvironment(configuration.environment)) }
+        if let environment = configuration.environment, Self.unsignedEnvironments.contains(environment) {
+            guard configuration.allowUnsignedEnvironments else { return .invalid(.unsignedEnvironment(environment)) }
             return check(payloadBytes, expectedKind: expectedKind)
         }
 
@@ -56,7 +58,10 @@ public struct SignedDataVerifier: Sendable {
             if let facts = try? JSONDecoder().decode(PayloadFacts.self, from: payloadBytes),
                 let environment = facts.identity(as: expectedKind ?? facts.kind).environment, Self.unsignedEnvironments.contains(environment)
             {
-                return .invalid(.unsignedEnvironment(environment))
+                guard configuration.allowUnsignedEnvironments, configuration.environment == nil || configuration.environment == environment else {
+                    return .invalid(.unsignedEnvironment(environment))
+                }
+                return check(payloadBytes, facts: facts, expectedKind: expectedKind)
             }
             return .invalid(.malformed(header.x5c.map { "x5c holds \($0.count) certificates, not 3" } ?? "the header has no x5c certificate chain"))
         }
@@ -99,14 +104,16 @@ public struct SignedDataVerifier: Sendable {
         }
         let kind = expectedKind ?? facts.kind
         let identity = facts.identity(as: kind)
-        if kind != .renewalInfo, identity.bundleId != configuration.bundleId {
-            return .invalid(.wrongBundleId(expected: configuration.bundleId, actual: identity.bundleId))
+        if let bundleId = configuration.bundleId, kind != .renewalInfo, identity.bundleId != bundleId {
+            return .invalid(.wrongBundleId(expected: bundleId, actual: identity.bundleId))
         }
-        if kind == .notification || kind == .appTransaction, configuration.environment == "Production", identity.appAppleId != configuration.appAppleId {
+        if kind == .notification || kind == .appTransaction, configuration.environment == "Production",
+            identity.appAppleId != configuration.appAppleId
+        {
             return .invalid(.wrongAppAppleId(expected: configuration.appAppleId, actual: identity.appAppleId))
         }
-        guard identity.environment == configuration.environment else {
-            return .invalid(.wrongEnvironment(expected: configuration.environment, actual: identity.environment))
+        if let environment = configuration.environment, identity.environment != environment {
+            return .invalid(.wrongEnvironment(expected: environment, actual: identity.environment))
         }
         return .valid(VerifiedPayload(kind: kind, payload: payload, environment: identity.environment, bundleId: identity.bundleId, signedDate: facts.signingTime))
     }
