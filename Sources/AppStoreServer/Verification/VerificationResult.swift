@@ -84,3 +84,8 @@ public enum VerificationResult: Sendable {
     public var payload: VerifiedPayload? { if case .valid(let p) = self { p } else { nil } }
     public var failure: VerificationFailure? { if case .invalid(let f) = self { f } else { nil } }
 }
+
+extension VerifiedPayload {
+    /// The payload decoded as `T` (a model of this module).
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T { try JSONDecoder().decode(T.self, from: payload) }
+}

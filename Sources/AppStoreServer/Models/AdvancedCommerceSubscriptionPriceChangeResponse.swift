@@ -1,0 +1,14 @@
+import Foundation
+
+/// `AdvancedCommerceSubscriptionPriceChangeResponse`, as Apple defines it.
+public struct AdvancedCommerceSubscriptionPriceChangeResponse: Codable, Hashable, Sendable {
+    /// Subscription renewal information signed by the App Store, in JSON Web Signature (JWS) format.
+    public var signedRenewalInfo: String
+    /// Transaction information signed by the App Store, in JWS Compact Serialization format.
+    public var signedTransactionInfo: String
+
+    public init(signedRenewalInfo: String, signedTransactionInfo: String) {
+        self.signedRenewalInfo = signedRenewalInfo
+        self.signedTransactionInfo = signedTransactionInfo
+    }
+}

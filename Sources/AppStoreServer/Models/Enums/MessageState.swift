@@ -1,0 +1,15 @@
+/// `MessageState`: an open set of Apple's values. A value this build does not know is kept as its raw value
+/// and survives a round trip.
+public struct MessageState: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let pending = MessageState(rawValue: "PENDING")
+    public static let approved = MessageState(rawValue: "APPROVED")
+    public static let rejected = MessageState(rawValue: "REJECTED")
+
+    /// The values this build knows.
+    public static let known: [MessageState] = [.pending, .approved, .rejected]
+    public var isKnown: Bool { Self.known.contains(self) }
+    public var description: String { rawValue }
+}

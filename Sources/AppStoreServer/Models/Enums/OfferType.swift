@@ -1,0 +1,16 @@
+/// `OfferType`: an open set of Apple's values. A value this build does not know is kept as its raw value
+/// and survives a round trip.
+public struct OfferType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let introductoryOffer = OfferType(rawValue: 1)
+    public static let promotionalOffer = OfferType(rawValue: 2)
+    public static let offerCode = OfferType(rawValue: 3)
+    public static let winBackOffer = OfferType(rawValue: 4)
+
+    /// The values this build knows.
+    public static let known: [OfferType] = [.introductoryOffer, .promotionalOffer, .offerCode, .winBackOffer]
+    public var isKnown: Bool { Self.known.contains(self) }
+    public var description: String { String(rawValue) }
+}

@@ -1,0 +1,14 @@
+/// `RevocationReason`: an open set of Apple's values. A value this build does not know is kept as its raw value
+/// and survives a round trip.
+public struct RevocationReason: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let refundedDueToIssue = RevocationReason(rawValue: 1)
+    public static let refundedForOtherReason = RevocationReason(rawValue: 0)
+
+    /// The values this build knows.
+    public static let known: [RevocationReason] = [.refundedDueToIssue, .refundedForOtherReason]
+    public var isKnown: Bool { Self.known.contains(self) }
+    public var description: String { String(rawValue) }
+}
