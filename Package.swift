@@ -93,6 +93,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A local App Store Server API and notification sender with its own test CA.
+        .target(
+            name: "AppStoreSimulator",
+            dependencies: [
+                "AppStoreServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "StoregateCLI",
             dependencies: [
@@ -111,7 +125,7 @@ let package = Package(
         .testTarget(
             name: "StoregateTests",
             dependencies: [
-                "StoregateServer", "Storegate", "StoregatePostgres", "JSONRPC", "KeyVault", "AppStoreServer", "StoregateCLI",
+                "StoregateServer", "Storegate", "StoregatePostgres", "JSONRPC", "KeyVault", "AppStoreServer", "AppStoreSimulator", "StoregateCLI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -1,0 +1,90 @@
+import AppStoreServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// A local App Store Server API: answers Apple's endpoints with Apple's JSON shapes and error bodies,
+/// checks bearer tokens as Apple does, and signs every JWS with its own test CA. Embeddable in tests
+/// (`application(port: 0)`) and runnable as `storegate simulator`.
+public struct AppStoreSimulator: Sendable {
+    public let store: SimulatorStore
+    public let ca: SimulatorCA
+    let now: @Sendable () -> Date
+
+    public init(store: SimulatorStore = SimulatorStore(), ca: SimulatorCA? = nil, now: @escaping @Sendable () -> Date = Date.init) throws {
+        self.store = store
+        self.ca = try ca ?? SimulatorCA()
+        self.now = now
+    }
+
+    /// The HTTP application; `onServerRunning` gets the bound port.
+    public func application(host: String = "127.0.0.1", port: Int, logger: Logger = Logger(label: "storegate.simulator"),
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol
+    {
+        let router = Router(context: SimulatorContext.self)
+        router.add(middleware: SimulatorMiddleware(simulator: self))
+        addRoutes(to: router)
+        return Application(
+            router: router, configuration: .init(address: .hostname(host, port: port), serverName: "AppStoreSimulator"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) }, logger: logger)
+    }
+
+    // MARK: Responses
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func error(_ code: APIErrorCode, _ message: String, status: HTTPResponse.Status) -> Response {
+        json(ErrorPayload(errorCode: code.rawValue, errorMessage: message), status: status)
+    }
+
+    static let accepted = Response(status: .accepted)
+}
+
+/// Per request: take an injected fault if any, check the bearer token, record the request.
+struct SimulatorMiddleware: RouterMiddleware {
+    typealias Context = SimulatorContext
+    let simulator: AppStoreSimulator
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.uri.path.hasPrefix("/inApps/") else { return try await next(request, context) }
+        var request = request
+        let body = try await request.collectBody(upTo: 1 << 20)
+        if let fault = await simulator.store.takeFault() {
+            switch fault {
+            case .rateLimited(let after):
+                let retryAt = simulator.now().addingTimeInterval(Double(after.components.seconds) + Double(after.components.attoseconds) / 1e18)
+                var response = AppStoreSimulator.error(.rateLimitExceeded, "Rate limit exceeded.", status: .tooManyRequests)
+                response.headers[HTTPField.Name("Retry-After")!] = String(Int64(retryAt.timeIntervalSince1970 * 1000))
+                return response
+            case .serverError:
+                return AppStoreSimulator.error(.generalInternalRetryable, "An unknown retryable error occurred. Please retry this request.", status: .internalServerError)
+            case .slow(let delay):
+                try await Task.sleep(for: delay)
+            }
+        }
+        guard let caller = await BearerCheck.verify(request.headers[.authorization], store: simulator.store, now: simulator.now()) else {
+            return Response(status: .unauthorized)
+        }
+        let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+        await simulator.store.record(
+            .init(method: request.method.rawValue, path: request.uri.path, query: query, body: Data(body.readableBytesView), bearerClaims: caller.claims))
+        var context = context
+        context.bundleId = caller.bundleId
+        return try await next(request, context)
+    }
+}
+
+/// The request context: the bundle ID of the checked bearer token.
+public struct SimulatorContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var bundleId = ""
+
+    public init(source: Source) { coreContext = .init(source: source) }
+}

@@ -1,0 +1,82 @@
+import AppStoreServer
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+
+/// The simulator's own certificate chain, generated at start: a root, an intermediate carrying Apple's
+/// WWDR OID and a leaf carrying Apple's receipt-signing OID. It signs every JWS the simulator emits, with
+/// `x5c` = [leaf, intermediate, root]. Trust its root only in development configurations.
+public struct SimulatorCA: Sendable {
+    public let root: Certificate
+    public let intermediate: Certificate
+    public let leaf: Certificate
+    let leafKey: P256.Signing.PrivateKey
+    let x5c: [String]
+
+    public init(now: Date = Date()) throws {
+        let rootKey = P256.Signing.PrivateKey()
+        let intermediateKey = P256.Signing.PrivateKey()
+        let leafKey = P256.Signing.PrivateKey()
+        let rootName = try DistinguishedName {
+            CommonName("Storegate App Store Simulator Root CA")
+            OrganizationName("Storegate Simulator")
+        }
+        let intermediateName = try DistinguishedName {
+            CommonName("Storegate Simulator WWDR Intermediate")
+            OrganizationName("Storegate Simulator")
+        }
+        let leafName = try DistinguishedName {
+            CommonName("Storegate Simulator App Store Signing")
+            OrganizationName("Storegate Simulator")
+        }
+        let from = now.addingTimeInterval(-86_400 * 365)
+        let until = now.addingTimeInterval(86_400 * 365 * 5)
+        root = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(rootKey.publicKey), notValidBefore: from, notValidAfter: until, issuer: rootName,
+            subject: rootName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+            }, issuerPrivateKey: .init(rootKey))
+        intermediate = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(intermediateKey.publicKey), notValidBefore: from, notValidAfter: until, issuer: rootName,
+            subject: intermediateName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                Certificate.Extension(oid: ChainVerifier.wwdrIntermediateOID, critical: false, value: [0x05, 0x00])
+            }, issuerPrivateKey: .init(rootKey))
+        leaf = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey), notValidBefore: from, notValidAfter: until, issuer: intermediateName,
+            subject: leafName, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                Certificate.Extension(oid: ChainVerifier.receiptSigningOID, critical: false, value: [0x05, 0x00])
+            }, issuerPrivateKey: .init(intermediateKey))
+        self.leafKey = leafKey
+        self.x5c = try [leaf, intermediate, root].map { certificate in
+            var serializer = DER.Serializer()
+            try serializer.serialize(certificate)
+            return Data(serializer.serializedBytes).base64EncodedString()
+        }
+    }
+
+    /// The root as DER, to configure a development verifier (`storegate jws verify --root`).
+    public var rootDER: Data {
+        var serializer = DER.Serializer()
+        try? serializer.serialize(root)
+        return Data(serializer.serializedBytes)
+    }
+
+    /// A JWS as the App Store signs it: header `alg` ES256 and `x5c`, payload `claims`.
+    public func sign(_ claims: some Encodable) throws -> String {
+        let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "x5c": x5c], options: [.sortedKeys, .withoutEscapingSlashes])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(try encoder.encode(claims))
+        let signature = try leafKey.signature(for: Data(signingInput.utf8))
+        return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+    }
+}

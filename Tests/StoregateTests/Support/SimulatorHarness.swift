@@ -1,0 +1,55 @@
+import AppStoreServer
+import AppStoreSimulator
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+
+/// An App Store simulator on a free loopback port, an app registered in it, and a client for that app.
+struct SimulatorHarness {
+    let simulator: AppStoreSimulator
+    let client: AppStoreServerAPIClient
+    let baseURL: String
+    let key: SigningKey
+    static let bundleId = "com.example.simulated"
+
+    var store: SimulatorStore { simulator.store }
+
+    /// A verifier that trusts the simulator's root, for this app in Sandbox.
+    func verifier() -> SignedDataVerifier {
+        SignedDataVerifier(
+            configuration: .init(bundleId: Self.bundleId, appAppleId: 1_234_567, environment: "Sandbox"), chains: ChainVerifier(roots: [simulator.ca.root]))
+    }
+
+    static func with<T: Sendable>(retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50), budget: .seconds(5)),
+        _ body: @Sendable (SimulatorHarness) async throws -> T) async throws -> T
+    {
+        let simulator = try AppStoreSimulator()
+        let key = SigningKey(keyId: "SIMKEY0001", issuerId: Fixtures.issuerId, bundleId: bundleId, privateKey: P256.Signing.PrivateKey())
+        await simulator.store.register(bundleId: bundleId, appAppleId: 1_234_567)
+        await simulator.store.registerKey(bundleId: bundleId, keyId: key.keyId, issuerId: key.issuerId, publicKey: key.publicKey)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = simulator.application(port: 0, logger: Logger(label: "sim", factory: { _ in SwiftLogNoOpLogHandler() }), onServerRunning: { continuation.yield($0) })
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            let result = try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    try await app.runService()
+                    return nil
+                }
+                defer { group.cancelAll() }
+                var iterator = ports.makeAsyncIterator()
+                guard let port = await iterator.next() else { throw CancellationError() }
+                let baseURL = "http://127.0.0.1:\(port)"
+                let client = AppStoreServerAPIClient(http: http, token: AppStoreServerAPIToken(key: key), environment: .custom(baseURL), retry: retry)
+                return try await body(SimulatorHarness(simulator: simulator, client: client, baseURL: baseURL, key: key))
+            }
+            try await http.shutdown()
+            return result
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+    }
+}
