@@ -11,11 +11,16 @@ import NIOCore
 public struct AppStoreSimulator: Sendable {
     public let store: SimulatorStore
     public let ca: SimulatorCA
+    /// Delivers notifications; without one they are only signed and kept in the history.
+    public let sender: NotificationSender?
     let now: @Sendable () -> Date
 
-    public init(store: SimulatorStore = SimulatorStore(), ca: SimulatorCA? = nil, now: @escaping @Sendable () -> Date = Date.init) throws {
+    public init(
+        store: SimulatorStore = SimulatorStore(), ca: SimulatorCA? = nil, sender: NotificationSender? = nil, now: @escaping @Sendable () -> Date = Date.init
+    ) throws {
         self.store = store
         self.ca = try ca ?? SimulatorCA()
+        self.sender = sender
         self.now = now
     }
 
@@ -26,6 +31,7 @@ public struct AppStoreSimulator: Sendable {
         let router = Router(context: SimulatorContext.self)
         router.add(middleware: SimulatorMiddleware(simulator: self))
         addRoutes(to: router)
+        addScenarioRoutes(to: router)
         return Application(
             router: router, configuration: .init(address: .hostname(host, port: port), serverName: "AppStoreSimulator"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) }, logger: logger)

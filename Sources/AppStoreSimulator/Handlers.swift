@@ -64,8 +64,8 @@ extension AppStoreSimulator {
         var order: [String] = []
         let subscriptions = items.filter { $0.type == .autoRenewableSubscription }
         for original in Set(subscriptions.compactMap(\.originalTransactionId)).sorted() {
-            guard let latest = subscriptions.filter({ $0.originalTransactionId == original }).max(by: { ($0.purchaseDate?.millisecondsSince1970 ?? 0) < ($1.purchaseDate?.millisecondsSince1970 ?? 0) })
-            else { continue }
+            // The most recent transaction of the subscription (the store keeps them in the order they happened).
+            guard let latest = subscriptions.last(where: { $0.originalTransactionId == original }) else { continue }
             let renewal = await store.renewal(originalTransactionId: original)
             let status = status(of: latest, renewal: renewal)
             guard wanted.isEmpty || wanted.contains(status.rawValue) else { continue }

@@ -57,6 +57,7 @@ extension SimulatorStore {
         customerOf[id] = purchase.customer
         orders["M" + String(id.suffix(9))] = [id]
         if subscription {
+            periods[id] = purchase.period
             renewals[id] = JWSRenewalInfoDecodedPayload(
                 originalTransactionId: id, autoRenewProductId: purchase.productId, productId: purchase.productId, autoRenewStatus: .on,
                 isInBillingRetryPeriod: false, signedDate: Timestamp(Date()), environment: environment,
@@ -85,5 +86,91 @@ extension SimulatorStore {
     /// All of a customer's transactions, for tests.
     public func transactions(ofCustomer customer: String) -> [JWSTransactionDecodedPayload] {
         transactionOrder.compactMap { transactions[$0] }.filter { customerOf[$0.transactionId ?? ""] == customer }
+    }
+}
+
+extension SimulatorStore {
+    func latest(originalTransactionId: String) -> JWSTransactionDecodedPayload? {
+        transactionOrder.compactMap { transactions[$0] }.last { $0.originalTransactionId == originalTransactionId }
+    }
+
+    /// A renewal: a new transaction in the same subscription, one period on.
+    func renew(originalTransactionId: String, now: Date) -> JWSTransactionDecodedPayload? {
+        guard let previous = latest(originalTransactionId: originalTransactionId), previous.type == .autoRenewableSubscription else { return nil }
+        let id = newId()
+        let start = max(previous.expiresDate?.date ?? now, now.addingTimeInterval(-1))
+        let period = periods[originalTransactionId] ?? 30 * 86_400
+        var next = previous
+        next.transactionId = id
+        next.webOrderLineItemId = newId()
+        next.purchaseDate = Timestamp(start)
+        next.expiresDate = Timestamp(start.addingTimeInterval(max(period, 1)))
+        next.signedDate = Timestamp(now)
+        next.transactionReason = .renewal
+        next.offerType = nil
+        next.offerIdentifier = nil
+        next.appAccountToken = appAccountTokens[originalTransactionId] ?? previous.appAccountToken
+        transactions[id] = next
+        transactionOrder.append(id)
+        customerOf[id] = customerOf[originalTransactionId]
+        orders["M" + String(id.suffix(9))] = [id]
+        if var renewal = renewals[originalTransactionId] {
+            renewal.isInBillingRetryPeriod = false
+            renewal.gracePeriodExpiresDate = nil
+            renewal.expirationIntent = nil
+            renewal.renewalDate = next.expiresDate
+            renewal.signedDate = Timestamp(now)
+            renewals[originalTransactionId] = renewal
+        }
+        return next
+    }
+
+    /// The renewal charge failed: the period ends now; billing retry starts, with a grace period if given.
+    func failRenewal(originalTransactionId: String, gracePeriod: TimeInterval?, now: Date) -> (JWSTransactionDecodedPayload, JWSRenewalInfoDecodedPayload)? {
+        guard var latest = latest(originalTransactionId: originalTransactionId), var renewal = renewals[originalTransactionId] else { return nil }
+        latest.expiresDate = Timestamp(now.addingTimeInterval(-1))
+        latest.signedDate = Timestamp(now)
+        update(latest)
+        renewal.isInBillingRetryPeriod = true
+        renewal.expirationIntent = .billingError
+        renewal.gracePeriodExpiresDate = gracePeriod.map { Timestamp(now.addingTimeInterval($0)) }
+        renewal.signedDate = Timestamp(now)
+        renewals[originalTransactionId] = renewal
+        return (latest, renewal)
+    }
+
+    /// The subscription ends now: voluntarily (auto-renew off) or after billing retry gave up.
+    func expire(originalTransactionId: String, billingRetryExhausted: Bool, now: Date) -> (JWSTransactionDecodedPayload, JWSRenewalInfoDecodedPayload)? {
+        guard var latest = latest(originalTransactionId: originalTransactionId), var renewal = renewals[originalTransactionId] else { return nil }
+        if (latest.expiresDate?.date ?? now) > now { latest.expiresDate = Timestamp(now.addingTimeInterval(-1)) }
+        latest.signedDate = Timestamp(now)
+        update(latest)
+        renewal.autoRenewStatus = .off
+        renewal.isInBillingRetryPeriod = false
+        renewal.gracePeriodExpiresDate = nil
+        renewal.expirationIntent = billingRetryExhausted ? .billingError : .customerCancelled
+        renewal.signedDate = Timestamp(now)
+        renewals[originalTransactionId] = renewal
+        return (latest, renewal)
+    }
+
+    func setAutoRenew(originalTransactionId: String, enabled: Bool, now: Date) -> JWSRenewalInfoDecodedPayload? {
+        guard var renewal = renewals[originalTransactionId] else { return nil }
+        renewal.autoRenewStatus = enabled ? .on : .off
+        renewal.signedDate = Timestamp(now)
+        renewals[originalTransactionId] = renewal
+        return renewal
+    }
+
+    /// Undoes a refund (`REFUND_REVERSED`).
+    func reverseRefund(transactionId: String, now: Date) -> JWSTransactionDecodedPayload? {
+        guard var transaction = transactions[transactionId], transaction.revocationDate != nil else { return nil }
+        transaction.revocationDate = nil
+        transaction.revocationReason = nil
+        transaction.revocationType = nil
+        transaction.revocationPercentage = nil
+        transaction.signedDate = Timestamp(now)
+        transactions[transactionId] = transaction
+        return transaction
     }
 }

@@ -42,6 +42,9 @@ public actor SimulatorStore {
     var testNotifications: [String: String] = [:]
     var massExtensions: [String: MassExtendRenewalDateStatusResponse] = [:]
     var extensions: [String: [Date]] = [:]
+    var notificationURLs: [String: String] = [:]
+    /// Each subscription's billing period, by original transaction ID.
+    var periods: [String: TimeInterval] = [:]
     var appAccountTokens: [String: LowercaseUUID] = [:]
     var faults: [Fault] = []
     public private(set) var received: [ReceivedRequest] = []
@@ -140,4 +143,21 @@ extension SimulatorStore {
     public func clearFaults() { faults.removeAll() }
     /// Faults not yet taken.
     public var pendingFaults: Int { faults.count }
+}
+
+extension SimulatorStore {
+    /// Where notifications for `bundleId` are sent (App Store Connect's "Production/Sandbox Server URL").
+    public func setNotificationURL(bundleId: String, url: String?) { notificationURLs[bundleId] = url }
+    func notificationURL(bundleId: String) -> String? { notificationURLs[bundleId] }
+
+    /// Records a send attempt for the notification with this signed payload.
+    func recordAttempt(signed: String, attempt: SendAttemptItem) {
+        guard let index = notificationHistory.firstIndex(where: { $0.signed == signed }) else { return }
+        notificationHistory[index].attempts.append(attempt)
+    }
+
+    /// The notifications sent for an app, oldest first, with their attempts.
+    public func sentNotifications(bundleId: String) -> [(payload: ResponseBodyV2DecodedPayload, attempts: [SendAttemptItem])] {
+        notificationHistory.filter { $0.bundleId == bundleId }.map { ($0.payload, $0.attempts) }
+    }
 }

@@ -22,16 +22,18 @@ struct SimulatorHarness {
             configuration: .init(bundleId: Self.bundleId, appAppleId: 1_234_567, environment: "Sandbox"), chains: ChainVerifier(roots: [simulator.ca.root]))
     }
 
+    /// `timeScale` compresses Apple's notification retry schedule (an hour becomes `3600 × timeScale` seconds).
     static func with<T: Sendable>(retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50), budget: .seconds(5)),
-        _ body: @Sendable (SimulatorHarness) async throws -> T) async throws -> T
+        timeScale: Double = 0.00001, _ body: @Sendable (SimulatorHarness) async throws -> T) async throws -> T
     {
-        let simulator = try AppStoreSimulator()
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let sender = NotificationSender(http: http, timeScale: timeScale, logger: Logger(label: "sender", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let simulator = try AppStoreSimulator(sender: sender)
         let key = SigningKey(keyId: "SIMKEY0001", issuerId: Fixtures.issuerId, bundleId: bundleId, privateKey: P256.Signing.PrivateKey())
         await simulator.store.register(bundleId: bundleId, appAppleId: 1_234_567)
         await simulator.store.registerKey(bundleId: bundleId, keyId: key.keyId, issuerId: key.issuerId, publicKey: key.publicKey)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = simulator.application(port: 0, logger: Logger(label: "sim", factory: { _ in SwiftLogNoOpLogHandler() }), onServerRunning: { continuation.yield($0) })
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
             let result = try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
@@ -45,9 +47,11 @@ struct SimulatorHarness {
                 let client = AppStoreServerAPIClient(http: http, token: AppStoreServerAPIToken(key: key), environment: .custom(baseURL), retry: retry)
                 return try await body(SimulatorHarness(simulator: simulator, client: client, baseURL: baseURL, key: key))
             }
+            sender.shutdown()
             try await http.shutdown()
             return result
         } catch {
+            sender.shutdown()
             try? await http.shutdown()
             throw error
         }

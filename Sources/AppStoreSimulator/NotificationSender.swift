@@ -1,0 +1,72 @@
+import AppStoreServer
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// Sends App Store Server Notifications V2 as Apple does: `POST {"signedPayload": …}` to the app's
+/// URL; a response other than HTTP 200…206 is retried after 1, 12, 24, 48 and 72 hours. `timeScale`
+/// compresses that schedule for tests (0.001 makes an hour 3.6 seconds). Every attempt is recorded
+/// in the notification history.
+public final class NotificationSender: Sendable {
+    /// Apple's retry schedule, in hours after the previous attempt.
+    public static let retryScheduleHours: [Double] = [1, 12, 24, 48, 72]
+
+    let http: HTTPClient
+    let timeScale: Double
+    let logger: Logger
+    private let deliveries = Mutex<[UUID: Task<Void, Never>]>([:])
+
+    public init(http: HTTPClient, timeScale: Double = 1, logger: Logger = Logger(label: "storegate.simulator.notifications")) {
+        self.http = http
+        self.timeScale = timeScale
+        self.logger = logger
+    }
+
+    /// Starts delivering `signed` to `url`; attempts are reported to `record` as they happen.
+    func deliver(_ signed: String, to url: String, record: @escaping @Sendable (SendAttemptItem) async -> Void) {
+        let id = UUID()
+        let task = Task { [http, timeScale, logger] in
+            for attempt in 0...Self.retryScheduleHours.count {
+                if attempt > 0 {
+                    let hours = Self.retryScheduleHours[attempt - 1]
+                    try? await Task.sleep(for: .milliseconds(Int64(hours * 3_600_000 * timeScale)))
+                    if Task.isCancelled { return }
+                }
+                let result = await Self.post(signed, to: url, http: http)
+                await record(SendAttemptItem(attemptDate: Timestamp(Date()), sendAttemptResult: result))
+                logger.debug("notification attempt", metadata: ["result": "\(result.rawValue)", "attempt": "\(attempt + 1)"])
+                if result == .success { return }
+            }
+        }
+        deliveries.withLock { $0[id] = task }
+    }
+
+    static func post(_ signed: String, to url: String, http: HTTPClient) async -> SendAttemptResult {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        let body = (try? JSONEncoder().encode(ResponseBodyV2(signedPayload: signed))) ?? Data()
+        request.body = .bytes(ByteBuffer(bytes: body))
+        do {
+            let response = try await http.execute(request, timeout: .seconds(30))
+            _ = try? await response.body.collect(upTo: 1 << 16)
+            return (200...206).contains(Int(response.status.code)) ? .success : .unsuccessfulHttpResponseCode
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+            return .timedOut
+        } catch {
+            return .noResponse
+        }
+    }
+
+    /// Stops every pending delivery.
+    public func shutdown() {
+        let tasks = deliveries.withLock { deliveries in
+            defer { deliveries.removeAll() }
+            return Array(deliveries.values)
+        }
+        for task in tasks { task.cancel() }
+    }
+}

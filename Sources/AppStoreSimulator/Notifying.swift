@@ -1,0 +1,121 @@
+import AppStoreServer
+import Foundation
+
+/// Scenarios that change a customer's purchases and send the notification Apple would send.
+extension AppStoreSimulator {
+    public enum ScenarioError: Error, CustomStringConvertible {
+        case unknownTransaction(String)
+        case unknownApp(String)
+        public var description: String {
+            switch self {
+            case .unknownTransaction(let id): "no transaction \(id)"
+            case .unknownApp(let bundleId): "no app \(bundleId)"
+            }
+        }
+    }
+
+    /// Signs a notification, adds it to the history, and sends it to the app's URL (with Apple's retries).
+    @discardableResult
+    public func notify(
+        _ type: NotificationTypeV2, subtype: Subtype? = nil, bundleId: String, transaction: JWSTransactionDecodedPayload? = nil,
+        renewal: JWSRenewalInfoDecodedPayload? = nil, consumptionRequestReason: ConsumptionRequestReason? = nil
+    ) async throws -> ResponseBodyV2DecodedPayload {
+        guard let app = await store.app(bundleId) else { throw ScenarioError.unknownApp(bundleId) }
+        let subscriptionStatus: Status? =
+            if let transaction, transaction.type == .autoRenewableSubscription { status(of: transaction, renewal: renewal) } else { nil }
+        let payload = ResponseBodyV2DecodedPayload(
+            notificationType: type, subtype: subtype, notificationUUID: UUID().uuidString.lowercased(),
+            data: NotificationData(
+                environment: app.environment, appAppleId: app.appAppleId, bundleId: bundleId, bundleVersion: "1",
+                signedTransactionInfo: try transaction.map { try ca.sign($0) }, signedRenewalInfo: try renewal.map { try ca.sign($0) }, status: subscriptionStatus,
+                consumptionRequestReason: consumptionRequestReason),
+            version: "2.0", signedDate: Timestamp(now()))
+        let signed = try ca.sign(payload)
+        await store.appendNotification(bundleId: bundleId, payload: payload, signed: signed, attempts: [])
+        if let url = await store.notificationURL(bundleId: bundleId), let sender {
+            let store = store
+            sender.deliver(signed, to: url) { attempt in await store.recordAttempt(signed: signed, attempt: attempt) }
+        }
+        return payload
+    }
+
+    /// A purchase and its notification: `SUBSCRIBED` (`INITIAL_BUY`) for a subscription, else `ONE_TIME_CHARGE`.
+    @discardableResult
+    public func purchase(_ purchase: SimulatorStore.Purchase) async throws -> JWSTransactionDecodedPayload {
+        let transaction = await store.purchase(purchase)
+        if purchase.type == .autoRenewableSubscription {
+            let renewal = await store.renewal(originalTransactionId: transaction.originalTransactionId ?? "")
+            try await notify(.subscribed, subtype: .initialBuy, bundleId: purchase.bundleId, transaction: transaction, renewal: renewal)
+        } else {
+            try await notify(.oneTimeCharge, bundleId: purchase.bundleId, transaction: transaction)
+        }
+        return transaction
+    }
+
+    /// The subscription renews for another period: `DID_RENEW` (`BILLING_RECOVERY` after a failed renewal).
+    @discardableResult
+    public func renew(originalTransactionId: String) async throws -> JWSTransactionDecodedPayload {
+        let recovering = await store.renewal(originalTransactionId: originalTransactionId)?.isInBillingRetryPeriod == true
+        guard let transaction = await store.renew(originalTransactionId: originalTransactionId, now: now()) else {
+            throw ScenarioError.unknownTransaction(originalTransactionId)
+        }
+        try await notify(
+            .didRenew, subtype: recovering ? .billingRecovery : nil, bundleId: transaction.bundleId ?? "", transaction: transaction,
+            renewal: await store.renewal(originalTransactionId: originalTransactionId))
+        return transaction
+    }
+
+    /// The renewal charge fails: `DID_FAIL_TO_RENEW`, with subtype `GRACE_PERIOD` when a grace period is given.
+    public func failRenewal(originalTransactionId: String, gracePeriod: TimeInterval? = nil) async throws {
+        guard let (transaction, renewal) = await store.failRenewal(originalTransactionId: originalTransactionId, gracePeriod: gracePeriod, now: now()) else {
+            throw ScenarioError.unknownTransaction(originalTransactionId)
+        }
+        try await notify(.didFailToRenew, subtype: gracePeriod == nil ? nil : .gracePeriod, bundleId: transaction.bundleId ?? "", transaction: transaction, renewal: renewal)
+    }
+
+    /// The subscription expires: `EXPIRED` with `VOLUNTARY` or `BILLING_RETRY`.
+    public func expire(originalTransactionId: String, billingRetryExhausted: Bool = false) async throws {
+        guard let (transaction, renewal) = await store.expire(originalTransactionId: originalTransactionId, billingRetryExhausted: billingRetryExhausted, now: now())
+        else { throw ScenarioError.unknownTransaction(originalTransactionId) }
+        try await notify(
+            .expired, subtype: billingRetryExhausted ? .billingRetry : .voluntary, bundleId: transaction.bundleId ?? "", transaction: transaction, renewal: renewal)
+    }
+
+    /// The customer turns auto-renew on or off: `DID_CHANGE_RENEWAL_STATUS`.
+    public func setAutoRenew(originalTransactionId: String, enabled: Bool) async throws {
+        guard let renewal = await store.setAutoRenew(originalTransactionId: originalTransactionId, enabled: enabled, now: now()),
+            let transaction = await store.latest(originalTransactionId: originalTransactionId)
+        else { throw ScenarioError.unknownTransaction(originalTransactionId) }
+        try await notify(
+            .didChangeRenewalStatus, subtype: enabled ? .autoRenewEnabled : .autoRenewDisabled, bundleId: transaction.bundleId ?? "", transaction: transaction,
+            renewal: renewal)
+    }
+
+    /// The customer asks Apple for a refund: `CONSUMPTION_REQUEST` with the reason.
+    public func requestRefund(transactionId: String, reason: ConsumptionRequestReason = .unintendedPurchase) async throws {
+        guard let transaction = await store.transactions[transactionId] else { throw ScenarioError.unknownTransaction(transactionId) }
+        try await notify(
+            .consumptionRequest, bundleId: transaction.bundleId ?? "", transaction: transaction,
+            renewal: await store.renewal(originalTransactionId: transaction.originalTransactionId ?? ""), consumptionRequestReason: reason)
+    }
+
+    /// Apple refunds: `REFUND` with `revocationPercentage` (milliunits) and `revocationType`.
+    @discardableResult
+    public func refund(transactionId: String, percentage: Int32 = 100_000) async throws -> JWSTransactionDecodedPayload {
+        guard let transaction = await store.refund(transactionId: transactionId, percentage: percentage) else { throw ScenarioError.unknownTransaction(transactionId) }
+        try await notify(.refund, bundleId: transaction.bundleId ?? "", transaction: transaction)
+        return transaction
+    }
+
+    /// Apple declines the refund request: `REFUND_DECLINED`.
+    public func declineRefund(transactionId: String) async throws {
+        guard let transaction = await store.transactions[transactionId] else { throw ScenarioError.unknownTransaction(transactionId) }
+        try await notify(.refundDeclined, bundleId: transaction.bundleId ?? "", transaction: transaction)
+    }
+
+    /// Apple reverses a refund: `REFUND_REVERSED`.
+    public func reverseRefund(transactionId: String) async throws {
+        guard let transaction = await store.reverseRefund(transactionId: transactionId, now: now()) else { throw ScenarioError.unknownTransaction(transactionId) }
+        try await notify(.refundReversed, bundleId: transaction.bundleId ?? "", transaction: transaction)
+    }
+}

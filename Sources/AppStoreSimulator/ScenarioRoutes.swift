@@ -1,0 +1,141 @@
+import AppStoreServer
+import Crypto
+import Foundation
+import Hummingbird
+import NIOCore
+import SwiftASN1
+import X509
+
+/// `/simulator/…`: the scenario API people and tests drive the simulator with (no bearer token).
+extension AppStoreSimulator {
+    struct AppRequest: Decodable {
+        let bundleId: String
+        let appAppleId: Int64
+        let environment: String?
+        let notificationURL: String?
+    }
+
+    struct KeyRequest: Decodable {
+        let keyId: String
+        let issuerId: String
+        /// The public key, PEM (`-----BEGIN PUBLIC KEY-----`).
+        let publicKey: String
+    }
+
+    struct PurchaseRequest: Decodable {
+        let customer: String
+        let bundleId: String
+        let productId: String
+        /// Apple's product type: `Auto-Renewable Subscription`, `Non-Consumable`, `Consumable`, `Non-Renewing Subscription`.
+        let type: String
+        let appAccountToken: UUID?
+        let quantity: Int32?
+        let price: Int64?
+        let subscriptionGroupIdentifier: String?
+        let periodSeconds: Double?
+        let familyShared: Bool?
+        let offerType: Int32?
+        let offerIdentifier: String?
+    }
+
+    struct ChangeRequest: Decodable {
+        let gracePeriodSeconds: Double?
+        let billingRetryExhausted: Bool?
+        let enabled: Bool?
+        let percentage: Int32?
+        let reason: String?
+    }
+
+    struct FaultRequest: Decodable {
+        /// `rateLimited`, `serverError` or `slow`.
+        let kind: String
+        let milliseconds: Int64?
+        let times: Int?
+    }
+
+    func addScenarioRoutes(to router: Router<SimulatorContext>) {
+        let scenario = router.group("simulator")
+        scenario.get("root.der") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/pkix-cert"], body: .init(byteBuffer: ByteBuffer(bytes: ca.rootDER)))
+        }
+        scenario.post("apps") { request, context in
+            let body = try await request.decode(as: AppRequest.self, context: context)
+            await store.register(bundleId: body.bundleId, appAppleId: body.appAppleId, environment: AppStoreEnvironment(rawValue: body.environment ?? "Sandbox"))
+            await store.setNotificationURL(bundleId: body.bundleId, url: body.notificationURL)
+            return Response(status: .created)
+        }
+        scenario.post("apps/:bundleId/keys") { request, context in
+            let body = try await request.decode(as: KeyRequest.self, context: context)
+            guard let key = try? P256.Signing.PublicKey(pemRepresentation: body.publicKey) else { throw HTTPError(.badRequest, message: "publicKey must be a P-256 PEM public key") }
+            await store.registerKey(bundleId: try context.parameters.require("bundleId"), keyId: body.keyId, issuerId: body.issuerId, publicKey: key)
+            return Response(status: .created)
+        }
+        scenario.post("purchases") { request, context in
+            let body = try await request.decode(as: PurchaseRequest.self, context: context)
+            var purchase = SimulatorStore.Purchase(
+                customer: body.customer, bundleId: body.bundleId, productId: body.productId, type: ProductType(rawValue: body.type), appAccountToken: body.appAccountToken)
+            purchase.quantity = body.quantity ?? 1
+            purchase.price = body.price ?? purchase.price
+            purchase.subscriptionGroupIdentifier = body.subscriptionGroupIdentifier
+            purchase.period = body.periodSeconds ?? purchase.period
+            purchase.familyShared = body.familyShared ?? false
+            purchase.offerType = body.offerType.map(OfferType.init(rawValue:))
+            purchase.offerIdentifier = body.offerIdentifier
+            return Self.json(try await self.purchase(purchase), status: .created)
+        }
+        scenario.post("subscriptions/:id/:action") { request, context in
+            let id = try context.parameters.require("id")
+            let body = (try? await request.decode(as: ChangeRequest.self, context: context))
+            switch try context.parameters.require("action") {
+            case "renew": return Self.json(try await renew(originalTransactionId: id))
+            case "fail-renewal": try await failRenewal(originalTransactionId: id, gracePeriod: body?.gracePeriodSeconds)
+            case "expire": try await expire(originalTransactionId: id, billingRetryExhausted: body?.billingRetryExhausted ?? false)
+            case "auto-renew": try await setAutoRenew(originalTransactionId: id, enabled: body?.enabled ?? true)
+            default: throw HTTPError(.notFound)
+            }
+            return Response(status: .ok)
+        }
+        scenario.post("transactions/:id/:action") { request, context in
+            let id = try context.parameters.require("id")
+            let body = (try? await request.decode(as: ChangeRequest.self, context: context))
+            switch try context.parameters.require("action") {
+            case "refund-request":
+                try await requestRefund(transactionId: id, reason: body?.reason.map(ConsumptionRequestReason.init(rawValue:)) ?? .unintendedPurchase)
+            case "refund": return Self.json(try await refund(transactionId: id, percentage: body?.percentage ?? 100_000))
+            case "decline-refund": try await declineRefund(transactionId: id)
+            case "reverse-refund": try await reverseRefund(transactionId: id)
+            default: throw HTTPError(.notFound)
+            }
+            return Response(status: .ok)
+        }
+        scenario.post("faults") { request, context in
+            let body = try await request.decode(as: FaultRequest.self, context: context)
+            let duration = Duration.milliseconds(body.milliseconds ?? 1000)
+            let fault: SimulatorStore.Fault
+            switch body.kind {
+            case "rateLimited": fault = .rateLimited(retryAfter: duration)
+            case "serverError": fault = .serverError
+            case "slow": fault = .slow(duration)
+            default: throw HTTPError(.badRequest, message: "kind must be rateLimited, serverError or slow")
+            }
+            await store.inject(fault, times: body.times ?? 1)
+            return Response(status: .created)
+        }
+        scenario.get("notifications/:bundleId") { _, context in
+            let sent = await store.sentNotifications(bundleId: try context.parameters.require("bundleId"))
+            return Self.json(
+                sent.map {
+                    SentNotification(
+                        notificationType: $0.payload.notificationType, subtype: $0.payload.subtype, notificationUUID: $0.payload.notificationUUID,
+                        sendAttempts: $0.attempts)
+                })
+        }
+    }
+
+    struct SentNotification: Encodable {
+        let notificationType: NotificationTypeV2?
+        let subtype: Subtype?
+        let notificationUUID: String?
+        let sendAttempts: [SendAttemptItem]
+    }
+}

@@ -1,0 +1,46 @@
+import AppStoreSimulator
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import UnixSignals
+
+struct SimulatorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulator",
+        abstract: "Run the App Store simulator: Apple's server API, signed with its own test CA, and a scenario API.",
+        discussion: """
+            The App Store Server API is under /inApps/ (bearer tokens are checked against keys registered through \
+            POST /simulator/apps/{bundleId}/keys). Drive it with POST /simulator/apps, /simulator/purchases, \
+            /simulator/subscriptions/{id}/renew|fail-renewal|expire|auto-renew, \
+            /simulator/transactions/{id}/refund-request|refund|decline-refund|reverse-refund and /simulator/faults. \
+            GET /simulator/root.der is its root certificate: trust it only in development.
+            """)
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on; 0 picks a free one.") var port = 9090
+    @Option(help: "Scale Apple's notification retry schedule (1, 12, 24, 48, 72 hours); 0.001 makes an hour 3.6 s.") var timeScale = 1.0
+    @Option(help: "Write the simulator's root certificate (DER) to this file.") var exportRoot: String?
+
+    func run() async throws {
+        Runtime.bootstrapLogging()
+        let logger = Logger(label: "storegate.simulator")
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let sender = NotificationSender(http: http, timeScale: timeScale, logger: logger)
+        let simulator = try AppStoreSimulator(sender: sender)
+        if let exportRoot { try simulator.ca.rootDER.write(to: URL(fileURLWithPath: exportRoot)) }
+        let app = simulator.application(host: host, port: port, logger: logger) { port in
+            logger.info("App Store simulator listening", metadata: ["port": .stringConvertible(port)])
+        }
+        do {
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch {
+            sender.shutdown()
+            try await http.shutdown()
+            throw error
+        }
+        sender.shutdown()
+        try await http.shutdown()
+    }
+}
