@@ -3,6 +3,7 @@ import AppStoreSimulator
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import NIOCore
 import Testing
 
 /// The API client against the App Store simulator over real HTTP: paths, queries, bodies and bearer
@@ -242,8 +243,28 @@ import Testing
         }
     }
 
+    @Test func timeoutsAreRetried() async throws {
+        try await SimulatorHarness.with { sim in
+            let id = try #require(await sim.store.purchase(Self.consumable("gus")).transactionId)
+            let impatient = AppStoreServerAPIClient(
+                http: .shared, token: AppStoreServerAPIToken(key: sim.key), environment: .custom(sim.baseURL),
+                retry: RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(10), budget: .seconds(5)), timeout: .milliseconds(300))
+            await sim.store.inject(.slow(.seconds(2)))
+            _ = try await impatient.getTransactionInfo(transactionId: id)
+            #expect(await sim.store.pendingFaults == 0)
+        }
+    }
+
     @Test func badTokensAreRefused() async throws {
         try await SimulatorHarness.with { sim in
+            let expired = AppStoreServerAPIClient(
+                http: .shared, token: AppStoreServerAPIToken(key: sim.key, now: { Date().addingTimeInterval(-3600) }), environment: .custom(sim.baseURL), retry: .none)
+            do {
+                _ = try await expired.requestTestNotification()
+                Issue.record("an expired token was accepted")
+            } catch {
+                guard case .api(401, nil, nil, nil)? = error as? AppStoreServerAPIError else { throw error }
+            }
             let stranger = SigningKey(keyId: "STRANGER01", issuerId: Fixtures.issuerId, bundleId: SimulatorHarness.bundleId, privateKey: P256.Signing.PrivateKey())
             let client = AppStoreServerAPIClient(http: .shared, token: AppStoreServerAPIToken(key: stranger), environment: .custom(sim.baseURL), retry: .none)
             do {

@@ -114,6 +114,17 @@ import Testing
         #expect(again?["transactionReason"] as? String == "GIFT")
     }
 
+    @Test func apiErrorCodesKeepUnknownValues() throws {
+        let unknown = try JSONDecoder().decode(ErrorPayload.self, from: AppleVectors.data("models/apiUnknownError.json"))
+        let code = APIErrorCode(rawValue: try #require(unknown.errorCode))
+        #expect(code.rawValue == 9_990_000)
+        #expect(!code.isKnown)
+        let limited = try JSONDecoder().decode(ErrorPayload.self, from: AppleVectors.data("models/apiTooManyRequestsException.json"))
+        #expect(APIErrorCode(rawValue: try #require(limited.errorCode)) == .rateLimitExceeded)
+        #expect(APIErrorCode.rateLimitExceeded.isRetryable)
+        #expect(APIErrorCode.known.count == 87)
+    }
+
     @Test func wronglyTypedFieldsFailTheDecode() throws {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(HistoryResponse.self, from: AppleVectors.data("models/transactionHistoryResponseWithMalformedAppAppleId.json"))

@@ -115,3 +115,33 @@ import X509
         #expect(await development.verify(try AppleVectors.text("xcode/xcode-signed-renewal-info")).payload?.kind == .renewalInfo)
     }
 }
+
+/// Online checks: an unreachable OCSP responder is retryable; a nonsense answer is a hard failure.
+@Suite struct OCSPTests {
+    struct Unreachable: OCSPTransport {
+        func post(_ request: [UInt8], to uri: String) async throws -> [UInt8] { throw URLError(.cannotConnectToHost) }
+    }
+
+    struct Nonsense: OCSPTransport {
+        func post(_ request: [UInt8], to uri: String) async throws -> [UInt8] { [0x30, 0x03, 0x0A, 0x01, 0x01] }
+    }
+
+    static func appleChain() throws -> (root: Certificate, leaf: Data, intermediate: Data) {
+        let json = try JSONSerialization.jsonObject(with: AppleVectors.data("x509_test_certs.json")) as? [String: Any] ?? [:]
+        func der(_ name: String) throws -> Data { try #require(Data(base64Encoded: ((json[name] as? [String: Any])?["der_base64"] as? String) ?? "")) }
+        return (
+            try Certificate(derEncoded: Array(der("REAL_APPLE_ROOT_BASE64_ENCODED"))), try der("REAL_APPLE_SIGNING_CERTIFICATE_BASE64_ENCODED"),
+            try der("REAL_APPLE_INTERMEDIATE_BASE64_ENCODED")
+        )
+    }
+
+    @Test func unreachableResponderIsRetryable() async throws {
+        let (root, leaf, intermediate) = try Self.appleChain()
+        let effective = Date(timeIntervalSince1970: 1_761_962_975)
+        let failure = await ChainVerifier(roots: [root], ocsp: Unreachable()).verifyChain(leafDER: leaf, intermediateDER: intermediate, at: effective, now: effective)
+        #expect(failure?.isRetryable == true, "\(String(describing: failure))")
+        let nonsense = await ChainVerifier(roots: [root], ocsp: Nonsense()).verifyChain(leafDER: leaf, intermediateDER: intermediate, at: effective, now: effective)
+        #expect(nonsense != nil && nonsense?.isRetryable == false, "\(String(describing: nonsense))")
+        #expect(await ChainVerifier(roots: [root]).verifyChain(leafDER: leaf, intermediateDER: intermediate, at: effective, now: effective) == nil)
+    }
+}

@@ -13,7 +13,7 @@ public final class ChainVerifier: Sendable {
     let roots: [Certificate]
     let ttl: TimeInterval
     let capacity: Int
-    let online: (any OnlineChainCheck)?
+    let ocsp: (any OCSPTransport)?
     private let cache = Mutex([Data: CachedChain]())
 
     struct CachedChain {
@@ -23,15 +23,17 @@ public final class ChainVerifier: Sendable {
         let cachedUntil: Date
     }
 
-    /// `roots`: DER certificates to trust, Apple Root CA - G3 unless told otherwise.
-    public init(roots: [Certificate], ttl: TimeInterval = 15 * 60, capacity: Int = 1024, online: (any OnlineChainCheck)? = nil) {
+    /// `roots`: the certificates to trust (Apple Root CA - G3 in production). With `ocsp`, every
+    /// non-root certificate's revocation status is checked online (hard-fail) and validity is checked at
+    /// the current time; without it, at the payload's signing time.
+    public init(roots: [Certificate], ttl: TimeInterval = 15 * 60, capacity: Int = 1024, ocsp: (any OCSPTransport)? = nil) {
         self.roots = roots
         self.ttl = ttl
         self.capacity = capacity
-        self.online = online
+        self.ocsp = ocsp
     }
 
-    public var onlineChecks: Bool { online != nil }
+    public var onlineChecks: Bool { ocsp != nil }
 
     /// Checks a leaf and intermediate given as DER: nil when trusted at `time`, else the precise failure.
     public func verifyChain(leafDER: Data, intermediateDER: Data, at time: Date, now: Date = Date()) async -> VerificationFailure? {
@@ -46,9 +48,14 @@ public final class ChainVerifier: Sendable {
         if let hit = cache.withLock({ $0[key] }), hit.cachedUntil > now, hit.validFrom <= time, time <= hit.validUntil {
             return nil
         }
-        var verifier = Verifier(rootCertificates: CertificateStore(roots)) { RFC5280Policy(validationTime: time) }
+        let requester = ocsp.map(OCSPRequesterAdapter.init(transport:))
+        var verifier = Verifier(rootCertificates: CertificateStore(roots)) {
+            RFC5280Policy(validationTime: time)
+            if let requester { OCSPVerifierPolicy(failureMode: .hard, requester: requester, validationTime: now) }
+        }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore([intermediate]))
         guard case .validCertificate(let chain) = result else {
+            if let networkFailure = requester?.networkFailure { return .retryable("OCSP responder unreachable: \(networkFailure)") }
             if case .couldNotValidate(let failures) = result, let first = failures.first {
                 return .brokenChain(String(describing: first.policyFailureReason))
             }
@@ -58,7 +65,6 @@ public final class ChainVerifier: Sendable {
         guard intermediate.extensions[oid: Self.wwdrIntermediateOID] != nil else {
             return .missingOID(certificate: "intermediate", oid: Self.wwdrIntermediateOID.description)
         }
-        if let online, let failure = await online.check(chain: Array(chain), at: now) { return failure }
         let entry = CachedChain(
             validFrom: chain.map(\.notValidBefore).max() ?? time, validUntil: chain.map(\.notValidAfter).min() ?? time, cachedUntil: now + ttl)
         cache.withLock { cache in
@@ -75,9 +81,4 @@ public final class ChainVerifier: Sendable {
         guard let certificate = try? Certificate(derEncoded: Array(AppleRootCAG3.der)) else { preconditionFailure("built-in Apple Root CA - G3 is corrupt") }
         return certificate
     }
-}
-
-/// A revocation check that needs the network (OCSP). A failure to reach the responder is `retryable`.
-public protocol OnlineChainCheck: Sendable {
-    func check(chain: [Certificate], at now: Date) async -> VerificationFailure?
 }
