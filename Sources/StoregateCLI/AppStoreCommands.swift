@@ -48,7 +48,7 @@ struct JWSCommand: AsyncParsableCommand {
             }
             let verifier = SignedDataVerifier(
                 configuration: .init(bundleId: bundleId, appAppleId: appAppleId, environment: environment, allowUnsignedEnvironments: allowUnsigned),
-                chains: ChainVerifier(roots: certificates.isEmpty ? [ChainVerifier.appleRootCAG3()] : certificates))
+                chains: ChainVerifier(roots: certificates.isEmpty ? [try ChainVerifier.appleRootCAG3()] : certificates))
             let jws = Self.extractJWS(input)
             let result = await verifier.verify(jws)
             switch result {

@@ -33,7 +33,7 @@ import Testing
             #expect(transaction.type == .consumable)
 
             let appleOnly = SignedDataVerifier(configuration: .init(bundleId: SimulatorHarness.bundleId, appAppleId: nil, environment: "Sandbox"),
-                chains: ChainVerifier(roots: [ChainVerifier.appleRootCAG3()]))
+                chains: ChainVerifier(roots: [try ChainVerifier.appleRootCAG3()]))
             #expect(await appleOnly.verify(signed).failure?.code == "brokenChain")
 
             let request = try #require(await sim.store.received.last)
@@ -190,7 +190,7 @@ import Testing
             let verified = try #require(await sim.verifier().verify(signedPayload).payload)
             #expect(try verified.decode(ResponseBodyV2DecodedPayload.self).notificationType == .test)
             let appleOnly = SignedDataVerifier(configuration: .init(bundleId: SimulatorHarness.bundleId, appAppleId: nil, environment: "Sandbox"),
-                chains: ChainVerifier(roots: [ChainVerifier.appleRootCAG3()]))
+                chains: ChainVerifier(roots: [try ChainVerifier.appleRootCAG3()]))
             #expect(await appleOnly.verify(signedPayload).failure?.code == "brokenChain")
 
             for _ in 0..<24 { _ = try await sim.client.requestTestNotification() }

@@ -108,7 +108,7 @@ import X509
         #expect(try await Self.verifier(bundleId: "com.example.naturelab.backyardbirds.example", environment: "Xcode").verify(transaction).failure == .unsignedEnvironment("Xcode"))
         let development = SignedDataVerifier(
             configuration: .init(bundleId: "com.example.naturelab.backyardbirds.example", appAppleId: nil, environment: "Xcode", allowUnsignedEnvironments: true),
-            chains: ChainVerifier(roots: [ChainVerifier.appleRootCAG3()]))
+            chains: ChainVerifier(roots: [try ChainVerifier.appleRootCAG3()]))
         #expect(await development.verify(transaction).payload?.kind == .transaction)
         let appTransaction = await development.verify(try AppleVectors.text("xcode/xcode-signed-app-transaction"))
         #expect(appTransaction.payload?.kind == .appTransaction)

@@ -76,9 +76,7 @@ public final class ChainVerifier: Sendable {
     }
 
     /// Apple Root CA - G3 (SHA-256 63343ABF…3E9179), built in.
-    public static func appleRootCAG3() -> Certificate {
-        // The DER is a constant of this file; parsing it cannot fail.
-        guard let certificate = try? Certificate(derEncoded: Array(AppleRootCAG3.der)) else { preconditionFailure("built-in Apple Root CA - G3 is corrupt") }
-        return certificate
+    public static func appleRootCAG3() throws -> Certificate {
+        try Certificate(derEncoded: Array(AppleRootCAG3.der))
     }
 }
