@@ -243,6 +243,26 @@ import Testing
         }
     }
 
+    /// The deprecated v1 endpoints still work: transaction history v1 and Send Consumption Information v1.
+    @available(*, deprecated, message: "exercises Apple's deprecated v1 endpoints")
+    @Test func deprecatedVersionOneEndpoints() async throws {
+        try await SimulatorHarness.with { sim in
+            let id = try #require(await sim.store.purchase(Self.consumable("hugo")).transactionId)
+            let history = try await sim.client.getTransactionHistory(anyTransactionId: id, revision: nil, version: .v1)
+            #expect(history.signedTransactions?.count == 1)
+            #expect(await sim.store.received.last?.path == "/inApps/v1/history/\(id)")
+            try await sim.client.sendConsumptionData(
+                transactionId: id,
+                request: ConsumptionRequestV1(customerConsented: true, consumptionStatus: .partiallyConsumed, platform: .apple, sampleContentProvided: false,
+                    deliveryStatus: .deliveredAndWorkingProperly, accountTenure: .thirtyDaysToNinetyDays, playTime: .oneToSixHours))
+            #expect(await sim.store.received.last?.path == "/inApps/v1/transactions/consumption/\(id)")
+            let body = try #require(await sim.store.consumptionReports[id])
+            #expect(try JSONSerialization.jsonObject(with: body) as? NSDictionary == [
+                "customerConsented": true, "consumptionStatus": 2, "platform": 1, "sampleContentProvided": false, "deliveryStatus": 0, "accountTenure": 4, "playTime": 3,
+            ])
+        }
+    }
+
     @Test func timeoutsAreRetried() async throws {
         try await SimulatorHarness.with { sim in
             let id = try #require(await sim.store.purchase(Self.consumable("gus")).transactionId)
