@@ -88,3 +88,60 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements.map { (key: $0.0, value: $0.1) }) }
     public init(nilLiteral: ()) { self = .null }
 }
+
+extension JSONValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var items: [JSONValue] = []
+            while !array.isAtEnd { items.append(try array.decode(JSONValue.self)) }
+            self = .array(items)
+            return
+        }
+        if let object = try? decoder.container(keyedBy: AnyCodingKey.self) {
+            self = .object(try object.allKeys.map { (key: $0.stringValue, value: try object.decode(JSONValue.self, forKey: $0)) })
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let bool = try? single.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let integer = try? single.decode(Int64.self) {
+            self = .number(String(integer))
+        } else if let double = try? single.decode(Double.self) {
+            self = .number(String(double))
+        } else {
+            self = .string(try single.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var c = encoder.singleValueContainer()
+            try c.encodeNil()
+        case .bool(let b):
+            var c = encoder.singleValueContainer()
+            try c.encode(b)
+        case .number(let n):
+            var c = encoder.singleValueContainer()
+            if let i = Int64(n) { try c.encode(i) } else { try c.encode(Double(n) ?? 0) }
+        case .string(let s):
+            var c = encoder.singleValueContainer()
+            try c.encode(s)
+        case .array(let items):
+            var c = encoder.unkeyedContainer()
+            for item in items { try c.encode(item) }
+        case .object(let members):
+            var c = encoder.container(keyedBy: AnyCodingKey.self)
+            for member in members { try c.encode(member.value, forKey: AnyCodingKey(stringValue: member.key)) }
+        }
+    }
+}
+
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

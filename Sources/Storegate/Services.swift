@@ -13,6 +13,7 @@ public struct Services: Sendable {
     public let apps: AppService
     public let apiKeys: APIKeyService
     public let signingKeys: SigningKeyStore
+    public let offers: OfferService
 
     public init(database: Database, vault: KeyVault, migrator: Migrator? = nil, authCacheTTL: Duration = .seconds(5)) {
         let migrator = migrator ?? Migrator(database: database)
@@ -24,6 +25,7 @@ public struct Services: Sendable {
         self.apiKeys = APIKeyService(database: database, repositories: repositories, cacheTTL: authCacheTTL)
         self.apps = AppService(database: database, vault: vault, repositories: repositories, signingKeys: signingKeys)
         self.tenants = TenantService(database: database, migrator: migrator, repositories: repositories, signingKeys: signingKeys)
+        self.offers = OfferService(database: database, repositories: repositories, signingKeys: signingKeys)
     }
 }
 

@@ -62,3 +62,21 @@ public enum Validate {
         return environments.filter(values.contains)
     }
 }
+
+extension Validate {
+    /// A product or offer identifier as App Store Connect allows it: 1…255 printable ASCII characters.
+    public static func storeIdentifier(_ value: String, field: String) throws(StoregateError) -> String {
+        guard (1...255).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw .invalid(field: field, reason: "must be 1 to 255 printable ASCII characters without spaces")
+        }
+        return value
+    }
+
+    /// An App Store transaction ID (`transactionId`, `originalTransactionId`, `appTransactionId`): 1…32 digits.
+    public static func transactionId(_ value: String, field: String) throws(StoregateError) -> String {
+        guard (1...32).contains(value.utf8.count), value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            throw .invalid(field: field, reason: "must be an App Store transaction ID (digits)")
+        }
+        return value
+    }
+}

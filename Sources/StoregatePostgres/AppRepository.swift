@@ -136,3 +136,26 @@ public struct AppRepository: Sendable {
         return out
     }
 }
+
+extension AppRepository {
+    /// The app with this bundle ID in this tenant and its newest key (or the key with `keyId`), in one query.
+    public func signingKey(tenantId: UUID, bundleId: String, keyId: String?, on conn: PostgresConnection) async throws -> (app: AppRecord, key: AppKeyRecord?)? {
+        let rows = try await conn.query(
+            """
+            SELECT a.id, a.tenant_id, a.bundle_id, a.app_apple_id, a.environments, a.created_at,
+                   k.id, k.kind, k.key_id, k.issuer_id, k.public_key, k.created_at
+            FROM storegate.apps a
+            LEFT JOIN storegate.app_keys k ON k.app_id = a.id AND k.tenant_id = a.tenant_id AND (\(keyId)::text IS NULL OR k.key_id = \(keyId))
+            WHERE a.tenant_id = \(tenantId) AND a.bundle_id = \(bundleId)
+            ORDER BY k.created_at DESC NULLS LAST LIMIT 1
+            """, logger: logger)
+        for try await row in rows.decode((UUID, UUID, String, Int64?, [String], Date, UUID?, String?, String?, UUID?, Data?, Date?).self) {
+            let app = AppRecord(id: row.0, tenantId: row.1, bundleId: row.2, appAppleId: row.3, environments: row.4, createdAt: row.5)
+            guard let keyRowId = row.6, let kind = row.7, let keyId = row.8, let issuerId = row.9, let publicKey = row.10, let created = row.11 else {
+                return (app, nil)
+            }
+            return (app, AppKeyRecord(id: keyRowId, tenantId: row.1, appId: row.0, kind: kind, keyId: keyId, issuerId: issuerId, publicKey: publicKey, createdAt: created))
+        }
+        return nil
+    }
+}

@@ -21,7 +21,7 @@ public enum StoregateRPC {
 
     /// The method table, built once.
     public static let registry: RPCRegistry<RPCCall> = {
-        let methods = [tenantGet, appsList, appsGet]
+        let methods = [tenantGet, appsList, appsGet] + OfferMethods.all
         func build(discovering document: JSONValue) -> RPCRegistry<RPCCall> {
             var registry = RPCRegistry<RPCCall>()
             registry.register(discover(document))
@@ -93,44 +93,5 @@ public enum StoregateRPC {
 struct RawJSON: Encodable, Sendable {
     let value: JSONValue
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(AnyJSON(value))
-    }
-}
-
-/// Bridges `JSONValue` to `Encodable`.
-struct AnyJSON: Encodable {
-    let value: JSONValue
-    init(_ value: JSONValue) { self.value = value }
-
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        switch value {
-        case .null:
-            var c = encoder.singleValueContainer()
-            try c.encodeNil()
-        case .bool(let b):
-            var c = encoder.singleValueContainer()
-            try c.encode(b)
-        case .number(let n):
-            var c = encoder.singleValueContainer()
-            if let i = Int64(n) { try c.encode(i) } else { try c.encode(Double(n) ?? 0) }
-        case .string(let s):
-            var c = encoder.singleValueContainer()
-            try c.encode(s)
-        case .array(let items):
-            var c = encoder.unkeyedContainer()
-            for item in items { try c.encode(AnyJSON(item)) }
-        case .object(let members):
-            var c = encoder.container(keyedBy: Key.self)
-            for member in members { try c.encode(AnyJSON(member.value), forKey: Key(stringValue: member.key)) }
-        }
-    }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }

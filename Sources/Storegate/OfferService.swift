@@ -1,0 +1,79 @@
+import AppStoreServer
+import Foundation
+import StoregatePostgres
+
+/// Signs offers with a tenant's app key: the key is opened once and cached, every signing is audited
+/// (who, app, kind, product, offer; never the signature).
+public struct OfferService: Sendable {
+    let database: Database
+    let repositories: Repositories
+    let signingKeys: SigningKeyStore
+
+    public enum Kind: String, Sendable {
+        case promotional, promotionalJWS, introductoryEligibility, advancedCommerceRequest
+    }
+
+    /// The signer for an app of the tenant; another tenant's app is simply not found.
+    func signer(tenantId: UUID, bundleId: String, keyId: String?) async throws -> (AppRecord, OfferSigner) {
+        let bundleId = try Validate.bundleId(bundleId)
+        if let keyId { _ = try Validate.keyId(keyId) }
+        let found = try await database.withConnection { try await repositories.apps.signingKey(tenantId: tenantId, bundleId: bundleId, keyId: keyId, on: $0) }
+        guard let (app, key) = found else { throw StoregateError.notFound(field: "bundleId") }
+        guard let key else { throw StoregateError.notFound(field: keyId == nil ? "bundleId" : "keyId") }
+        let privateKey = try await signingKeys.privateKey(for: key)
+        let signingKey = SigningKey(keyId: key.keyId, issuerId: key.issuerId.uuidString, bundleId: app.bundleId, privateKey: privateKey)
+        return (app, OfferSigner(key: signingKey))
+    }
+
+    func audit(_ kind: Kind, app: AppRecord, actor: Actor, detail: [String: String]) async throws {
+        try await database.withConnection { conn in
+            try await repositories.audit.record(
+                actor: actor.description, tenantId: app.tenantId, action: "offer.sign",
+                detail: detail.merging(["kind": kind.rawValue, "bundleId": app.bundleId]) { a, _ in a }, on: conn)
+        }
+    }
+
+    public func signPromotional(tenantId: UUID, bundleId: String, keyId: String? = nil, productId: String, offerId: String, appAccountToken: UUID?, actor: Actor)
+        async throws -> PromotionalOfferSignature
+    {
+        let productId = try Validate.storeIdentifier(productId, field: "productId")
+        let offerId = try Validate.storeIdentifier(offerId, field: "offerId")
+        let (app, signer) = try await signer(tenantId: tenantId, bundleId: bundleId, keyId: keyId)
+        let signature = try signer.promotionalOffer(productId: productId, offerId: offerId, appAccountToken: appAccountToken)
+        try await audit(.promotional, app: app, actor: actor, detail: ["productId": productId, "offerId": offerId])
+        return signature
+    }
+
+    public func signPromotionalJWS(tenantId: UUID, bundleId: String, keyId: String? = nil, productId: String, offerId: String, transactionId: String?, actor: Actor)
+        async throws -> String
+    {
+        let productId = try Validate.storeIdentifier(productId, field: "productId")
+        let offerId = try Validate.storeIdentifier(offerId, field: "offerId")
+        let transactionId = try transactionId.map { try Validate.transactionId($0, field: "transactionId") }
+        let (app, signer) = try await signer(tenantId: tenantId, bundleId: bundleId, keyId: keyId)
+        let jws = try signer.promotionalOfferJWS(productId: productId, offerIdentifier: offerId, transactionId: transactionId)
+        try await audit(.promotionalJWS, app: app, actor: actor, detail: ["productId": productId, "offerId": offerId])
+        return jws
+    }
+
+    public func signIntroductoryEligibility(
+        tenantId: UUID, bundleId: String, keyId: String? = nil, productId: String, allowIntroductoryOffer: Bool, transactionId: String, actor: Actor
+    ) async throws -> String {
+        let productId = try Validate.storeIdentifier(productId, field: "productId")
+        let transactionId = try Validate.transactionId(transactionId, field: "transactionId")
+        let (app, signer) = try await signer(tenantId: tenantId, bundleId: bundleId, keyId: keyId)
+        let jws = try signer.introductoryOfferEligibilityJWS(productId: productId, allowIntroductoryOffer: allowIntroductoryOffer, transactionId: transactionId)
+        try await audit(.introductoryEligibility, app: app, actor: actor, detail: ["productId": productId, "allowIntroductoryOffer": String(allowIntroductoryOffer)])
+        return jws
+    }
+
+    /// `requestJSON` is the Advanced Commerce request object, already serialized.
+    public func signAdvancedCommerceRequest(tenantId: UUID, bundleId: String, keyId: String? = nil, requestJSON: Data, operation: String, actor: Actor)
+        async throws -> String
+    {
+        let (app, signer) = try await signer(tenantId: tenantId, bundleId: bundleId, keyId: keyId)
+        let jws = try signer.advancedCommerceRequestJWS(requestJSON: requestJSON)
+        try await audit(.advancedCommerceRequest, app: app, actor: actor, detail: ["operation": operation])
+        return jws
+    }
+}

@@ -1,0 +1,93 @@
+import AppStoreServer
+import Crypto
+import Foundation
+import Storegate
+import StoregatePostgres
+import Testing
+
+/// `offers.*` over HTTP: every signature verifies with the app's public key, keys are opened once,
+/// every signing is audited without the signature, and no tenant signs with another's app.
+@Suite struct OfferMethodsTests {
+    @Test func offersVerifyWithTheAppsPublicKey() async throws {
+        try await TestDatabase.with { services, _ in
+            let a = try await Fixtures.tenant(services, slug: "offers-a", bundleId: "com.example.offers")
+            let privateKey = P256.Signing.PrivateKey()
+            _ = try await services.apps.importKey(
+                tenantId: a.tenant.tenant.id, bundleId: "com.example.offers", keyId: "OFFERKEY01", issuerId: Fixtures.issuerId, p8: privateKey.pemRepresentation,
+                actor: Actor("test"))
+            let publicKey = privateKey.publicKey
+            try await TestServer.with(services) { server in
+                let token = UUID().uuidString
+                let legacy = try await server.call(
+                    "offers.signPromotional", ["bundleId": "com.example.offers", "productId": "com.example.monthly", "offerId": "WINBACK", "appAccountToken": token],
+                    apiKey: a.apiKey)
+                let fields = try #require(legacy["result"] as? [String: Any], "\(legacy)")
+                #expect(fields["keyIdentifier"] as? String == "OFFERKEY01")
+                let payload = OfferSigner.legacyPayload(
+                    bundleId: "com.example.offers", keyId: "OFFERKEY01", productId: "com.example.monthly", offerId: "WINBACK", appAccountToken: token,
+                    nonce: try #require(UUID(uuidString: fields["nonce"] as? String ?? "")), timestamp: (fields["timestamp"] as? NSNumber)?.int64Value ?? 0)
+                let der = try #require(Data(base64Encoded: fields["signature"] as? String ?? ""))
+                #expect(publicKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: der), for: Data(payload.utf8)))
+
+                func jws(_ method: String, _ params: [String: Any]) async throws -> (header: [String: Any], claims: [String: Any]) {
+                    let reply = try await server.call(method, params, apiKey: a.apiKey)
+                    let compact = try #require((reply["result"] as? [String: Any])?["compactJWS"] as? String, "\(reply)")
+                    return try OfferSigningTests.open(compact, publicKey: publicKey)
+                }
+                let promotional = try await jws(
+                    "offers.signPromotionalJWS", ["bundleId": "com.example.offers", "productId": "com.example.monthly", "offerId": "WINBACK", "transactionId": "2000000847061981"])
+                #expect(promotional.claims["aud"] as? String == "promotional-offer")
+                #expect(promotional.claims["bid"] as? String == "com.example.offers")
+                #expect(promotional.header["kid"] as? String == "OFFERKEY01")
+                let intro = try await jws(
+                    "offers.signIntroductoryEligibility",
+                    ["bundleId": "com.example.offers", "productId": "com.example.monthly", "allowIntroductoryOffer": true, "transactionId": "2000000847061981"])
+                #expect(intro.claims["allowIntroductoryOffer"] as? Bool == true)
+                let commerce = try await jws(
+                    "offers.signAdvancedCommerceRequest",
+                    ["bundleId": "com.example.offers", "request": ["operation": "CREATE_ONE_TIME_CHARGE", "version": "1", "requestInfo": ["requestReferenceId": UUID().uuidString]]])
+                let request = try #require(Data(base64Encoded: commerce.claims["request"] as? String ?? ""))
+                #expect((try JSONSerialization.jsonObject(with: request) as? [String: Any])?["operation"] as? String == "CREATE_ONE_TIME_CHARGE")
+
+                let missing = try await server.call("offers.signPromotionalJWS", ["bundleId": "com.example.offers", "productId": "p"], apiKey: a.apiKey)
+                #expect((missing["error"] as? [String: Any])?["code"] as? Int == -32602)
+                #expect(((missing["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "offerId")
+                let badToken = try await server.call(
+                    "offers.signPromotional", ["bundleId": "com.example.offers", "productId": "p", "offerId": "o", "appAccountToken": "not-a-uuid"], apiKey: a.apiKey)
+                #expect(((badToken["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "appAccountToken")
+                let noKey = try await server.call("offers.signPromotionalJWS", ["bundleId": "com.example.offers", "productId": "p", "offerId": "o", "keyId": "NOSUCHKEY1"], apiKey: a.apiKey)
+                #expect(((noKey["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "keyId")
+            }
+            #expect(services.signingKeys.decryptionCount == 1, "the key was opened once for every signature")
+            let audit = try await services.database.withConnection { conn in
+                try await AuditLog(logger: services.database.logger).entries(tenantId: a.tenant.tenant.id, on: conn)
+            }
+            let signings = audit.filter { $0.action == "offer.sign" }
+            #expect(signings.count == 4)
+            #expect(signings.allSatisfy { $0.actor == "apikey:\(a.tenant.apiKeyPrefix)" && !$0.detail.contains("signature") })
+        }
+    }
+
+    /// Tenant A cannot sign with tenant B's app: it looks exactly like an app that does not exist.
+    @Test func tenantsCannotSignWithEachOthersApps() async throws {
+        try await TestDatabase.with { services, _ in
+            let a = try await Fixtures.tenant(services, slug: "signer-a", bundleId: "com.example.signer-a")
+            let b = try await Fixtures.tenant(services, slug: "signer-b", bundleId: "com.example.signer-b")
+            _ = try await services.apps.importKey(
+                tenantId: b.tenant.tenant.id, bundleId: "com.example.signer-b", keyId: "SIGNERB001", issuerId: Fixtures.issuerId, p8: Fixtures.p8(), actor: Actor("test"))
+            try await TestServer.with(services) { server in
+                let params: [String: Any] = ["productId": "p", "offerId": "o"]
+                let foreign = try await server.rpc(
+                    raw: String(decoding: try JSONSerialization.data(withJSONObject: ["jsonrpc": "2.0", "method": "offers.signPromotionalJWS", "id": 1,
+                        "params": params.merging(["bundleId": "com.example.signer-b"]) { a, _ in a }]), as: UTF8.self), apiKey: a.apiKey)
+                let missing = try await server.rpc(
+                    raw: String(decoding: try JSONSerialization.data(withJSONObject: ["jsonrpc": "2.0", "method": "offers.signPromotionalJWS", "id": 1,
+                        "params": params.merging(["bundleId": "com.example.nothing"]) { a, _ in a }]), as: UTF8.self), apiKey: a.apiKey)
+                #expect(foreign.text == missing.text)
+                #expect(foreign.text.contains(#""code":1004"#))
+                let own = try await server.call("offers.signPromotionalJWS", params.merging(["bundleId": "com.example.signer-b"]) { a, _ in a }, apiKey: b.apiKey)
+                #expect((own["result"] as? [String: Any])?["compactJWS"] != nil)
+            }
+        }
+    }
+}
