@@ -71,6 +71,7 @@ let package = Package(
             dependencies: [
                 "StoregatePostgres", "KeyVault", "AppStoreServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -81,7 +82,7 @@ let package = Package(
         .target(
             name: "StoregateServer",
             dependencies: [
-                "Storegate", "StoregatePostgres", "JSONRPC",
+                "Storegate", "StoregatePostgres", "JSONRPC", "AppStoreServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -1,8 +1,10 @@
+import AppStoreServer
 import Foundation
 import KeyVault
 import Logging
 import PostgresNIO
 import StoregatePostgres
+import X509
 
 /// The domain's composition root: one value that the CLI and the server both build from configuration.
 public struct Services: Sendable {
@@ -14,8 +16,16 @@ public struct Services: Sendable {
     public let apiKeys: APIKeyService
     public let signingKeys: SigningKeyStore
     public let offers: OfferService
+    public let notifications: NotificationIngest
+    /// The process-wide cache of verified Apple certificate chains.
+    public let chains: ChainVerifier
 
-    public init(database: Database, vault: KeyVault, migrator: Migrator? = nil, authCacheTTL: Duration = .seconds(5)) {
+    /// `trust` says which roots signed data must chain to (Apple Root CA - G3 in production) and whether
+    /// unsigned Xcode/LocalTesting data is accepted (development only).
+    public init(
+        database: Database, vault: KeyVault, migrator: Migrator? = nil, authCacheTTL: Duration = .seconds(5),
+        trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil
+    ) {
         let migrator = migrator ?? Migrator(database: database)
         let repositories = Repositories(logger: database.logger)
         self.database = database
@@ -26,6 +36,11 @@ public struct Services: Sendable {
         self.apps = AppService(database: database, vault: vault, repositories: repositories, signingKeys: signingKeys)
         self.tenants = TenantService(database: database, migrator: migrator, repositories: repositories, signingKeys: signingKeys)
         self.offers = OfferService(database: database, repositories: repositories, signingKeys: signingKeys)
+        let roots = trust?.roots ?? ((try? ChainVerifier.appleRootCAG3()).map { [$0] } ?? [])
+        self.chains = ChainVerifier(roots: roots)
+        self.notifications = NotificationIngest(
+            database: database, repositories: repositories, notifications: NotificationRepository(logger: database.logger), chains: chains,
+            allowUnsignedEnvironments: trust?.allowUnsignedEnvironments ?? false)
     }
 }
 

@@ -6,6 +6,7 @@ import PostgresNIO
 import Storegate
 import StoregatePostgres
 import StoregateServer
+import X509
 
 /// Builds the services from the environment, runs the database client around `body`, and turns
 /// domain errors into one clear line on stderr and exit code 1.
@@ -30,12 +31,14 @@ enum Runtime {
         }
     }
 
-    static func makeServices(logger: Logger, maximumConnections: Int = 10) throws -> Services {
+    static func makeServices(
+        logger: Logger, maximumConnections: Int = 10, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil
+    ) throws -> Services {
         let config = try DatabaseConfiguration(url: environment["STOREGATE_DATABASE_URL"] ?? DatabaseConfiguration.defaultURL, maximumConnections: maximumConnections)
         var clientLogger = logger
         clientLogger.logLevel = .warning
         let client = PostgresClient(configuration: config.client, backgroundLogger: clientLogger)
-        return Services(database: Database(client: client, logger: logger), vault: vault())
+        return Services(database: Database(client: client, logger: logger), vault: vault(), trust: trust)
     }
 
     /// Runs `body` with services whose database client runs for exactly that long.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AppStoreServer
 import Foundation
 import Hummingbird
 import KeyVault
@@ -7,6 +8,7 @@ import Storegate
 import StoregatePostgres
 import StoregateServer
 import UnixSignals
+import X509
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,6 +23,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Largest request body in bytes.") var maxBodyBytes = 1 << 20
     @Option(help: "Most requests in one JSON-RPC batch.") var maxBatchSize = 100
     @Option(help: "Database connections in the pool.") var databaseConnections = 20
+    @Option(
+        name: .customLong("trust-root"),
+        help: "Trust this root certificate (DER or PEM) for Apple-signed data instead of Apple Root CA - G3, e.g. the simulator's. Development only.")
+    var trustRoots: [String] = []
+    @Flag(help: "Accept Xcode and LocalTesting data, which the App Store does not sign. Development only.") var allowUnsignedEnvironments = false
 
     func validate() throws {
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
@@ -31,9 +38,21 @@ struct ServeCommand: AsyncParsableCommand {
         Runtime.bootstrapLogging()
         var logger = Logger(label: "storegate")
         logger.logLevel = Runtime.environment["STOREGATE_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        var roots: [Certificate] = []
+        for path in trustRoots {
+            guard let data = FileManager.default.contents(atPath: path), let root = JWSCommand.Verify.certificate(data) else {
+                throw ValidationError("\(path) is not a DER or PEM certificate")
+            }
+            roots.append(root)
+        }
+        if !roots.isEmpty || allowUnsignedEnvironments {
+            logger.warning("development trust settings: signed data is not checked against Apple Root CA - G3 alone")
+        }
         let services: Services
         do {
-            services = try Runtime.makeServices(logger: logger, maximumConnections: databaseConnections)
+            services = try Runtime.makeServices(
+                logger: logger, maximumConnections: databaseConnections,
+                trust: (roots: roots.isEmpty ? [try ChainVerifier.appleRootCAG3()] : roots, allowUnsignedEnvironments: allowUnsignedEnvironments))
         } catch {
             throw Runtime.fail(String(describing: error))
         }

@@ -11,8 +11,9 @@ import Testing
     @Test func migratesTwoHundredTenants() async throws {
         try await TestDatabase.with { services, _ in
             for i in 0..<200 { _ = try await services.tenants.create(slug: "tenant-\(i)", name: "Tenant \(i)", actor: Actor("test")) }
-            let v2 = Migration(2, "notes", ["CREATE TABLE {{schema}}.notes (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body text NOT NULL)"])
-            let upgraded = Migrator(database: services.database, tenantChain: TenantChain.chain.appending(v2), concurrency: 4)
+            let next = TenantChain.chain.latestVersion + 1
+            let added = Migration(next, "notes", ["CREATE TABLE {{schema}}.notes (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body text NOT NULL)"])
+            let upgraded = Migrator(database: services.database, tenantChain: TenantChain.chain.appending(added), concurrency: 4)
             #expect(try await upgraded.isCurrent() == false)
 
             // Two runs at once: every tenant is migrated exactly once between them.
@@ -30,7 +31,7 @@ import Testing
 
             let stats = try await services.database.withConnection { conn in
                 try await conn.first(
-                    "SELECT count(*)::int FROM storegate.tenants WHERE schema_version = 2", as: Int.self, logger: services.database.logger)
+                    "SELECT count(*)::int FROM storegate.tenants WHERE schema_version = \(next)", as: Int.self, logger: services.database.logger)
             }
             #expect(stats == 200)
             // Each tenant's own ledger records both versions, once.
@@ -40,12 +41,12 @@ import Testing
                         "SELECT string_agg(version::text, ',' ORDER BY version) FROM \(unescaped: tenant.schema.sql).schema_migrations", as: String.self,
                         logger: services.database.logger)
                 }
-                #expect(ledger == "1,2")
+                #expect(ledger == (1...next).map(String.init).joined(separator: ","))
             }
             // A new tenant is created at the latest version directly.
             let upgradedServices = Services(database: services.database, vault: services.vault, migrator: upgraded)
             let fresh = try await upgradedServices.tenants.create(slug: "fresh", name: "Fresh", actor: Actor("test"))
-            #expect(fresh.schemaVersion == 2)
+            #expect(fresh.schemaVersion == next)
         }
     }
 
@@ -54,8 +55,8 @@ import Testing
         try await TestDatabase.with { services, _ in
             let tenant = try await services.tenants.create(slug: "drift", name: "Drift", actor: Actor("test"))
             let edited = Migration(1, "customers", ["SELECT 1"])
-            let v2 = Migration(2, "x", ["CREATE TABLE {{schema}}.x (id int)"])
-            let migrator = Migrator(database: services.database, tenantChain: MigrationChain([edited, v2]))
+            let next = Migration(TenantChain.chain.latestVersion + 1, "x", ["CREATE TABLE {{schema}}.x (id int)"])
+            let migrator = Migrator(database: services.database, tenantChain: MigrationChain([edited] + TenantChain.chain.migrations.dropFirst() + [next]))
             let report = try await migrator.migrateTenants()
             #expect(report.failures.count == 1)
             #expect(report.failures.first?.schema == tenant.schema.name)

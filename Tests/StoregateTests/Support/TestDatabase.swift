@@ -6,6 +6,7 @@ import Storegate
 import StoregatePostgres
 import StoregateServer
 import Synchronization
+import X509
 
 /// A fresh PostgreSQL database per test: created on the local cluster (`deploy/local/postgres.sh`),
 /// migrated, handed to the test with running services, and dropped afterwards.
@@ -30,7 +31,7 @@ enum TestDatabase {
     /// Runs `body` against a new database with the control schema migrated.
     static func with<T: Sendable>(
         vault: KeyVault = makeVault(), logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-        authCacheTTL: Duration = .milliseconds(200), migrate: Bool = true,
+        authCacheTTL: Duration = .milliseconds(200), migrate: Bool = true, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil,
         _ body: @Sendable (Services, _ databaseURL: String) async throws -> T
     ) async throws -> T {
         let name = "sg_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
@@ -39,7 +40,7 @@ enum TestDatabase {
         do {
             let config = try DatabaseConfiguration(url: url, maximumConnections: 12)
             let client = PostgresClient(configuration: config.client, backgroundLogger: logger)
-            let services = Services(database: Database(client: client, logger: logger), vault: vault, authCacheTTL: authCacheTTL)
+            let services = Services(database: Database(client: client, logger: logger), vault: vault, authCacheTTL: authCacheTTL, trust: trust)
             let result = try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
                     await client.run()

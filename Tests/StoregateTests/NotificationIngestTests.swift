@@ -1,0 +1,88 @@
+import AppStoreServer
+import AppStoreSimulator
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import PostgresNIO
+import Storegate
+import StoregatePostgres
+import Testing
+
+/// Notifications from the App Store simulator to Storegate's webhook, over HTTP, into PostgreSQL.
+@Suite struct NotificationIngestTests {
+    @Test func notificationsAreStoredOnceAndRetriedAfterFailures() async throws {
+        try await SimulatorHarness.with { sim in
+            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false)) { services, _ in
+                let tenant = try await Fixtures.tenant(services, slug: "ingest", bundleId: SimulatorHarness.bundleId)
+                let app = try await services.apps.get(tenantId: tenant.tenant.tenant.id, bundleId: SimulatorHarness.bundleId)
+                let token = try #require(app.webhooks.first { $0.environment == "Sandbox" }?.token)
+                try await TestServer.with(services) { server in
+                    let url = server.baseURL + "/apple/notifications/" + token
+                    await sim.store.setNotificationURL(bundleId: SimulatorHarness.bundleId, url: url)
+                    func stored() async throws -> [StoredNotification] {
+                        try await services.notifications.list(tenant: tenant.tenant.tenant, appId: nil, limit: 100)
+                    }
+                    func waitFor(_ count: Int) async throws {
+                        let deadline = ContinuousClock.now + .seconds(10)
+                        while try await stored().count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                    }
+
+                    _ = try await sim.simulator.purchase(AppStoreServerAPIClientTests.subscription("kim"))
+                    try await waitFor(1)
+                    let first = try await stored()
+                    #expect(first.count == 1)
+                    #expect(first.first?.notificationType == "SUBSCRIBED")
+                    #expect(first.first?.subtype == "INITIAL_BUY")
+                    #expect(first.first?.environment == "Sandbox")
+                    let signed = try #require(first.first?.signedPayload)
+
+                    func post(_ body: String, to target: String = url) async throws -> Int {
+                        var request = HTTPClientRequest(url: target)
+                        request.method = .POST
+                        request.headers.add(name: "Content-Type", value: "application/json")
+                        request.body = .bytes(ByteBuffer(string: body))
+                        return Int(try await HTTPClient.shared.execute(request, timeout: .seconds(10)).status.code)
+                    }
+                    #expect(try await post(#"{"signedPayload":"\#(signed)"}"#) == 200, "a redelivery is acknowledged")
+                    #expect(try await stored().count == 1, "and not stored twice")
+
+                    var parts = signed.split(separator: ".").map(String.init)
+                    var payload = try #require(Base64URL.decode(parts[1]))
+                    payload[payload.count / 2] ^= 0x01
+                    parts[1] = Base64URL.encode(payload)
+                    #expect(try await post(#"{"signedPayload":"\#(parts.joined(separator: "."))"}"#) == 400)
+                    #expect(try await post(#"{"nope":1}"#) == 400)
+                    #expect(try await post(#"{"signedPayload":"\#(signed)"}"#, to: server.baseURL + "/apple/notifications/" + String(repeating: "A", count: 43)) == 404)
+
+                    // Signed by a chain Storegate does not trust: refused.
+                    let stranger = try AppStoreSimulator()
+                    await stranger.store.register(bundleId: SimulatorHarness.bundleId, appAppleId: 1_234_567)
+                    let foreign = try await stranger.notify(.test, bundleId: SimulatorHarness.bundleId)
+                    let foreignSigned = try stranger.ca.sign(foreign)
+                    #expect(try await post(#"{"signedPayload":"\#(foreignSigned)"}"#) == 400)
+
+                    // The database fails: Apple is told 500 and sends the notification again later.
+                    let schema = tenant.tenant.tenant.schema.sql
+                    try await services.database.withConnection { conn in
+                        try await conn.run("ALTER TABLE \(unescaped: schema).notifications RENAME TO notifications_away", logger: services.database.logger)
+                    }
+                    let original = try #require(await sim.store.transactions(ofCustomer: "kim").first?.originalTransactionId)
+                    try await sim.simulator.renew(originalTransactionId: original)
+                    let deadline = ContinuousClock.now + .seconds(5)
+                    while await (sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.count ?? 0) < 1, ContinuousClock.now < deadline {
+                        try await Task.sleep(for: .milliseconds(10))
+                    }
+                    try await services.database.withConnection { conn in
+                        try await conn.run("ALTER TABLE \(unescaped: schema).notifications_away RENAME TO notifications", logger: services.database.logger)
+                    }
+                    try await waitFor(2)
+                    #expect(try await stored().map(\.notificationType).sorted() == ["DID_RENEW", "SUBSCRIBED"])
+                    let attempts = await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.map(\.sendAttemptResult)
+                    #expect(attempts?.first == .unsuccessfulHttpResponseCode)
+                    #expect(attempts?.last == .success)
+                }
+            }
+        }
+    }
+}
