@@ -81,6 +81,11 @@ import Testing
                     let attempts = await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.map(\.sendAttemptResult)
                     #expect(attempts?.first == .unsuccessfulHttpResponseCode)
                     #expect(attempts?.last == .success)
+
+                    let listed = try await server.call("notifications.list", ["bundleId": SimulatorHarness.bundleId], apiKey: tenant.apiKey)
+                    let items = (listed["result"] as? [String: Any])?["notifications"] as? [[String: Any]] ?? []
+                    #expect(items.compactMap { $0["notificationType"] as? String }.sorted() == ["DID_RENEW", "SUBSCRIBED"])
+                    #expect(items.allSatisfy { $0["environment"] as? String == "Sandbox" && $0["bundleId"] as? String == SimulatorHarness.bundleId })
                 }
             }
         }

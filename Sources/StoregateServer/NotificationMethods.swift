@@ -1,0 +1,71 @@
+import Foundation
+import JSONRPC
+import Storegate
+import StoregatePostgres
+
+/// `notifications.*`: what Apple sent the tenant's apps.
+enum NotificationMethods {
+    static let all = [list]
+
+    struct ListParams: Decodable, Sendable {
+        let bundleId: String?
+        let limit: Int?
+    }
+
+    struct Item: Encodable, Sendable {
+        let notificationUUID: String
+        let bundleId: String
+        let environment: String
+        let notificationType: String
+        let subtype: String?
+        let signedDate: Date?
+        let receivedAt: Date?
+    }
+
+    struct ListResult: Encodable, Sendable {
+        let notifications: [Item]
+    }
+
+    static let list = RPCMethod<RPCCall>(
+        RPCMethodDescription(
+            "notifications.list", tag: "notifications", summary: "The notifications Apple sent, newest first.",
+            description: "Every App Store Server Notification V2 received for the tenant's apps (or one app), as stored.",
+            params: [
+                RPCParam("bundleId", "Only this app's notifications.", schema: AppView.bundleIdSchema, required: false),
+                RPCParam("limit", "At most this many (1…200, default 50).", schema: Schema.integer(minimum: 1), required: false),
+            ],
+            result: "notifications",
+            schema: Schema.object(
+                [
+                    (
+                        "notifications",
+                        Schema.array(
+                            of: Schema.object(
+                                [
+                                    ("notificationUUID", Schema.string(format: "uuid")), ("bundleId", Schema.string()),
+                                    ("environment", Schema.enumeration(["Production", "Sandbox", "Xcode", "LocalTesting"])), ("notificationType", Schema.string()),
+                                    ("subtype", Schema.string()), ("signedDate", Schema.string(format: "date-time")), ("receivedAt", Schema.string(format: "date-time")),
+                                ], required: ["notificationUUID", "bundleId", "environment", "notificationType"]))
+                    )
+                ], required: ["notifications"]),
+            errors: [ErrorCode.invalidParams, ErrorCode.notFound])
+    ) { (params: ListParams, call) in
+        let limit = params.limit ?? 50
+        guard (1...200).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 200") }
+        let apps = try await call.services.apps.list(tenantId: call.caller.tenant.id)
+        var appId: UUID?
+        if let bundleId = params.bundleId {
+            _ = try Validate.bundleId(bundleId)
+            guard let app = apps.first(where: { $0.app.bundleId == bundleId }) else { throw StoregateError.notFound(field: "bundleId") }
+            appId = app.app.id
+        }
+        let bundles = Dictionary(uniqueKeysWithValues: apps.map { ($0.app.id, $0.app.bundleId) })
+        let stored = try await call.services.notifications.list(tenant: call.caller.tenant, appId: appId, limit: limit)
+        return ListResult(
+            notifications: stored.map {
+                Item(
+                    notificationUUID: $0.notificationUUID.uuidString.lowercased(), bundleId: bundles[$0.appId] ?? "", environment: $0.environment,
+                    notificationType: $0.notificationType, subtype: $0.subtype, signedDate: $0.signedDate, receivedAt: $0.receivedAt)
+            })
+    }
+}
