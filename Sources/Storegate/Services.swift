@@ -17,6 +17,7 @@ public struct Services: Sendable {
     public let signingKeys: SigningKeyStore
     public let offers: OfferService
     public let notifications: NotificationIngest
+    public let accounts: AccountService
     /// The process-wide cache of verified Apple certificate chains.
     public let chains: ChainVerifier
 
@@ -41,6 +42,9 @@ public struct Services: Sendable {
         self.notifications = NotificationIngest(
             database: database, repositories: repositories, notifications: NotificationRepository(logger: database.logger), chains: chains,
             allowUnsignedEnvironments: trust?.allowUnsignedEnvironments ?? false)
+        self.accounts = AccountService(
+            database: database, repositories: repositories, accounts: AccountRepository(logger: database.logger),
+            verification: DeviceDataVerification(chains: chains, allowUnsignedEnvironments: trust?.allowUnsignedEnvironments ?? false))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import AppStoreServer
 import KeyVault
 
 /// The domain's expected failures. Each names the field it is about; none carries key material, a
@@ -14,6 +15,8 @@ public enum StoregateError: Error, Equatable, CustomStringConvertible {
     case unauthenticated(String)
     /// A stored key could not be opened (wrong master key, tampered ciphertext).
     case keyUnavailable(keyId: String, reason: String)
+    /// Signed data in `field` failed verification.
+    case unverified(field: String, failure: VerificationFailure)
 
     public var description: String {
         switch self {
@@ -23,6 +26,7 @@ public enum StoregateError: Error, Equatable, CustomStringConvertible {
         case .tenantSuspended(let slug): "tenant \(slug) is suspended"
         case .unauthenticated(let reason): reason
         case .keyUnavailable(let keyId, let reason): "key \(keyId) cannot be opened: \(reason)"
+        case .unverified(let field, let failure): "\(field) failed verification: \(failure.description)"
         }
     }
 }

@@ -1,3 +1,4 @@
+import AppStoreServer
 import JSONRPC
 import Storegate
 
@@ -11,9 +12,10 @@ public enum ErrorCode {
     public static let conflict = RPCErrorDescription(code: 1009, name: "Conflict", message: "The change conflicts with stored state")
     public static let keyUnavailable = RPCErrorDescription(code: 1010, name: "KeyUnavailable", message: "A stored key cannot be opened")
     public static let invalidParams = RPCErrorDescription(code: RPCError.invalidParamsCode, name: "InvalidParams", message: "Invalid params")
+    public static let signedDataInvalid = RPCErrorDescription(code: 1020, name: "SignedDataInvalid", message: "Signed data failed verification")
     public static let payloadTooLarge = RPCErrorDescription(code: 1013, name: "PayloadTooLarge", message: "The request body is too large")
 
-    public static let all = [invalidParams, unauthenticated, tenantSuspended, notFound, conflict, keyUnavailable, payloadTooLarge]
+    public static let all = [invalidParams, unauthenticated, tenantSuspended, notFound, conflict, keyUnavailable, signedDataInvalid, payloadTooLarge]
 }
 
 extension RPCError {
@@ -31,6 +33,10 @@ extension StoregateError: RPCErrorConvertible {
         case .tenantSuspended: RPCError(ErrorCode.tenantSuspended)
         case .unauthenticated(let reason): RPCError(ErrorCode.unauthenticated, data: ["reason": .string(reason)])
         case .keyUnavailable(let keyId, _): RPCError(ErrorCode.keyUnavailable, data: ["field": "keyId", "keyId": .string(keyId)])
+        case .unverified(let field, let failure):
+            RPCError(
+                ErrorCode.signedDataInvalid,
+                data: ["field": .string(field), "verification": .string(failure.code), "reason": .string(failure.description), "retryable": .bool(failure.isRetryable)])
         }
     }
 }

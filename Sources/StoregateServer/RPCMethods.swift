@@ -21,7 +21,7 @@ public enum StoregateRPC {
 
     /// The method table, built once.
     public static let registry: RPCRegistry<RPCCall> = {
-        let methods = [tenantGet, appsList, appsGet] + OfferMethods.all + NotificationMethods.all
+        let methods = [tenantGet, appsList, appsGet] + OfferMethods.all + AccountMethods.all + NotificationMethods.all
         func build(discovering document: JSONValue) -> RPCRegistry<RPCCall> {
             var registry = RPCRegistry<RPCCall>()
             registry.register(discover(document))

@@ -1,0 +1,83 @@
+import AppStoreServer
+import AppStoreSimulator
+import Foundation
+import Storegate
+import StoregatePostgres
+import Testing
+
+/// `accounts.*` over HTTP with data signed by the App Store simulator.
+@Suite struct AccountMethodsTests {
+    @Test func linkResolveAndTransfer() async throws {
+        try await SimulatorHarness.with { sim in
+            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false)) { services, _ in
+                let a = try await Fixtures.tenant(services, slug: "accounts-a", bundleId: SimulatorHarness.bundleId)
+                let b = try await Fixtures.tenant(services, slug: "accounts-b", bundleId: "com.example.other")
+                try await TestServer.with(services) { server in
+                    func call(_ method: String, _ params: [String: Any], key: String? = nil) async throws -> [String: Any] {
+                        try await server.call(method, params, apiKey: key ?? a.apiKey)
+                    }
+                    func result(_ reply: [String: Any]) throws -> [String: Any] { try #require(reply["result"] as? [String: Any], "\(reply)") }
+                    func error(_ reply: [String: Any]) -> (code: Int?, data: [String: Any]) {
+                        let error = reply["error"] as? [String: Any]
+                        return (error?["code"] as? Int, error?["data"] as? [String: Any] ?? [:])
+                    }
+
+                    let lee = try result(try await call("accounts.ensure", ["customerId": "lee@example.com"]))
+                    let token = try #require(lee["appAccountToken"] as? String)
+                    #expect(try result(try await call("accounts.ensure", ["customerId": "lee@example.com"]))["appAccountToken"] as? String == token, "stable")
+                    let max = try result(try await call("accounts.ensure", ["customerId": "max"]))
+                    #expect(max["appAccountToken"] as? String != token)
+
+                    let bought = await sim.store.purchase(AppStoreServerAPIClientTests.subscription("lee-device", token: UUID(uuidString: token)))
+                    let transactionId = try #require(bought.transactionId)
+                    let signed = try #require(try await sim.client.getTransactionInfo(transactionId: transactionId).signedTransactionInfo)
+                    let linked = try result(
+                        try await call("accounts.linkTransaction", ["bundleId": SimulatorHarness.bundleId, "customerId": "lee@example.com", "signedTransaction": signed]))
+                    let kinds = (linked["links"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }.sorted()
+                    #expect(kinds == ["appTransactionId", "originalTransactionId"])
+
+                    let appTransaction = try #require(try await sim.client.getAppTransactionInfo(anyTransactionId: transactionId).signedAppTransactionInfo)
+                    _ = try result(
+                        try await call("accounts.linkAppTransaction", ["bundleId": SimulatorHarness.bundleId, "customerId": "lee@example.com", "signedAppTransaction": appTransaction]))
+
+                    let appTransactionId = try #require(bought.appTransactionId)
+                    for params: [String: Any] in [
+                        ["appAccountToken": token], ["bundleId": SimulatorHarness.bundleId, "appTransactionId": appTransactionId],
+                        ["bundleId": SimulatorHarness.bundleId, "originalTransactionId": transactionId], ["bundleId": SimulatorHarness.bundleId, "transactionId": transactionId],
+                    ] {
+                        #expect(try result(try await call("accounts.resolve", params))["customerId"] as? String == "lee@example.com", "\(params)")
+                    }
+
+                    let stolen = try await call(
+                        "accounts.linkTransaction", ["bundleId": SimulatorHarness.bundleId, "customerId": "max", "signedTransaction": signed])
+                    #expect(error(stolen).code == 1009)
+                    #expect((error(stolen).data["reason"] as? String)?.contains("lee@example.com") == true, "the current owner is named")
+                    _ = try result(
+                        try await call("accounts.linkTransaction", ["bundleId": SimulatorHarness.bundleId, "customerId": "max", "signedTransaction": signed, "transfer": true]))
+                    #expect(
+                        try result(try await call("accounts.resolve", ["bundleId": SimulatorHarness.bundleId, "originalTransactionId": transactionId]))["customerId"] as? String
+                            == "max")
+                    let audit = try await services.database.withConnection { conn in
+                        try await AuditLog(logger: services.database.logger).entries(tenantId: a.tenant.tenant.id, on: conn)
+                    }
+                    #expect(audit.contains { $0.action == "account.transfer" && $0.detail.contains("lee@example.com") })
+
+                    var parts = signed.split(separator: ".").map(String.init)
+                    var payload = try #require(Base64URL.decode(parts[1]))
+                    payload[payload.count / 2] ^= 0x01
+                    parts[1] = Base64URL.encode(payload)
+                    let forged = try await call(
+                        "accounts.linkTransaction", ["bundleId": SimulatorHarness.bundleId, "customerId": "max", "signedTransaction": parts.joined(separator: ".")])
+                    #expect(error(forged).code == 1020)
+                    #expect(error(forged).data["verification"] as? String == "badSignature")
+                    #expect(error(forged).data["field"] as? String == "signedTransaction")
+
+                    let other = try await call("accounts.resolve", ["appAccountToken": token], key: b.apiKey)
+                    #expect(error(other).code == 1004, "tenant B does not see tenant A's customers")
+                    let ambiguous = try await call("accounts.resolve", ["appAccountToken": token, "transactionId": transactionId])
+                    #expect(error(ambiguous).code == -32602)
+                }
+            }
+        }
+    }
+}
