@@ -17,6 +17,7 @@ public struct AccountService: Sendable {
     let repositories: Repositories
     let accounts: AccountRepository
     let verification: DeviceDataVerification
+    let gateway: AppStoreGateway
 
     public func ensure(tenant: TenantRecord, customerId: String, actor: Actor) async throws -> CustomerView {
         let customerId = try Validate.text(customerId, field: "customerId", max: 128)
@@ -102,7 +103,7 @@ public struct AccountService: Sendable {
         }
     }
 
-    private func link(
+    func link(
         tenant: TenantRecord, app: AppRecord, customerId: String, ids: [(kind: String, value: String)], transfer: Bool, actor: Actor, transaction: TransactionRow? = nil
     ) async throws -> CustomerView {
         try await database.transaction { conn in
@@ -161,5 +162,57 @@ struct DeviceDataVerification: Sendable {
             return nil
         }
         return object[kind == .appTransaction ? "receiptType" : "environment"] as? String
+    }
+}
+
+extension AccountService {
+    /// Calls Apple's Set App Account Token for a purchase made outside the app (an offer code, say), so its
+    /// transactions carry the customer's token from now on, and links the `originalTransactionId`.
+    public func setAppAccountToken(
+        tenant: TenantRecord, bundleId: String, customerId: String, originalTransactionId: String, transfer: Bool, actor: Actor
+    ) async throws -> CustomerView {
+        let customerId = try Validate.text(customerId, field: "customerId", max: 128)
+        let original = try Validate.transactionId(originalTransactionId, field: "originalTransactionId")
+        let bundleId = try Validate.bundleId(bundleId)
+        let found = try await database.withConnection { try await repositories.apps.signingKey(tenantId: tenant.id, bundleId: bundleId, keyId: nil, on: $0) }
+        guard let (app, key) = found else { throw StoregateError.notFound(field: "bundleId") }
+        guard let key else { throw StoregateError.notFound(field: "bundleId") }
+        let customer = try await ensure(tenant: tenant, customerId: customerId, actor: actor).customer
+
+        // Apple's advice: try Production, then Sandbox, when the environment is not known.
+        var lastError: AppStoreServerAPIError?
+        var environmentUsed: String?
+        for environment in app.environments.sorted(by: { $0 == "Production" && $1 != "Production" }) {
+            let client = try await gateway.client(app: app, key: key, environment: environment)
+            do {
+                try await client.setAppAccountToken(originalTransactionId: original, request: UpdateAppAccountTokenRequest(appAccountToken: LowercaseUUID(customer.appAccountToken)))
+                environmentUsed = environment
+                break
+            } catch {
+                lastError = error
+                guard error.apiErrorCode == .transactionIdNotFound || error.apiErrorCode == .originalTransactionIdNotFound else { break }
+            }
+        }
+        guard environmentUsed != nil else { throw Self.describe(lastError) }
+        try await database.withConnection { conn in
+            try await repositories.audit.record(
+                actor: actor.description, tenantId: tenant.id, action: "apple.setAppAccountToken",
+                detail: ["bundleId": bundleId, "originalTransactionId": original, "customerId": customerId], on: conn)
+        }
+        return try await link(tenant: tenant, app: app, customerId: customerId, ids: [("originalTransactionId", original)], transfer: transfer, actor: actor)
+    }
+
+    static func describe(_ error: AppStoreServerAPIError?) -> StoregateError {
+        guard let error else { return .notFound(field: "bundleId") }
+        let code = error.apiErrorCode?.rawValue
+        let reason: String =
+            switch error.apiErrorCode {
+            case .familyTransactionNotSupported?: "is a family-shared purchase; Apple does not accept an appAccountToken for it"
+            case .transactionIdNotOriginalTransactionId?: "is not an original transaction ID; use the purchase's originalTransactionId"
+            case .transactionIdNotFound?, .originalTransactionIdNotFound?: "is not a transaction of this app in any of its environments"
+            case .invalidAppAccountTokenUUID?: "was refused: the appAccountToken is not a valid UUID"
+            default: error.description
+            }
+        return .appStore(field: "originalTransactionId", code: code, reason: reason, retryable: error.isRetryable)
     }
 }

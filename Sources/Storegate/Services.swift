@@ -1,4 +1,5 @@
 import AppStoreServer
+import AsyncHTTPClient
 import Foundation
 import KeyVault
 import Logging
@@ -25,7 +26,7 @@ public struct Services: Sendable {
     /// unsigned Xcode/LocalTesting data is accepted (development only).
     public init(
         database: Database, vault: KeyVault, migrator: Migrator? = nil, authCacheTTL: Duration = .seconds(5),
-        trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil
+        trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil, appStoreURL: String? = nil, http: HTTPClient = .shared
     ) {
         let migrator = migrator ?? Migrator(database: database)
         let repositories = Repositories(logger: database.logger)
@@ -44,7 +45,8 @@ public struct Services: Sendable {
             allowUnsignedEnvironments: trust?.allowUnsignedEnvironments ?? false)
         self.accounts = AccountService(
             database: database, repositories: repositories, accounts: AccountRepository(logger: database.logger),
-            verification: DeviceDataVerification(chains: chains, allowUnsignedEnvironments: trust?.allowUnsignedEnvironments ?? false))
+            verification: DeviceDataVerification(chains: chains, allowUnsignedEnvironments: trust?.allowUnsignedEnvironments ?? false),
+            gateway: AppStoreGateway(http: http, baseURL: appStoreURL, signingKeys: signingKeys))
     }
 }
 

@@ -17,6 +17,8 @@ public enum StoregateError: Error, Equatable, CustomStringConvertible {
     case keyUnavailable(keyId: String, reason: String)
     /// Signed data in `field` failed verification.
     case unverified(field: String, failure: VerificationFailure)
+    /// Apple refused or could not be reached; `code` is Apple's error code when it gave one.
+    case appStore(field: String, code: Int64?, reason: String, retryable: Bool)
 
     public var description: String {
         switch self {
@@ -27,6 +29,7 @@ public enum StoregateError: Error, Equatable, CustomStringConvertible {
         case .unauthenticated(let reason): reason
         case .keyUnavailable(let keyId, let reason): "key \(keyId) cannot be opened: \(reason)"
         case .unverified(let field, let failure): "\(field) failed verification: \(failure.description)"
+        case .appStore(let field, _, let reason, _): "\(field): \(reason)"
         }
     }
 }

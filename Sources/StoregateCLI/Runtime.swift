@@ -38,7 +38,9 @@ enum Runtime {
         var clientLogger = logger
         clientLogger.logLevel = .warning
         let client = PostgresClient(configuration: config.client, backgroundLogger: clientLogger)
-        return Services(database: Database(client: client, logger: logger), vault: vault(), trust: trust)
+        return Services(
+            database: Database(client: client, logger: logger), vault: vault(), trust: trust,
+            appStoreURL: environment["STOREGATE_APP_STORE_URL"].flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// Runs `body` with services whose database client runs for exactly that long.

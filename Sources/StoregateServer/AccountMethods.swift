@@ -5,7 +5,7 @@ import StoregatePostgres
 
 /// `accounts.*`: customers, their `appAccountToken`, and the App Store identifiers linked to them.
 enum AccountMethods {
-    static let all = [ensure, linkAppTransaction, linkTransaction, resolve]
+    static let all = [ensure, linkAppTransaction, linkTransaction, setAppAccountToken, resolve]
 
     struct Link: Encodable, Sendable {
         let bundleId: String
@@ -127,5 +127,35 @@ enum AccountMethods {
             try await call.services.accounts.resolve(
                 tenant: call.caller.tenant, bundleId: params.bundleId, appAccountToken: params.appAccountToken, appTransactionId: params.appTransactionId,
                 originalTransactionId: params.originalTransactionId, transactionId: params.transactionId), call: call)
+    }
+}
+
+extension AccountMethods {
+    struct SetAppAccountTokenParams: Decodable, Sendable {
+        let bundleId: String
+        let customerId: String
+        let originalTransactionId: String
+        let transfer: Bool?
+    }
+
+    static let setAppAccountToken = RPCMethod<RPCCall>(
+        RPCMethodDescription(
+            "accounts.setAppAccountToken", tag: "accounts", summary: "Gives a purchase made outside the app the customer's appAccountToken.",
+            description: """
+                Calls Apple's Set App Account Token for the originalTransactionId (an offer-code redemption, a purchase made on another device) \
+                with the customer's appAccountToken, then links it. Family-shared purchases and IDs that are not original transaction IDs are \
+                refused by Apple with a clear AppStoreError.
+                """,
+            params: [
+                bundleId, customerId, RPCParam("originalTransactionId", "The purchase's originalTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$")),
+                transfer,
+            ],
+            result: "customer", schema: customerSchema,
+            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError, ErrorCode.keyUnavailable])
+    ) { (params: SetAppAccountTokenParams, call) in
+        try await view(
+            try await call.services.accounts.setAppAccountToken(
+                tenant: call.caller.tenant, bundleId: params.bundleId, customerId: params.customerId, originalTransactionId: params.originalTransactionId,
+                transfer: params.transfer ?? false, actor: call.caller.actor), call: call)
     }
 }

@@ -81,3 +81,61 @@ import Testing
         }
     }
 }
+
+extension AccountMethodsTests {
+    /// An offer-code purchase without appAccountToken → accounts.setAppAccountToken → the simulator's later
+    /// transactions carry the token, and accounts.resolve finds the customer from each identifier.
+    @Test func offerCodePurchaseGetsTheCustomersToken() async throws {
+        try await SimulatorHarness.with { sim in
+            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL) { services, _ in
+                let a = try await Fixtures.tenant(services, slug: "offercode", bundleId: SimulatorHarness.bundleId)
+                _ = try await services.apps.importKey(
+                    tenantId: a.tenant.tenant.id, bundleId: SimulatorHarness.bundleId, keyId: "OFFERCODE1", issuerId: Fixtures.issuerId,
+                    p8: sim.keyPEM, actor: Actor("test"))
+                await sim.store.registerKey(bundleId: SimulatorHarness.bundleId, keyId: "OFFERCODE1", issuerId: Fixtures.issuerId, publicKey: sim.key.publicKey)
+
+                var redemption = AppStoreServerAPIClientTests.subscription("nora-device")
+                redemption.offerType = .offerCode
+                redemption.offerIdentifier = "SPRING"
+                let bought = await sim.store.purchase(redemption)
+                #expect(bought.appAccountToken == nil)
+                let original = try #require(bought.originalTransactionId)
+
+                try await TestServer.with(services) { server in
+                    let reply = try await server.call(
+                        "accounts.setAppAccountToken", ["bundleId": SimulatorHarness.bundleId, "customerId": "nora", "originalTransactionId": original], apiKey: a.apiKey)
+                    let customer = try #require(reply["result"] as? [String: Any], "\(reply)")
+                    let token = try #require(customer["appAccountToken"] as? String)
+                    let request = try #require(await sim.store.received.last)
+                    #expect(request.path == "/inApps/v1/transactions/\(original)/appAccountToken")
+                    #expect(request.bearerClaims["kid"] == "OFFERCODE1")
+
+                    let renewal = try await sim.simulator.renew(originalTransactionId: original)
+                    #expect(renewal.appAccountToken?.description == token, "later transactions carry the token")
+                    let renewalId = try #require(renewal.transactionId)
+                    let signed = try #require(try await sim.client.getTransactionInfo(transactionId: renewalId).signedTransactionInfo)
+                    _ = try await server.call(
+                        "accounts.linkTransaction", ["bundleId": SimulatorHarness.bundleId, "customerId": "nora", "signedTransaction": signed], apiKey: a.apiKey)
+                    for params: [String: Any] in [
+                        ["appAccountToken": token], ["bundleId": SimulatorHarness.bundleId, "originalTransactionId": original],
+                        ["bundleId": SimulatorHarness.bundleId, "transactionId": renewal.transactionId ?? ""],
+                        ["bundleId": SimulatorHarness.bundleId, "appTransactionId": renewal.appTransactionId ?? ""],
+                    ] {
+                        let found = try await server.call("accounts.resolve", params, apiKey: a.apiKey)
+                        #expect((found["result"] as? [String: Any])?["customerId"] as? String == "nora", "\(params): \(found)")
+                    }
+
+                    var family = AppStoreServerAPIClientTests.subscription("olga-device")
+                    family.familyShared = true
+                    let shared = try #require(await sim.store.purchase(family).originalTransactionId)
+                    let refused = try await server.call(
+                        "accounts.setAppAccountToken", ["bundleId": SimulatorHarness.bundleId, "customerId": "olga", "originalTransactionId": shared], apiKey: a.apiKey)
+                    let error = refused["error"] as? [String: Any]
+                    #expect(error?["code"] as? Int == 1030)
+                    #expect((error?["data"] as? [String: Any])?["appleErrorCode"] as? Int == 4_000_185)
+                    #expect(((error?["data"] as? [String: Any])?["reason"] as? String)?.contains("family-shared") == true)
+                }
+            }
+        }
+    }
+}

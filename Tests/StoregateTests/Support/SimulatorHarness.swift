@@ -12,6 +12,8 @@ struct SimulatorHarness {
     let client: AppStoreServerAPIClient
     let baseURL: String
     let key: SigningKey
+    /// The harness key's private key as a `.p8`, to import into Storegate.
+    let keyPEM: String
     static let bundleId = "com.example.simulated"
 
     var store: SimulatorStore { simulator.store }
@@ -29,7 +31,8 @@ struct SimulatorHarness {
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
         let sender = NotificationSender(http: http, timeScale: timeScale, logger: Logger(label: "sender", factory: { _ in SwiftLogNoOpLogHandler() }))
         let simulator = try AppStoreSimulator(sender: sender)
-        let key = SigningKey(keyId: "SIMKEY0001", issuerId: Fixtures.issuerId, bundleId: bundleId, privateKey: P256.Signing.PrivateKey())
+        let privateKey = P256.Signing.PrivateKey()
+        let key = SigningKey(keyId: "SIMKEY0001", issuerId: Fixtures.issuerId, bundleId: bundleId, privateKey: privateKey)
         await simulator.store.register(bundleId: bundleId, appAppleId: 1_234_567)
         await simulator.store.registerKey(bundleId: bundleId, keyId: key.keyId, issuerId: key.issuerId, publicKey: key.publicKey)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
@@ -45,7 +48,7 @@ struct SimulatorHarness {
                 guard let port = await iterator.next() else { throw CancellationError() }
                 let baseURL = "http://127.0.0.1:\(port)"
                 let client = AppStoreServerAPIClient(http: http, token: AppStoreServerAPIToken(key: key), environment: .custom(baseURL), retry: retry)
-                return try await body(SimulatorHarness(simulator: simulator, client: client, baseURL: baseURL, key: key))
+                return try await body(SimulatorHarness(simulator: simulator, client: client, baseURL: baseURL, key: key, keyPEM: privateKey.pemRepresentation))
             }
             sender.shutdown()
             try await http.shutdown()
