@@ -65,7 +65,9 @@ public struct RPCMethod<Context: Sendable>: Sendable {
             }
             let decoded: Params
             do {
-                decoded = try JSONDecoder().decode(Params.self, from: Data(params.serialized))
+                let decoder = JSONDecoder()
+                decoder.dateDecodingStrategy = .custom(RPCDates.decode)
+                decoded = try decoder.decode(Params.self, from: Data(params.serialized))
             } catch let error as DecodingError {
                 throw RPCError(decoding: error)
             }
@@ -130,5 +132,16 @@ extension RPCError {
         case is Double.Type, is Float.Type: "a number"
         default: String(describing: type).hasPrefix("Array") ? "an array" : "an object"
         }
+    }
+}
+
+/// Dates in params are ISO 8601 strings, with or without fractional seconds.
+enum RPCDates {
+    @Sendable static func decode(_ decoder: any Decoder) throws -> Date {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        throw DecodingError.dataCorruptedError(in: container, debugDescription: "must be an ISO 8601 date-time such as 2026-11-22T10:00:00Z")
     }
 }

@@ -216,3 +216,10 @@ extension AccountService {
         return .appStore(field: "originalTransactionId", code: code, reason: reason, retryable: error.isRetryable)
     }
 }
+
+extension AccountService {
+    /// The tenant's own identifier of a stored customer.
+    public func customerId(tenant: TenantRecord, id: UUID) async throws -> String? {
+        try await database.withConnection { try await accounts.customer(id: id, in: tenant.schema, on: $0)?.customerId }
+    }
+}

@@ -11,10 +11,14 @@ public final class AppStoreGateway: Sendable {
     let baseURL: String?
     let signingKeys: SigningKeyStore
     let retry: RetryPolicy
+    let database: Database
+    let apps: AppRepository
     private let tokens = Mutex([UUID: AppStoreServerAPIToken]())
 
-    init(http: HTTPClient, baseURL: String?, signingKeys: SigningKeyStore, retry: RetryPolicy = RetryPolicy()) {
+    init(http: HTTPClient, baseURL: String?, signingKeys: SigningKeyStore, database: Database, apps: AppRepository, retry: RetryPolicy = RetryPolicy()) {
         self.http = http
+        self.database = database
+        self.apps = apps
         self.baseURL = baseURL
         self.signingKeys = signingKeys
         self.retry = retry
@@ -36,5 +40,38 @@ public final class AppStoreGateway: Sendable {
         let target: AppStoreServerAPIClient.Environment =
             if let baseURL { .custom(baseURL) } else { environment == "Production" ? .production : .sandbox }
         return AppStoreServerAPIClient(http: http, token: token, environment: target, retry: retry)
+    }
+
+    /// A client for the app's newest key in `environment`; `notFound(bundleId)` when the app has no key.
+    func client(tenantId: UUID, app: AppRecord, environment: String) async throws -> AppStoreServerAPIClient {
+        let found = try await database.withConnection { try await apps.signingKey(tenantId: tenantId, bundleId: app.bundleId, keyId: nil, on: $0) }
+        guard let key = found?.key else { throw StoregateError.invalid(field: "bundleId", reason: "has no In-App Purchase key; import one with `storegate app key import`") }
+        return try await client(app: app, key: key, environment: environment)
+    }
+
+    /// Calls Apple in each of the app's environments, Production first, until one knows the transaction
+    /// (Apple's advice when the environment is not known). Returns the result and the environment.
+    func firstEnvironment<T: Sendable>(
+        tenantId: UUID, app: AppRecord, preferring known: String? = nil, field: String, _ call: (AppStoreServerAPIClient) async throws(AppStoreServerAPIError) -> T
+    ) async throws -> (T, environment: String) {
+        var order = app.environments.sorted { $0 == "Production" && $1 != "Production" }
+        if let known, order.contains(known) { order = [known] + order.filter { $0 != known } }
+        var lastError: AppStoreServerAPIError?
+        for environment in order {
+            let client = try await client(tenantId: tenantId, app: app, environment: environment)
+            do {
+                return (try await call(client), environment)
+            } catch {
+                lastError = error
+                let notHere: [APIErrorCode] = [.transactionIdNotFound, .originalTransactionIdNotFound, .appTransactionDoesNotExist]
+                guard let code = error.apiErrorCode, notHere.contains(code) else { break }
+            }
+        }
+        throw Self.storegateError(lastError, field: field)
+    }
+
+    static func storegateError(_ error: AppStoreServerAPIError?, field: String) -> StoregateError {
+        guard let error else { return .notFound(field: field) }
+        return .appStore(field: field, code: error.apiErrorCode?.rawValue, reason: error.description, retryable: error.isRetryable)
     }
 }

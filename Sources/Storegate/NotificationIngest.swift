@@ -13,6 +13,10 @@ public struct NotificationIngest: Sendable {
     let notifications: NotificationRepository
     let chains: ChainVerifier
     let allowUnsignedEnvironments: Bool
+    let jobs: JobQueue
+    let processor: NotificationProcessor
+    let gateway: AppStoreGateway
+    let logger: Logger
 
     /// What to answer Apple.
     public enum Outcome: Equatable, Sendable {
@@ -42,16 +46,46 @@ public struct NotificationIngest: Sendable {
         case .invalid(let failure): return .rejected(failure)
         case .valid(let payload): verified = payload
         }
+        let stored: StoredNotification
+        do {
+            stored = try Self.stored(verified, signed: signed, app: app, environment: webhook.environment, source: "webhook")
+        } catch let failure as VerificationFailure {
+            return .rejected(failure)
+        }
+        let inserted = try await store(stored, tenantId: app.tenantId, schema: schema)
+        return inserted ? .stored(stored.notificationUUID) : .duplicate(stored.notificationUUID)
+    }
+
+    static func stored(_ verified: VerifiedPayload, signed: String, app: AppRecord, environment: String, source: String) throws -> StoredNotification {
         let decoded = try verified.decode(ResponseBodyV2DecodedPayload.self)
         guard let uuid = decoded.notificationUUID.flatMap(UUID.init(uuidString:)) else {
-            return .rejected(.malformed("the notification has no notificationUUID"))
+            throw VerificationFailure.malformed("the notification has no notificationUUID")
         }
-        let stored = StoredNotification(
-            notificationUUID: uuid, appId: app.id, environment: webhook.environment, notificationType: decoded.notificationType?.rawValue ?? "UNKNOWN",
+        return StoredNotification(
+            notificationUUID: uuid, appId: app.id, environment: environment, notificationType: decoded.notificationType?.rawValue ?? "UNKNOWN",
             subtype: decoded.subtype?.rawValue, signedDate: decoded.signedDate?.date, signedPayload: signed,
-            payload: String(decoding: verified.payload, as: UTF8.self), source: "webhook")
-        let inserted = try await database.withConnection { try await notifications.insert(stored, in: schema, on: $0) }
-        return inserted ? .stored(uuid) : .duplicate(uuid)
+            payload: String(decoding: verified.payload, as: UTF8.self), source: source)
+    }
+
+    /// Stores the notification and its processing job in one transaction, then applies it. A failure to
+    /// apply leaves the job for the worker; the notification is stored either way.
+    func store(_ stored: StoredNotification, tenantId: UUID, schema: TenantSchema) async throws -> Bool {
+        let inserted = try await database.transaction { conn in
+            guard try await notifications.insert(stored, in: schema, on: conn) else { return false }
+            try await jobs.enqueue(
+                tenantId: tenantId, kind: .processNotification, ref: stored.notificationUUID.uuidString, due: Date() + 30, on: conn)
+            return true
+        }
+        if inserted {
+            do {
+                try await processor.process(tenantId: tenantId, notificationUUID: stored.notificationUUID)
+            } catch {
+                logger.warning(
+                    "notification stored, processing deferred",
+                    metadata: ["notificationUUID": .string(stored.notificationUUID.uuidString), "error": .string("\(error)")])
+            }
+        }
+        return inserted
     }
 
     public func list(tenant: TenantRecord, appId: UUID?, limit: Int) async throws -> [StoredNotification] {

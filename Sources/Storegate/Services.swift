@@ -19,6 +19,10 @@ public struct Services: Sendable {
     public let offers: OfferService
     public let notifications: NotificationIngest
     public let accounts: AccountService
+    public let refunds: RefundService
+    public let subscriptions: SubscriptionService
+    /// Runs the durable job queue (notification processing, consumption answers).
+    public let worker: JobWorker
     /// The process-wide cache of verified Apple certificate chains.
     public let chains: ChainVerifier
 
@@ -26,7 +30,8 @@ public struct Services: Sendable {
     /// unsigned Xcode/LocalTesting data is accepted (development only).
     public init(
         database: Database, vault: KeyVault, migrator: Migrator? = nil, authCacheTTL: Duration = .seconds(5),
-        trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil, appStoreURL: String? = nil, http: HTTPClient = .shared
+        trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil, appStoreURL: String? = nil, http: HTTPClient = .shared,
+        workerPollInterval: Duration = .seconds(1)
     ) {
         let migrator = migrator ?? Migrator(database: database)
         let repositories = Repositories(logger: database.logger)
@@ -40,13 +45,29 @@ public struct Services: Sendable {
         self.offers = OfferService(database: database, repositories: repositories, signingKeys: signingKeys)
         let roots = trust?.roots ?? ((try? ChainVerifier.appleRootCAG3()).map { [$0] } ?? [])
         self.chains = ChainVerifier(roots: roots)
+        let allowUnsigned = trust?.allowUnsignedEnvironments ?? false
+        let logger = database.logger
+        let gateway = AppStoreGateway(http: http, baseURL: appStoreURL, signingKeys: signingKeys, database: database, apps: repositories.apps)
+        let accountRepository = AccountRepository(logger: logger)
+        let refundRepository = RefundRepository(logger: logger)
+        let subscriptionRepository = SubscriptionRepository(logger: logger)
+        let notificationRepository = NotificationRepository(logger: logger)
+        let jobs = JobQueue(logger: logger)
+        let verification = DeviceDataVerification(chains: chains, allowUnsignedEnvironments: allowUnsigned)
+        let processor = NotificationProcessor(
+            database: database, repositories: repositories, notifications: notificationRepository, accounts: accountRepository,
+            subscriptions: subscriptionRepository, refunds: refundRepository, jobs: jobs, chains: chains, allowUnsignedEnvironments: allowUnsigned)
         self.notifications = NotificationIngest(
-            database: database, repositories: repositories, notifications: NotificationRepository(logger: database.logger), chains: chains,
-            allowUnsignedEnvironments: trust?.allowUnsignedEnvironments ?? false)
-        self.accounts = AccountService(
-            database: database, repositories: repositories, accounts: AccountRepository(logger: database.logger),
-            verification: DeviceDataVerification(chains: chains, allowUnsignedEnvironments: trust?.allowUnsignedEnvironments ?? false),
-            gateway: AppStoreGateway(http: http, baseURL: appStoreURL, signingKeys: signingKeys))
+            database: database, repositories: repositories, notifications: notificationRepository, chains: chains, allowUnsignedEnvironments: allowUnsigned,
+            jobs: jobs, processor: processor, gateway: gateway, logger: logger)
+        self.refunds = RefundService(
+            database: database, repositories: repositories, accounts: accountRepository, refunds: refundRepository, jobs: jobs, gateway: gateway,
+            verification: verification, logger: logger)
+        self.subscriptions = SubscriptionService(
+            database: database, repositories: repositories, accounts: accountRepository, subscriptions: subscriptionRepository, refunds: refundRepository,
+            gateway: gateway, chains: chains, allowUnsignedEnvironments: allowUnsigned)
+        self.worker = JobWorker(database: database, processor: processor, refunds: refunds, logger: logger, pollInterval: workerPollInterval)
+        self.accounts = AccountService(database: database, repositories: repositories, accounts: accountRepository, verification: verification, gateway: gateway)
     }
 }
 

@@ -161,4 +161,44 @@ public struct AccountRepository: Sendable {
             WHERE t.app_id = \(appId) AND t.transaction_id = \(transactionId) LIMIT 1
             """, as: UUID?.self, logger: logger) ?? nil
     }
+
+    /// The customer Apple's data belongs to: by the `originalTransactionId` link, the `appAccountToken`, or the
+    /// `appTransactionId` link, in that order.
+    public func customerOf(
+        appId: UUID, originalTransactionId: String, appAccountToken: UUID?, appTransactionId: String?, in schema: TenantSchema, on conn: PostgresConnection
+    ) async throws -> UUID? {
+        try await conn.first(
+            """
+            SELECT coalesce(
+                (SELECT customer FROM \(unescaped: schema.sql).account_links
+                 WHERE app_id = \(appId) AND kind = 'originalTransactionId' AND value = \(originalTransactionId)),
+                (SELECT id FROM \(unescaped: schema.sql).customers WHERE app_account_token = \(appAccountToken)),
+                (SELECT customer FROM \(unescaped: schema.sql).account_links
+                 WHERE app_id = \(appId) AND kind = 'appTransactionId' AND value = \(appTransactionId)))
+            """, as: UUID?.self, logger: logger) ?? nil
+    }
+
+    /// Links an identifier unless it is linked already (to anyone): links from Apple's data never move one.
+    public func linkIfUnlinked(appId: UUID, kind: String, value: String, customer: UUID, in schema: TenantSchema, on conn: PostgresConnection) async throws {
+        try await conn.run(
+            """
+            INSERT INTO \(unescaped: schema.sql).account_links (app_id, kind, value, customer) VALUES (\(appId), \(kind), \(value), \(customer))
+            ON CONFLICT (app_id, kind, value) DO NOTHING
+            """, logger: logger)
+    }
+
+    /// The stored transaction's product type and original transaction ID, when Storegate has it.
+    public func transactionFacts(appId: UUID, transactionId: String, in schema: TenantSchema, on conn: PostgresConnection) async throws
+        -> (productType: String, originalTransactionId: String, environment: String, customer: UUID?)?
+    {
+        let rows = try await conn.query(
+            """
+            SELECT t.product_type, t.original_transaction_id, t.environment, coalesce(t.customer, l.customer) FROM \(unescaped: schema.sql).transactions t
+            LEFT JOIN \(unescaped: schema.sql).account_links l
+              ON l.app_id = t.app_id AND l.kind = 'originalTransactionId' AND l.value = t.original_transaction_id
+            WHERE t.app_id = \(appId) AND t.transaction_id = \(transactionId) LIMIT 1
+            """, logger: logger)
+        for try await r in rows.decode((String, String, String, UUID?).self) { return (r.0, r.1, r.2, r.3) }
+        return nil
+    }
 }

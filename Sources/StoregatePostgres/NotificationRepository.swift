@@ -86,3 +86,39 @@ extension AppRepository {
         return nil
     }
 }
+
+extension NotificationRepository {
+    /// One stored notification and when it was processed; locked for the caller's transaction when `lock` is set.
+    public func find(_ uuid: UUID, lock: Bool = false, in schema: TenantSchema, on conn: PostgresConnection) async throws -> (StoredNotification, processedAt: Date?)? {
+        let rows = try await conn.query(
+            """
+            SELECT notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, payload::text, source, received_at, processed_at
+            FROM \(unescaped: schema.sql).notifications WHERE notification_uuid = \(uuid) \(unescaped: lock ? "FOR UPDATE" : "")
+            """, logger: logger)
+        for try await r in rows.decode((UUID, UUID, String, String, String?, Date?, String, String, String, Date, Date?).self) {
+            let n = StoredNotification(
+                notificationUUID: r.0, appId: r.1, environment: r.2, notificationType: r.3, subtype: r.4, signedDate: r.5, signedPayload: r.6, payload: r.7,
+                source: r.8, receivedAt: r.9)
+            return (n, r.10)
+        }
+        return nil
+    }
+
+    /// Marks a notification processed, with the reason when it could not be applied.
+    public func markProcessed(_ uuid: UUID, error: String?, in schema: TenantSchema, on conn: PostgresConnection) async throws {
+        try await conn.run(
+            """
+            UPDATE \(unescaped: schema.sql).notifications SET processed_at = now(), processing_error = \(error.map { String($0.prefix(500)) })
+            WHERE notification_uuid = \(uuid)
+            """, logger: logger)
+    }
+
+    /// Which of these UUIDs are stored already.
+    public func existing(_ uuids: [UUID], in schema: TenantSchema, on conn: PostgresConnection) async throws -> Set<UUID> {
+        var out = Set<UUID>()
+        let rows = try await conn.query(
+            "SELECT notification_uuid FROM \(unescaped: schema.sql).notifications WHERE notification_uuid = ANY(\(uuids))", logger: logger)
+        for try await id in rows.decode(UUID.self) { out.insert(id) }
+        return out
+    }
+}

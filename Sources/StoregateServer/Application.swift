@@ -51,7 +51,16 @@ public func buildApplication(
     return Application(
         router: router, server: server,
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "storegate"),
-        services: services,
+        services: services + (configuration.runsJobWorker ? [JobWorkerService(worker: storegate.worker)] : []),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
+}
+
+/// Runs the job queue worker for the life of the server.
+struct JobWorkerService: Service {
+    let worker: JobWorker
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await worker.run() }
+    }
 }

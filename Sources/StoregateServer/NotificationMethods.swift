@@ -5,7 +5,7 @@ import StoregatePostgres
 
 /// `notifications.*`: what Apple sent the tenant's apps.
 enum NotificationMethods {
-    static let all = [list]
+    static let all = [list, requestTest, testStatus, backfill]
 
     struct ListParams: Decodable, Sendable {
         let bundleId: String?

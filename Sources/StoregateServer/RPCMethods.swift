@@ -21,7 +21,8 @@ public enum StoregateRPC {
 
     /// The method table, built once.
     public static let registry: RPCRegistry<RPCCall> = {
-        let methods = [tenantGet, appsList, appsGet] + OfferMethods.all + AccountMethods.all + NotificationMethods.all
+        let methods =
+            [tenantGet, appsList, appsGet] + OfferMethods.all + AccountMethods.all + NotificationMethods.all + SubscriptionMethods.all + RefundMethods.all
         func build(discovering document: JSONValue) -> RPCRegistry<RPCCall> {
             var registry = RPCRegistry<RPCCall>()
             registry.register(discover(document))

@@ -11,6 +11,8 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes = 1 << 20
     /// Most requests in one JSON-RPC batch.
     public var maxBatchSize = 100
+    /// Whether this process runs the job queue worker (notification processing, consumption answers).
+    public var runsJobWorker = true
     /// The address Apple and clients reach this server at, for the notification URLs it prints.
     public var publicURL = "http://127.0.0.1:8080"
 

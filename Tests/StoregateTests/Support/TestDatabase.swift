@@ -32,6 +32,7 @@ enum TestDatabase {
     static func with<T: Sendable>(
         vault: KeyVault = makeVault(), logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
         authCacheTTL: Duration = .milliseconds(200), migrate: Bool = true, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil, appStoreURL: String? = nil,
+        workerPollInterval: Duration = .milliseconds(50),
         _ body: @Sendable (Services, _ databaseURL: String) async throws -> T
     ) async throws -> T {
         let name = "sg_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
@@ -40,7 +41,8 @@ enum TestDatabase {
         do {
             let config = try DatabaseConfiguration(url: url, maximumConnections: 12)
             let client = PostgresClient(configuration: config.client, backgroundLogger: logger)
-            let services = Services(database: Database(client: client, logger: logger), vault: vault, authCacheTTL: authCacheTTL, trust: trust, appStoreURL: appStoreURL)
+            let services = Services(database: Database(client: client, logger: logger), vault: vault, authCacheTTL: authCacheTTL, trust: trust, appStoreURL: appStoreURL,
+                workerPollInterval: workerPollInterval)
             let result = try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
                     await client.run()

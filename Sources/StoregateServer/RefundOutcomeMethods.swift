@@ -1,0 +1,229 @@
+import AppStoreServer
+import Foundation
+import JSONRPC
+import Storegate
+import StoregatePostgres
+
+/// What to revoke after Apple's refund decisions, Apple's refund history, and order lookup.
+extension RefundMethods {
+    struct Revoke: Encodable, Sendable {
+        /// `revokeQuantity`, `revokeAccess`, `restore` or `none`.
+        let action: String
+        /// For a consumable: how many of the purchased quantity to take back.
+        let quantity: Int?
+        /// Also revoke for the family members the purchase was shared with.
+        let familyMembers: Bool
+        let summary: String
+    }
+
+    struct Outcome: Encodable, Sendable {
+        let outcome: String
+        let bundleId: String
+        let environment: String
+        let transactionId: String
+        let originalTransactionId: String
+        let productId: String
+        let productType: String
+        let quantity: Int
+        let refundPercentage: Int?
+        let revocationType: String?
+        let revocationReason: Int?
+        let familyShared: Bool
+        let customerId: String?
+        let signedDate: Date?
+        let revoke: Revoke
+    }
+
+    /// Turns Apple's decision into what the app should take back: the refunded fraction of a consumable's
+    /// quantity (rounded down, in the customer's favour), access for anything else, nothing for a decline,
+    /// and restoration for a reversal.
+    static func revoke(_ o: RefundOutcomeRow) -> Revoke {
+        switch o.outcome {
+        case "REFUND_DECLINED":
+            return Revoke(action: "none", quantity: nil, familyMembers: false, summary: "Apple declined the refund; change nothing.")
+        case "REFUND_REVERSED":
+            return Revoke(action: "restore", quantity: nil, familyMembers: false, summary: "Apple reversed the refund; restore what was revoked for it.")
+        default:
+            let family = o.revocationType == RevocationType.familyRevoke.rawValue
+            if o.productType == ProductType.consumable.rawValue {
+                let percentage = o.refundPercentage ?? 100_000
+                let quantity = o.quantity * percentage / 100_000
+                return Revoke(
+                    action: "revokeQuantity", quantity: quantity, familyMembers: family,
+                    summary: "Take back \(quantity) of \(o.quantity) (\(Double(percentage) / 1000)% refunded).")
+            }
+            if family {
+                return Revoke(
+                    action: "revokeAccess", quantity: nil, familyMembers: true,
+                    summary: "The purchaser stopped sharing or was refunded: revoke access for the family members it was shared with.")
+            }
+            return Revoke(action: "revokeAccess", quantity: nil, familyMembers: false, summary: "Revoke access to \(o.productId).")
+        }
+    }
+
+    struct OutcomesParams: Decodable, Sendable {
+        let bundleId: String?
+        let transactionId: String?
+        let customerId: String?
+        let limit: Int?
+    }
+
+    struct OutcomesResult: Encodable, Sendable {
+        let outcomes: [Outcome]
+    }
+
+    static let outcomes = RPCMethod<RPCCall>(
+        RPCMethodDescription(
+            "refunds.outcomes", tag: "refunds", summary: "Apple's refund decisions and what to revoke for each.",
+            description: """
+                From REFUND, REFUND_DECLINED and REFUND_REVERSED notifications, newest first: for one transaction (with bundleId), one customer, \
+                or one app. revoke.action is revokeQuantity (a consumable: the refunded fraction of its quantity, rounded down), revokeAccess \
+                (anything else; familyMembers for FAMILY_REVOKE), none (declined) or restore (reversed).
+                """,
+            params: [
+                SubscriptionMethods.optionalBundleId, RPCParam("transactionId", "One transaction.", schema: transactionIdSchema, required: false),
+                RPCParam("customerId", "One customer.", schema: Schema.string(maxLength: 128), required: false),
+                RPCParam("limit", "1 to 200, default 50.", schema: Schema.integer(minimum: 1), required: false),
+            ],
+            result: "refundOutcomes",
+            schema: Schema.object(
+                [
+                    (
+                        "outcomes",
+                        Schema.array(
+                            of: Schema.object(
+                                [
+                                    ("outcome", Schema.enumeration(["REFUND", "REFUND_DECLINED", "REFUND_REVERSED"])), ("bundleId", Schema.string()),
+                                    ("environment", Schema.string()), ("transactionId", Schema.string()), ("originalTransactionId", Schema.string()),
+                                    ("productId", Schema.string()), ("productType", Schema.string()), ("quantity", Schema.integer(minimum: 1)),
+                                    ("refundPercentage", Schema.integer("Apple's revocationPercentage, in milliunits (75000 is 75%).", minimum: 0)),
+                                    ("revocationType", Schema.enumeration(["REFUND_FULL", "REFUND_PRORATED", "FAMILY_REVOKE"])),
+                                    ("revocationReason", Schema.integer("0 other, 1 an issue in the app.")), ("familyShared", ["type": "boolean"]),
+                                    ("customerId", Schema.string()), ("signedDate", Schema.string(format: "date-time")),
+                                    (
+                                        "revoke",
+                                        Schema.object(
+                                            [
+                                                ("action", Schema.enumeration(["revokeQuantity", "revokeAccess", "restore", "none"])),
+                                                ("quantity", Schema.integer(minimum: 0)), ("familyMembers", ["type": "boolean"]), ("summary", Schema.string()),
+                                            ], required: ["action", "familyMembers", "summary"])
+                                    ),
+                                ],
+                                required: [
+                                    "outcome", "bundleId", "environment", "transactionId", "originalTransactionId", "productId", "productType", "quantity",
+                                    "familyShared", "revoke",
+                                ]))
+                    )
+                ], required: ["outcomes"]),
+            errors: [ErrorCode.invalidParams, ErrorCode.notFound])
+    ) { (p: OutcomesParams, call) in
+        let limit = p.limit ?? 50
+        guard (1...200).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 200") }
+        let rows = try await call.services.refunds.outcomes(
+            tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, customerId: p.customerId, limit: limit)
+        let bundles = try await SubscriptionMethods.bundles(call)
+        var customers: [UUID: String] = [:]
+        for id in Set(rows.compactMap(\.customer)) { customers[id] = try await call.services.accounts.customerId(tenant: call.caller.tenant, id: id) }
+        return OutcomesResult(
+            outcomes: rows.map {
+                Outcome(
+                    outcome: $0.outcome, bundleId: bundles[$0.appId] ?? "", environment: $0.environment, transactionId: $0.transactionId,
+                    originalTransactionId: $0.originalTransactionId, productId: $0.productId, productType: $0.productType, quantity: $0.quantity,
+                    refundPercentage: $0.refundPercentage, revocationType: $0.revocationType, revocationReason: $0.revocationReason, familyShared: $0.familyShared,
+                    customerId: $0.customer.flatMap { customers[$0] }, signedDate: $0.signedDate, revoke: revoke($0))
+            })
+    }
+
+    /// A verified transaction, as Apple signed it, in the fields callers need.
+    struct Transaction: Encodable, Sendable {
+        let transactionId: String?
+        let originalTransactionId: String?
+        let productId: String?
+        let type: String?
+        let purchaseDate: Date?
+        let expiresDate: Date?
+        let quantity: Int32?
+        let price: Int64?
+        let currency: String?
+        let revocationDate: Date?
+        let revocationPercentage: Int32?
+        let revocationType: String?
+        let revocationReason: Int32?
+        let appAccountToken: String?
+        let environment: String?
+
+        init(_ t: JWSTransactionDecodedPayload) {
+            transactionId = t.transactionId
+            originalTransactionId = t.originalTransactionId
+            productId = t.productId
+            type = t.type?.rawValue
+            purchaseDate = t.purchaseDate?.date
+            expiresDate = t.expiresDate?.date
+            quantity = t.quantity
+            price = t.price
+            currency = t.currency
+            revocationDate = t.revocationDate?.date
+            revocationPercentage = t.revocationPercentage
+            revocationType = t.revocationType?.rawValue
+            revocationReason = t.revocationReason?.rawValue
+            appAccountToken = t.appAccountToken?.description
+            environment = t.environment?.rawValue
+        }
+
+        static let schema = Schema.object(
+            [
+                ("transactionId", Schema.string()), ("originalTransactionId", Schema.string()), ("productId", Schema.string()), ("type", Schema.string()),
+                ("purchaseDate", Schema.string(format: "date-time")), ("expiresDate", Schema.string(format: "date-time")), ("quantity", Schema.integer(minimum: 1)),
+                ("price", Schema.integer("In milliunits of the currency.")), ("currency", Schema.string()), ("revocationDate", Schema.string(format: "date-time")),
+                ("revocationPercentage", Schema.integer("Milliunits.", minimum: 0)), ("revocationType", Schema.string()), ("revocationReason", Schema.integer()),
+                ("appAccountToken", Schema.string(format: "uuid")), ("environment", Schema.string()),
+            ], required: [], title: "Transaction")
+    }
+
+    struct HistoryParams: Decodable, Sendable {
+        let bundleId: String
+        let transactionId: String
+    }
+
+    struct HistoryResult: Encodable, Sendable {
+        let transactions: [Transaction]
+    }
+
+    static let history = RPCMethod<RPCCall>(
+        RPCMethodDescription(
+            "refunds.history", tag: "refunds", summary: "Apple's refund history for the customer behind a transaction, every page.",
+            description: "Apple's Get Refund History, all pages followed, each signed transaction verified.",
+            params: [bundleId, RPCParam("transactionId", "Any of the customer's transaction IDs.", schema: transactionIdSchema)],
+            result: "refundHistory", schema: Schema.object([("transactions", Schema.array(of: Transaction.schema))], required: ["transactions"]),
+            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid])
+    ) { (p: HistoryParams, call) in
+        HistoryResult(
+            transactions: try await call.services.refunds.history(tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId).map(Transaction.init))
+    }
+
+    struct LookupParams: Decodable, Sendable {
+        let bundleId: String
+        let orderId: String
+    }
+
+    struct LookupResult: Encodable, Sendable {
+        let orderId: String
+        let status: String
+        let transactions: [Transaction]
+    }
+
+    static let lookupOrder = RPCMethod<RPCCall>(
+        RPCMethodDescription(
+            "refunds.lookupOrder", tag: "refunds", summary: "Looks up an order ID from a customer's App Store receipt email.",
+            description: "Apple's Look Up Order ID: `valid` with the order's verified transactions, or `invalid`.",
+            params: [bundleId, RPCParam("orderId", "The order ID, such as MK5TTTVWJH.", schema: Schema.string(pattern: "^[A-Za-z0-9]{1,64}$"))],
+            result: "order",
+            schema: Schema.object(
+                [("orderId", Schema.string()), ("status", Schema.enumeration(["valid", "invalid"])), ("transactions", Schema.array(of: Transaction.schema))],
+                required: ["orderId", "status", "transactions"]),
+            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid])
+    ) { (p: LookupParams, call) in
+        let (valid, transactions) = try await call.services.refunds.lookupOrder(tenant: call.caller.tenant, bundleId: p.bundleId, orderId: p.orderId)
+        return LookupResult(orderId: p.orderId, status: valid ? "valid" : "invalid", transactions: transactions.map(Transaction.init))
+    }
+}

@@ -1,0 +1,295 @@
+import AppStoreServer
+import Foundation
+import JSONRPC
+import Storegate
+import StoregatePostgres
+
+/// `subscriptions.*` and `entitlements.list`: what customers have, kept from notifications and Apple's API.
+enum SubscriptionMethods {
+    static let all = [status, entitlements, extendRenewalDate, extendAll, extensionStatus]
+
+    static let statusNames: [Status: String] = [.active: "active", .expired: "expired", .billingRetry: "billingRetry", .billingGracePeriod: "gracePeriod", .revoked: "revoked"]
+
+    struct Subscription: Encodable, Sendable {
+        let bundleId: String
+        let environment: String
+        let subscriptionGroupIdentifier: String?
+        let originalTransactionId: String
+        let latestTransactionId: String
+        let productId: String
+        let status: String
+        let statusCode: Int32
+        let purchaseDate: Date?
+        let expiresDate: Date?
+        let autoRenewStatus: Bool?
+        let autoRenewProductId: String?
+        let inBillingRetry: Bool
+        let gracePeriodExpiresDate: Date?
+        let offerType: Int32?
+        let offerIdentifier: String?
+        let price: Int64?
+        let currency: String?
+        let updatedAt: Date?
+
+        init(_ state: SubscriptionState, bundles: [UUID: String]) {
+            let r = state.row
+            bundleId = bundles[r.appId] ?? ""
+            environment = r.environment
+            subscriptionGroupIdentifier = r.subscriptionGroupIdentifier
+            originalTransactionId = r.originalTransactionId
+            latestTransactionId = r.latestTransactionId
+            productId = r.productId
+            status = SubscriptionMethods.statusNames[state.status] ?? "unknown"
+            statusCode = state.status.rawValue
+            purchaseDate = r.purchaseDate
+            expiresDate = r.expiresDate
+            autoRenewStatus = r.autoRenewStatus
+            autoRenewProductId = r.autoRenewProductId
+            inBillingRetry = r.inBillingRetry
+            gracePeriodExpiresDate = r.gracePeriodExpiresDate
+            offerType = r.offerType
+            offerIdentifier = r.offerIdentifier
+            price = r.price
+            currency = r.currency
+            updatedAt = r.updatedAt
+        }
+    }
+
+    static let subscriptionSchema = Schema.object(
+        [
+            ("bundleId", Schema.string()), ("environment", Schema.enumeration(["Production", "Sandbox", "Xcode", "LocalTesting"])),
+            ("subscriptionGroupIdentifier", Schema.string()), ("originalTransactionId", Schema.string()), ("latestTransactionId", Schema.string()),
+            ("productId", Schema.string()),
+            ("status", Schema.enumeration(["active", "expired", "billingRetry", "gracePeriod", "revoked", "unknown"], "An active subscription past its expiry with no renewal reads as expired.")),
+            ("statusCode", Schema.integer("Apple's status: 1 active, 2 expired, 3 billing retry, 4 billing grace period, 5 revoked.")),
+            ("purchaseDate", Schema.string(format: "date-time")), ("expiresDate", Schema.string(format: "date-time")),
+            ("autoRenewStatus", ["type": "boolean"]), ("autoRenewProductId", Schema.string("The product the subscription renews to.")),
+            ("inBillingRetry", ["type": "boolean"]), ("gracePeriodExpiresDate", Schema.string(format: "date-time")),
+            ("offerType", Schema.integer("Apple's offerType of the latest transaction: 1 introductory, 2 promotional, 3 offer code, 4 win-back.")),
+            ("offerIdentifier", Schema.string()), ("price", Schema.integer("In milliunits of the currency.")), ("currency", Schema.string("ISO 4217.")),
+            ("updatedAt", Schema.string(format: "date-time")),
+        ],
+        required: ["bundleId", "environment", "originalTransactionId", "latestTransactionId", "productId", "status", "statusCode", "inBillingRetry"],
+        title: "Subscription")
+
+    static func bundles(_ call: RPCCall) async throws -> [UUID: String] {
+        Dictionary(uniqueKeysWithValues: try await call.services.apps.list(tenantId: call.caller.tenant.id).map { ($0.app.id, $0.app.bundleId) })
+    }
+
+    static let bundleId = RPCParam("bundleId", "The app's bundle ID, within the caller's tenant.", schema: AppView.bundleIdSchema)
+    static let optionalBundleId = RPCParam("bundleId", "The app's bundle ID; required with a transaction ID.", schema: AppView.bundleIdSchema, required: false)
+    static let transactionIdSchema = Schema.string(pattern: "^[0-9]{1,32}$")
+    static let environment = RPCParam(
+        "environment", "Production or Sandbox (default: Production when the app has it).", schema: Schema.enumeration(["Production", "Sandbox"]), required: false)
+
+    struct StatusParams: Decodable, Sendable {
+        let customerId: String?
+        let bundleId: String?
+        let transactionId: String?
+        let refresh: Bool?
+    }
+
+    struct StatusResult: Encodable, Sendable {
+        let subscriptions: [Subscription]
+    }
+
+    static let status = RPCMethod<RPCCall>(
+        RPCMethodDescription(
+            "subscriptions.status", tag: "subscriptions", summary: "A customer's subscriptions, per subscription group, with Apple's status.",
+            description: """
+                By `customerId`, or by any of the customer's transaction IDs with `bundleId`. Read from local state kept current by notifications; \
+                with `refresh: true` Apple's Get All Subscription Statuses is called first and reconciled into it (older signed data never replaces newer).
+                """,
+            params: [
+                RPCParam("customerId", "The tenant's own identifier of the customer.", schema: Schema.string(maxLength: 128), required: false), optionalBundleId,
+                RPCParam("transactionId", "Any transaction ID of the customer (original or not).", schema: transactionIdSchema, required: false),
+                RPCParam("refresh", "Ask Apple first.", schema: ["type": "boolean"], required: false),
+            ],
+            result: "subscriptions", schema: Schema.object([("subscriptions", Schema.array(of: subscriptionSchema))], required: ["subscriptions"]),
+            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid])
+    ) { (params: StatusParams, call) in
+        let states = try await call.services.subscriptions.status(
+            tenant: call.caller.tenant, customerId: params.customerId, bundleId: params.bundleId, transactionId: params.transactionId, refresh: params.refresh ?? false)
+        let bundles = try await bundles(call)
+        return StatusResult(subscriptions: states.map { Subscription($0, bundles: bundles) })
+    }
+
+    struct EntitlementsParams: Decodable, Sendable {
+        let customerId: String
+    }
+
+    struct Purchase: Encodable, Sendable {
+        let bundleId: String
+        let environment: String
+        let productId: String
+        let type: String
+        let transactionId: String
+        let originalTransactionId: String
+        let purchaseDate: Date?
+        let expiresDate: Date?
+        let quantity: Int
+    }
+
+    struct EntitlementsResult: Encodable, Sendable {
+        let customerId: String
+        let subscriptions: [Subscription]
+        let purchases: [Purchase]
+    }
+
+    static let entitlements = RPCMethod<RPCCall>(
+        RPCMethodDescription(
+            "entitlements.list", tag: "subscriptions", summary: "What a customer may use now.",
+            description: """
+                Subscriptions that grant access (active, or in the billing grace period) and purchases of every other type \
+                (consumable, non-consumable, non-renewing subscription) that are neither revoked nor expired.
+                """,
+            params: [RPCParam("customerId", "The tenant's own identifier of the customer.", schema: Schema.string(maxLength: 128))],
+            result: "entitlements",
+            schema: Schema.object(
+                [
+                    ("customerId", Schema.string()), ("subscriptions", Schema.array(of: subscriptionSchema)),
+                    (
+                        "purchases",
+                        Schema.array(
+                            of: Schema.object(
+                                [
+                                    ("bundleId", Schema.string()), ("environment", Schema.string()), ("productId", Schema.string()),
+                                    ("type", Schema.enumeration(["Consumable", "Non-Consumable", "Non-Renewing Subscription"])), ("transactionId", Schema.string()),
+                                    ("originalTransactionId", Schema.string()), ("purchaseDate", Schema.string(format: "date-time")),
+                                    ("expiresDate", Schema.string(format: "date-time")), ("quantity", Schema.integer(minimum: 1)),
+                                ], required: ["bundleId", "environment", "productId", "type", "transactionId", "originalTransactionId", "quantity"]))
+                    ),
+                ], required: ["customerId", "subscriptions", "purchases"]),
+            errors: [ErrorCode.invalidParams, ErrorCode.notFound])
+    ) { (params: EntitlementsParams, call) in
+        let (subscriptions, purchases) = try await call.services.subscriptions.entitlements(tenant: call.caller.tenant, customerId: params.customerId)
+        let bundles = try await bundles(call)
+        return EntitlementsResult(
+            customerId: params.customerId, subscriptions: subscriptions.map { Subscription($0, bundles: bundles) },
+            purchases: purchases.map {
+                Purchase(
+                    bundleId: bundles[$0.appId] ?? "", environment: $0.environment, productId: $0.productId, type: $0.productType, transactionId: $0.transactionId,
+                    originalTransactionId: $0.originalTransactionId, purchaseDate: $0.purchaseDate, expiresDate: $0.expiresDate, quantity: $0.quantity)
+            })
+    }
+
+    static let extendByDays = RPCParam("extendByDays", "1 to 90 days.", schema: Schema.integer(minimum: 1))
+    static let extendReasonCode = RPCParam(
+        "extendReasonCode", "0 undeclared, 1 customer satisfaction, 2 other, 3 service issue or outage.", schema: Schema.integer(minimum: 0))
+    static let requestIdentifier = RPCParam(
+        "requestIdentifier", "Your identifier of this request (default: a new UUID); repeat it to retry safely.", schema: Schema.string(maxLength: 128),
+        required: false)
+
+    struct ExtendParams: Decodable, Sendable {
+        let bundleId: String
+        let originalTransactionId: String
+        let extendByDays: Int
+        let extendReasonCode: Int
+        let requestIdentifier: String?
+    }
+
+    struct ExtendResult: Encodable, Sendable {
+        let requestIdentifier: String
+        let originalTransactionId: String
+        let success: Bool
+        let effectiveDate: Date?
+    }
+
+    static let extendRenewalDate = RPCMethod<RPCCall>(
+        RPCMethodDescription(
+            "subscriptions.extendRenewalDate", tag: "subscriptions", summary: "Extends one subscription's renewal date (Apple's Extend a Subscription Renewal Date).",
+            description: "At most two extensions per subscription in 365 days: checked locally before Apple is called (error 1009 names the earlier dates). Audited.",
+            params: [
+                bundleId, RPCParam("originalTransactionId", "The subscription's original transaction ID.", schema: transactionIdSchema), extendByDays, extendReasonCode,
+                requestIdentifier,
+            ],
+            result: "extension",
+            schema: Schema.object(
+                [
+                    ("requestIdentifier", Schema.string()), ("originalTransactionId", Schema.string()), ("success", ["type": "boolean"]),
+                    ("effectiveDate", Schema.string("The new renewal date.", format: "date-time")),
+                ], required: ["requestIdentifier", "originalTransactionId", "success"]),
+            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError])
+    ) { (params: ExtendParams, call) in
+        let result = try await call.services.subscriptions.extendRenewalDate(
+            tenant: call.caller.tenant, bundleId: params.bundleId, originalTransactionId: params.originalTransactionId, extendByDays: params.extendByDays,
+            extendReasonCode: params.extendReasonCode, requestIdentifier: params.requestIdentifier, actor: call.caller.actor)
+        return ExtendResult(
+            requestIdentifier: result.requestIdentifier, originalTransactionId: result.originalTransactionId, success: result.success, effectiveDate: result.effectiveDate)
+    }
+
+    struct ExtendAllParams: Decodable, Sendable {
+        let bundleId: String
+        let environment: String?
+        let productId: String
+        let extendByDays: Int
+        let extendReasonCode: Int
+        let storefrontCountryCodes: [String]?
+        let requestIdentifier: String?
+    }
+
+    struct RequestIdentifier: Encodable, Sendable {
+        let requestIdentifier: String
+    }
+
+    static let productId = RPCParam("productId", "The subscription's product identifier.", schema: Schema.string(maxLength: 255))
+
+    static let extendAll = RPCMethod<RPCCall>(
+        RPCMethodDescription(
+            "subscriptions.extendAll", tag: "subscriptions", summary: "Extends the renewal date of every active subscriber of a product.",
+            description: "Apple's Extend Subscription Renewal Dates for All Active Subscribers. Follow progress with `subscriptions.extensionStatus`. Audited.",
+            params: [
+                bundleId, environment, productId, extendByDays, extendReasonCode,
+                RPCParam(
+                    "storefrontCountryCodes", "Only these storefronts (ISO 3166-1 alpha-3).", schema: Schema.array(of: Schema.string(pattern: "^[A-Z]{3}$")),
+                    required: false),
+                requestIdentifier,
+            ],
+            result: "massExtension", schema: Schema.object([("requestIdentifier", Schema.string())], required: ["requestIdentifier"]),
+            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError])
+    ) { (params: ExtendAllParams, call) in
+        RequestIdentifier(
+            requestIdentifier: try await call.services.subscriptions.extendAll(
+                tenant: call.caller.tenant, bundleId: params.bundleId, environment: params.environment, productId: params.productId,
+                extendByDays: params.extendByDays, extendReasonCode: params.extendReasonCode, storefrontCountryCodes: params.storefrontCountryCodes,
+                requestIdentifier: params.requestIdentifier, actor: call.caller.actor))
+    }
+
+    struct ExtensionStatusParams: Decodable, Sendable {
+        let bundleId: String
+        let environment: String?
+        let productId: String
+        let requestIdentifier: String
+    }
+
+    struct ExtensionStatusResult: Encodable, Sendable {
+        let requestIdentifier: String
+        let complete: Bool
+        let completeDate: Date?
+        let succeededCount: Int64?
+        let failedCount: Int64?
+    }
+
+    static let extensionStatus = RPCMethod<RPCCall>(
+        RPCMethodDescription(
+            "subscriptions.extensionStatus", tag: "subscriptions", summary: "Apple's progress on a mass renewal-date extension.",
+            params: [
+                bundleId, environment, productId,
+                RPCParam("requestIdentifier", "The identifier `subscriptions.extendAll` returned.", schema: Schema.string(maxLength: 128)),
+            ],
+            result: "extensionStatus",
+            schema: Schema.object(
+                [
+                    ("requestIdentifier", Schema.string()), ("complete", ["type": "boolean"]), ("completeDate", Schema.string(format: "date-time")),
+                    ("succeededCount", Schema.integer(minimum: 0)), ("failedCount", Schema.integer(minimum: 0)),
+                ], required: ["requestIdentifier", "complete"]),
+            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError])
+    ) { (params: ExtensionStatusParams, call) in
+        let status = try await call.services.subscriptions.extensionStatus(
+            tenant: call.caller.tenant, bundleId: params.bundleId, environment: params.environment, productId: params.productId,
+            requestIdentifier: params.requestIdentifier)
+        return ExtensionStatusResult(
+            requestIdentifier: status.requestIdentifier ?? params.requestIdentifier, complete: status.complete ?? false, completeDate: status.completeDate?.date,
+            succeededCount: status.succeededCount, failedCount: status.failedCount)
+    }
+}

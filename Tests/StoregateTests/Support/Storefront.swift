@@ -1,0 +1,75 @@
+import AppStoreServer
+import AppStoreSimulator
+import Foundation
+import PostgresNIO
+import Storegate
+import StoregatePostgres
+import Testing
+
+/// Storegate, the App Store simulator and PostgreSQL wired together over HTTP: a tenant whose Sandbox app
+/// has the simulator's In-App Purchase key, and whose notification URL the simulator sends to.
+struct Storefront {
+    let sim: SimulatorHarness
+    let services: Services
+    let server: TestServer
+    let tenant: Caller
+    let apiKey: String
+    let webhookURL: String
+    static let bundleId = SimulatorHarness.bundleId
+
+    var simulator: AppStoreSimulator { sim.simulator }
+    var store: SimulatorStore { sim.store }
+
+    /// Calls a method as the tenant; returns the whole response.
+    func call(_ method: String, _ params: [String: Any] = [:]) async throws -> [String: Any] {
+        try await server.call(method, params, apiKey: apiKey)
+    }
+
+    /// Calls a method that must succeed; returns its result.
+    func result(_ method: String, _ params: [String: Any] = [:], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+        let reply = try await call(method, params)
+        return try #require(reply["result"] as? [String: Any], "\(method): \(reply)", sourceLocation: sourceLocation)
+    }
+
+    /// Polls until `condition` holds (notifications and jobs arrive asynchronously), for at most 10 seconds.
+    func eventually(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+    }
+
+    /// The processed notifications Storegate stored, counted.
+    func processedCount() async throws -> Int {
+        try await services.database.withConnection { conn in
+            try await conn.first(
+                "SELECT count(*)::bigint FROM \(unescaped: tenant.tenant.schema.sql).notifications WHERE processed_at IS NOT NULL", as: Int.self,
+                logger: services.database.logger) ?? 0
+        }
+    }
+
+    /// Waits until Storegate has processed `count` notifications.
+    func processed(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await eventually("\(count) processed notifications", sourceLocation: sourceLocation) { try await processedCount() >= count }
+    }
+
+    static func with<T: Sendable>(slug: String, sendNotifications: Bool = true, _ body: @Sendable (Storefront) async throws -> T) async throws -> T {
+        try await SimulatorHarness.with { sim in
+            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL) { services, _ in
+                let made = try await Fixtures.tenant(services, slug: slug, bundleId: bundleId)
+                _ = try await services.apps.importKey(
+                    tenantId: made.tenant.tenant.id, bundleId: bundleId, keyId: sim.key.keyId, issuerId: Fixtures.issuerId, p8: sim.keyPEM, actor: Actor("test"))
+                let app = try await services.apps.get(tenantId: made.tenant.tenant.id, bundleId: bundleId)
+                let token = try #require(app.webhooks.first { $0.environment == "Sandbox" }?.token)
+                return try await TestServer.with(services) { server in
+                    let url = server.baseURL + "/apple/notifications/" + token
+                    if sendNotifications { await sim.store.setNotificationURL(bundleId: bundleId, url: url) }
+                    return try await body(
+                        Storefront(sim: sim, services: services, server: server, tenant: made.tenant, apiKey: made.apiKey, webhookURL: url))
+                }
+            }
+        }
+    }
+}
