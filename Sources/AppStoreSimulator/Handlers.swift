@@ -149,6 +149,10 @@ extension AppStoreSimulator {
         let token = UUID().uuidString.lowercased() + "_" + String(Int64(now().timeIntervalSince1970 * 1000))
         await store.addTestNotification(token: token, signed: signed)
         await store.appendNotification(bundleId: app.bundleId, payload: payload, signed: signed, attempts: [])
+        if let url = await store.notificationURL(bundleId: app.bundleId), let sender {
+            let store = store
+            sender.deliver(signed, to: url) { attempt in await store.recordAttempt(signed: signed, attempt: attempt) }
+        }
         return Self.json(SendTestNotificationResponse(testNotificationToken: token))
     }
 

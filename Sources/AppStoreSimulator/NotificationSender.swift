@@ -17,10 +17,15 @@ public final class NotificationSender: Sendable {
     let http: HTTPClient
     let timeScale: Double
     let logger: Logger
+    /// How long one attempt may take before it counts as timed out.
+    let attemptTimeout: TimeAmount
     private let deliveries = Mutex<[UUID: Task<Void, Never>]>([:])
 
-    public init(http: HTTPClient, timeScale: Double = 1, logger: Logger = Logger(label: "storegate.simulator.notifications")) {
+    public init(
+        http: HTTPClient, timeScale: Double = 1, attemptTimeout: TimeAmount = .seconds(30), logger: Logger = Logger(label: "storegate.simulator.notifications")
+    ) {
         self.http = http
+        self.attemptTimeout = attemptTimeout
         self.timeScale = timeScale
         self.logger = logger
     }
@@ -28,14 +33,14 @@ public final class NotificationSender: Sendable {
     /// Starts delivering `signed` to `url`; attempts are reported to `record` as they happen.
     func deliver(_ signed: String, to url: String, record: @escaping @Sendable (SendAttemptItem) async -> Void) {
         let id = UUID()
-        let task = Task { [http, timeScale, logger] in
+        let task = Task { [http, timeScale, logger, attemptTimeout] in
             for attempt in 0...Self.retryScheduleHours.count {
                 if attempt > 0 {
                     let hours = Self.retryScheduleHours[attempt - 1]
                     try? await Task.sleep(for: .milliseconds(Int64(hours * 3_600_000 * timeScale)))
                     if Task.isCancelled { return }
                 }
-                let result = await Self.post(signed, to: url, http: http)
+                let result = await Self.post(signed, to: url, http: http, timeout: attemptTimeout)
                 await record(SendAttemptItem(attemptDate: Timestamp(Date()), sendAttemptResult: result))
                 logger.debug("notification attempt", metadata: ["result": "\(result.rawValue)", "attempt": "\(attempt + 1)"])
                 if result == .success { return }
@@ -44,14 +49,14 @@ public final class NotificationSender: Sendable {
         deliveries.withLock { $0[id] = task }
     }
 
-    static func post(_ signed: String, to url: String, http: HTTPClient) async -> SendAttemptResult {
+    static func post(_ signed: String, to url: String, http: HTTPClient, timeout: TimeAmount) async -> SendAttemptResult {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         let body = (try? JSONEncoder().encode(ResponseBodyV2(signedPayload: signed))) ?? Data()
         request.body = .bytes(ByteBuffer(bytes: body))
         do {
-            let response = try await http.execute(request, timeout: .seconds(30))
+            let response = try await http.execute(request, timeout: timeout)
             _ = try? await response.body.collect(upTo: 1 << 16)
             return (200...206).contains(Int(response.status.code)) ? .success : .unsuccessfulHttpResponseCode
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {

@@ -78,6 +78,13 @@ import Testing
                     }
                     try await waitFor(2)
                     #expect(try await stored().map(\.notificationType).sorted() == ["DID_RENEW", "SUBSCRIBED"])
+                    // The simulator records the attempt once Storegate has answered.
+                    let answered = ContinuousClock.now + .seconds(5)
+                    while await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.last?.sendAttemptResult != .success,
+                        ContinuousClock.now < answered
+                    {
+                        try await Task.sleep(for: .milliseconds(10))
+                    }
                     let attempts = await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.map(\.sendAttemptResult)
                     #expect(attempts?.first == .unsuccessfulHttpResponseCode)
                     #expect(attempts?.last == .success)
