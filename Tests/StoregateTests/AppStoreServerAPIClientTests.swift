@@ -268,8 +268,8 @@ import Testing
             let id = try #require(await sim.store.purchase(Self.consumable("gus")).transactionId)
             let impatient = AppStoreServerAPIClient(
                 http: .shared, token: AppStoreServerAPIToken(key: sim.key), environment: .custom(sim.baseURL),
-                retry: RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(10), budget: .seconds(5)), timeout: .milliseconds(300))
-            await sim.store.inject(.slow(.seconds(2)))
+                retry: RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(10), budget: .seconds(8)), timeout: .milliseconds(1500))
+            await sim.store.inject(.slow(.seconds(4)))
             _ = try await impatient.getTransactionInfo(transactionId: id)
             #expect(await sim.store.pendingFaults == 0)
         }

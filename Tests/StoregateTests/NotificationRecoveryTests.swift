@@ -64,6 +64,7 @@ import Testing
             try await s.eventually("the test notification") {
                 let status = try await s.result("notifications.testStatus", ["bundleId": Storefront.bundleId, "testNotificationToken": token])
                 return status["receivedByStoregate"] as? Bool == true
+                    && (status["sendAttempts"] as? [[String: Any]])?.last?["sendAttemptResult"] as? String == "SUCCESS"
             }
             let status = try await s.result("notifications.testStatus", ["bundleId": Storefront.bundleId, "testNotificationToken": token])
             #expect((status["sendAttempts"] as? [[String: Any]])?.last?["sendAttemptResult"] as? String == "SUCCESS")

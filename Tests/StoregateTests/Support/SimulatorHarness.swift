@@ -29,7 +29,7 @@ struct SimulatorHarness {
         timeScale: Double = 0.00001, _ body: @Sendable (SimulatorHarness) async throws -> T) async throws -> T
     {
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let sender = NotificationSender(http: http, timeScale: timeScale, attemptTimeout: .milliseconds(500), logger: Logger(label: "sender", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let sender = NotificationSender(http: http, timeScale: timeScale, attemptTimeout: .seconds(3), logger: Logger(label: "sender", factory: { _ in SwiftLogNoOpLogHandler() }))
         let simulator = try AppStoreSimulator(sender: sender)
         let privateKey = P256.Signing.PrivateKey()
         let key = SigningKey(keyId: "SIMKEY0001", issuerId: Fixtures.issuerId, bundleId: bundleId, privateKey: privateKey)
