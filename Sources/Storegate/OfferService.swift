@@ -1,6 +1,7 @@
 import AppStoreServer
 import Foundation
 import StoregatePostgres
+import Synchronization
 
 /// Signs offers with a tenant's app key: the key is opened once and cached, every signing is audited
 /// (who, app, kind, product, offer; never the signature).
@@ -8,6 +9,16 @@ public struct OfferService: Sendable {
     let database: Database
     let repositories: Repositories
     let signingKeys: SigningKeyStore
+    let signers: SignerCache
+    let audits: AuditBatcher
+
+    init(database: Database, repositories: Repositories, signingKeys: SigningKeyStore, cacheTTL: Duration = .seconds(5)) {
+        self.database = database
+        self.repositories = repositories
+        self.signingKeys = signingKeys
+        self.signers = SignerCache(ttl: cacheTTL)
+        self.audits = AuditBatcher(database: database, audit: repositories.audit)
+    }
 
     public enum Kind: String, Sendable {
         case promotional, promotionalJWS, introductoryEligibility, advancedCommerceRequest
@@ -17,20 +28,23 @@ public struct OfferService: Sendable {
     func signer(tenantId: UUID, bundleId: String, keyId: String?) async throws -> (AppRecord, OfferSigner) {
         let bundleId = try Validate.bundleId(bundleId)
         if let keyId { _ = try Validate.keyId(keyId) }
+        let cacheKey = SignerCache.Key(tenantId: tenantId, bundleId: bundleId, keyId: keyId)
+        if let cached = signers.get(cacheKey) { return cached }
         let found = try await database.withConnection { try await repositories.apps.signingKey(tenantId: tenantId, bundleId: bundleId, keyId: keyId, on: $0) }
         guard let (app, key) = found else { throw StoregateError.notFound(field: "bundleId") }
         guard let key else { throw StoregateError.notFound(field: keyId == nil ? "bundleId" : "keyId") }
         let privateKey = try await signingKeys.privateKey(for: key)
         let signingKey = SigningKey(keyId: key.keyId, issuerId: key.issuerId.uuidString, bundleId: app.bundleId, privateKey: privateKey)
-        return (app, OfferSigner(key: signingKey))
+        let signer = (app, OfferSigner(key: signingKey))
+        signers.put(cacheKey, signer)
+        return signer
     }
 
     func audit(_ kind: Kind, app: AppRecord, actor: Actor, detail: [String: String]) async throws {
-        try await database.withConnection { conn in
-            try await repositories.audit.record(
-                actor: actor.description, tenantId: app.tenantId, action: "offer.sign",
-                detail: detail.merging(["kind": kind.rawValue, "bundleId": app.bundleId]) { a, _ in a }, on: conn)
-        }
+        let detail = detail.merging(["kind": kind.rawValue, "bundleId": app.bundleId]) { a, _ in a }
+        try await audits.record(
+            AuditLog.NewEntry(
+                actor: actor.description, tenantId: app.tenantId, action: "offer.sign", detail: String(decoding: try JSONEncoder().encode(detail), as: UTF8.self)))
     }
 
     public func signPromotional(tenantId: UUID, bundleId: String, keyId: String? = nil, productId: String, offerId: String, appAccountToken: UUID?, actor: Actor)
@@ -75,5 +89,34 @@ public struct OfferService: Sendable {
         let jws = try signer.advancedCommerceRequestJWS(requestJSON: requestJSON)
         try await audit(.advancedCommerceRequest, app: app, actor: actor, detail: ["operation": operation])
         return jws
+    }
+}
+
+/// Signers by tenant, app and key, kept for `ttl`: signing needs no database round trip and no key
+/// parsing. A removed key or app stops signing within `ttl` (like the API key cache).
+final class SignerCache: Sendable {
+    struct Key: Hashable {
+        let tenantId: UUID
+        let bundleId: String
+        let keyId: String?
+    }
+
+    private let ttl: Duration
+    private let entries = Mutex([Key: (value: (AppRecord, OfferSigner), until: ContinuousClock.Instant)]())
+
+    init(ttl: Duration) { self.ttl = ttl }
+
+    func get(_ key: Key) -> (AppRecord, OfferSigner)? {
+        entries.withLock { entries in
+            guard let entry = entries[key], entry.until > .now else { return nil }
+            return entry.value
+        }
+    }
+
+    func put(_ key: Key, _ value: (AppRecord, OfferSigner)) {
+        entries.withLock { entries in
+            if entries.count > 10_000 { entries.removeAll() }
+            entries[key] = (value, .now + ttl)
+        }
     }
 }

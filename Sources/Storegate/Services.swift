@@ -42,7 +42,7 @@ public struct Services: Sendable {
         self.apiKeys = APIKeyService(database: database, repositories: repositories, cacheTTL: authCacheTTL)
         self.apps = AppService(database: database, vault: vault, repositories: repositories, signingKeys: signingKeys)
         self.tenants = TenantService(database: database, migrator: migrator, repositories: repositories, signingKeys: signingKeys)
-        self.offers = OfferService(database: database, repositories: repositories, signingKeys: signingKeys)
+        self.offers = OfferService(database: database, repositories: repositories, signingKeys: signingKeys, cacheTTL: authCacheTTL)
         let roots = trust?.roots ?? ((try? ChainVerifier.appleRootCAG3()).map { [$0] } ?? [])
         self.chains = ChainVerifier(roots: roots)
         let allowUnsigned = trust?.allowUnsignedEnvironments ?? false

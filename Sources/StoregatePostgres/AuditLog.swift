@@ -13,6 +13,32 @@ public struct AuditLog: Sendable {
             "INSERT INTO storegate.audit_log (actor, tenant_id, action, detail) VALUES (\(actor), \(tenantId), \(action), \(json)::jsonb)", logger: logger)
     }
 
+    /// One entry to append; `detail` is a JSON object.
+    public struct NewEntry: Sendable {
+        public let actor: String
+        public let tenantId: UUID
+        public let action: String
+        public let detail: String
+        public init(actor: String, tenantId: UUID, action: String, detail: String) {
+            self.actor = actor
+            self.tenantId = tenantId
+            self.action = action
+            self.detail = detail
+        }
+    }
+
+    /// Appends many entries in one statement, in order.
+    public func record(_ entries: [NewEntry], on conn: PostgresConnection) async throws {
+        guard !entries.isEmpty else { return }
+        try await conn.run(
+            """
+            INSERT INTO storegate.audit_log (actor, tenant_id, action, detail)
+            SELECT a, t, x, d::jsonb FROM unnest(\(entries.map(\.actor))::text[], \(entries.map(\.tenantId))::uuid[], \(entries.map(\.action))::text[],
+                                                 \(entries.map(\.detail))::text[]) WITH ORDINALITY AS e(a, t, x, d, n)
+            ORDER BY n
+            """, logger: logger)
+    }
+
     public struct Entry: Sendable, Codable, Equatable {
         public let at: Date
         public let actor: String

@@ -1,0 +1,136 @@
+import AppStoreServer
+import AppStoreSimulator
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Hummingbird
+import KeyVault
+import Logging
+import NIOCore
+import NIOHTTP1
+import PostgresNIO
+import Storegate
+import StoregatePostgres
+import StoregateServer
+
+// Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
+// STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
+// Usage: storegate-bench [--seconds S] [--openssl-sign-rate R]
+
+let arguments = CommandLine.arguments
+func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } }
+let seconds = option("--seconds").flatMap(Double.init) ?? 5
+let opensslRate = option("--openssl-sign-rate").flatMap(Double.init)
+let quiet = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
+let bundleId = "com.example.bench"
+
+let config = try DatabaseConfiguration(
+    url: ProcessInfo.processInfo.environment["STOREGATE_DATABASE_URL"] ?? DatabaseConfiguration.defaultURL, maximumConnections: 20)
+let postgres = PostgresClient(configuration: config.client, backgroundLogger: quiet)
+let http = HTTPClient(eventLoopGroupProvider: .singleton)
+let simulator = try AppStoreSimulator(sender: NotificationSender(http: http, logger: quiet))
+let vault = KeyVault(ring: MasterKeyRing(active: try MasterKey(base64: MasterKey.generate()), previous: []))
+let services = Services(
+    database: Database(client: postgres, logger: quiet), vault: vault, authCacheTTL: .seconds(5), trust: ([simulator.ca.root], false), http: http)
+
+func firstPort(_ ports: AsyncStream<Int>) async throws -> Int {
+    var iterator = ports.makeAsyncIterator()
+    guard let port = await iterator.next() else { throw CancellationError() }
+    return port
+}
+
+func line(_ label: String, _ value: String) { print(label.padding(toLength: 64, withPad: " ", startingAt: 0) + value) }
+
+try await withThrowingTaskGroup(of: Void.self) { group in
+    group.addTask { await postgres.run() }
+    try await services.migrator.migrateControl()
+
+    let (simPorts, simContinuation) = AsyncStream<Int>.makeStream()
+    let simApp = simulator.application(port: 0, logger: quiet) { simContinuation.yield($0) }
+    group.addTask { try await simApp.runService() }
+    let simPort = try await firstPort(simPorts)
+    let servicesWithApple = Services(
+        database: services.database, vault: vault, authCacheTTL: .seconds(5), trust: ([simulator.ca.root], false), appStoreURL: "http://127.0.0.1:\(simPort)",
+        http: http)
+    var configuration = ServerConfiguration()
+    configuration.port = 0
+    configuration.maxBatchSize = 100
+    let (ports, continuation) = AsyncStream<Int>.makeStream()
+    let server = try buildApplication(configuration: configuration, storegate: servicesWithApple, logger: quiet) { continuation.yield($0) }
+    group.addTask { try await server.runService() }
+    let port = try await firstPort(ports)
+    let base = "http://127.0.0.1:\(port)"
+
+    // A tenant with one app, its key (known to the simulator too) and an API key.
+    let slug = "bench-" + UUID().uuidString.prefix(8).lowercased()
+    let tenant = try await servicesWithApple.tenants.create(slug: slug, name: "Bench", actor: .cli)
+    let app = try await servicesWithApple.apps.add(tenantId: tenant.id, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
+    let key = P256.Signing.PrivateKey()
+    _ = try await servicesWithApple.apps.importKey(
+        tenantId: tenant.id, bundleId: bundleId, keyId: "BENCHKEY01", issuerId: "5b2c7c3e-1a4f-4d2b-9a0e-6f1d2c3b4a59", p8: key.pemRepresentation, actor: .cli)
+    let apiKey = try await servicesWithApple.apiKeys.issue(tenantId: tenant.id, label: "bench", actor: .cli).secret
+    await simulator.store.register(bundleId: bundleId, appAppleId: 1)
+    let webhook = base + "/apple/notifications/" + (app.webhooks.first { $0.environment == "Sandbox" }?.token ?? "")
+
+    var headers = HTTPHeaders()
+    headers.add(name: "Content-Type", value: "application/json")
+    headers.add(name: "Authorization", value: "Bearer " + apiKey)
+    let rpc = Load(client: http, url: base + "/rpc", headers: headers)
+    func call(_ method: String, _ params: String, id: Int) -> String { #"{"jsonrpc":"2.0","method":"\#(method)","params":\#(params),"id":\#(id)}"# }
+    let offer = #"{"bundleId":"\#(bundleId)","productId":"com.example.monthly","offerId":"WINBACK","transactionId":"2000000000000001"}"#
+    let single = ByteBuffer(string: call("offers.signPromotionalJWS", offer, id: 1))
+    let batch = ByteBuffer(string: "[" + (1...100).map { call("offers.signPromotionalJWS", offer, id: $0) }.joined(separator: ",") + "]")
+
+    _ = await rpc.closedLoop(seconds: 1, concurrency: 4) { _ in single }  // warm-up: connections, caches
+    let singles = await rpc.closedLoop(seconds: seconds, concurrency: 8) { _ in single }
+    let batches = await rpc.closedLoop(seconds: seconds, concurrency: 4) { _ in batch }
+    let paced = await rpc.openLoop(seconds: seconds, rate: 1000) { _ in single }
+
+    // Status reads: a customer whose subscription arrived by notification.
+    let customer = try await servicesWithApple.accounts.ensure(tenant: tenant, customerId: "bench-customer", actor: .cli)
+    await simulator.store.setNotificationURL(bundleId: bundleId, url: webhook)
+    var purchase = SimulatorStore.Purchase(
+        customer: "bench-device", bundleId: bundleId, productId: "com.example.monthly", type: .autoRenewableSubscription,
+        appAccountToken: customer.customer.appAccountToken)
+    purchase.subscriptionGroupIdentifier = "group.bench"
+    let bought = try await simulator.purchase(purchase)
+    for _ in 0..<200 {
+        if try await !servicesWithApple.subscriptions.status(tenant: tenant, customerId: "bench-customer", bundleId: nil, transactionId: nil, refresh: false).isEmpty { break }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    await simulator.store.setNotificationURL(bundleId: bundleId, url: nil)
+    let statusBody = ByteBuffer(string: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1))
+    let statuses = await rpc.closedLoop(seconds: seconds, concurrency: 8) { _ in statusBody }
+
+    // Ingestion: distinct signed renewals of that subscription, posted to the app's webhook.
+    let count = Int(seconds * 1500)
+    var bodies: [ByteBuffer] = []
+    for _ in 0..<count {
+        let payload = ResponseBodyV2DecodedPayload(
+            notificationType: .didRenew, notificationUUID: UUID().uuidString.lowercased(),
+            data: NotificationData(environment: .sandbox, appAppleId: 1, bundleId: bundleId, bundleVersion: "1", signedTransactionInfo: try simulator.ca.sign(bought), status: .active),
+            version: "2.0", signedDate: Timestamp(Date()))
+        bodies.append(ByteBuffer(string: #"{"signedPayload":"\#(try simulator.ca.sign(payload))"}"#))
+    }
+    let signed = bodies
+    let ingest = Load(client: http, url: webhook, headers: ["Content-Type": "application/json"])
+    let ingested = await ingest.closedLoop(seconds: seconds, concurrency: 8) { i in signed[i % count] }
+
+    print("Storegate benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(Int(seconds)) s per figure, HTTP/1.1 keep-alive on loopback")
+    if let opensslRate { line("openssl speed ecdsap256, one core (sign/s)", String(format: "%.0f", opensslRate)) }
+    line("offers.signPromotionalJWS, single calls, 8 in flight", String(format: "%.0f offers/s (%d failed)", singles.perSecond, singles.failed))
+    let batchRate = batches.perSecond * 100
+    line("offers.signPromotionalJWS, batches of 100, 4 in flight", String(format: "%.0f offers/s (%d failed)", batchRate, batches.failed))
+    if let opensslRate { line("  batched / openssl single-core", String(format: "%.0f%% (target ≥ 50%%)", batchRate / opensslRate * 100)) }
+    line(
+        "single calls at 1,000/s (open loop)",
+        String(format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 10 ms); %.0f/s, %d failed", paced.percentile(0.5), paced.percentile(0.99),
+            paced.latencies.max() ?? .nan, paced.perSecond, paced.failed))
+    line("subscriptions.status, 8 in flight", String(format: "%.0f reads/s (%d failed)", statuses.perSecond, statuses.failed))
+    let ingestedNew = min(ingested.completed, count)
+    line("notifications ingested (verify, store, process), 8 in flight", String(format: "%.0f/s (%d distinct, %d failed)", ingested.perSecond, ingestedNew, ingested.failed))
+
+    try await servicesWithApple.tenants.delete(slug: slug, confirm: slug, actor: .cli)
+    group.cancelAll()
+}
+try await http.shutdown()
