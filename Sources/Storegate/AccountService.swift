@@ -141,16 +141,24 @@ struct DeviceDataVerification: Sendable {
     let allowUnsignedEnvironments: Bool
 
     func verify(_ jws: String, as kind: SignedPayloadKind, app: AppRecord, field: String) async throws -> VerifiedPayload {
+        // The named environment only chooses the verifier: the signature is checked first either way, so
+        // tampered data reads as tampered, not as being from the wrong environment.
         let named = Self.unverifiedEnvironment(jws, kind: kind)
-        guard let environment = named, app.environments.contains(environment) || (allowUnsignedEnvironments && ["Xcode", "LocalTesting"].contains(environment))
-        else {
-            throw StoregateError.unverified(field: field, failure: .wrongEnvironment(expected: app.environments.joined(separator: " or "), actual: named))
+        let acceptable = named.flatMap { environment in
+            app.environments.contains(environment) || (allowUnsignedEnvironments && ["Xcode", "LocalTesting"].contains(environment)) ? environment : nil
         }
+        let wrongEnvironment = StoregateError.unverified(
+            field: field, failure: .wrongEnvironment(expected: app.environments.joined(separator: " or "), actual: named))
         let verifier = SignedDataVerifier(
-            configuration: .init(bundleId: app.bundleId, appAppleId: app.appAppleId, environment: environment, allowUnsignedEnvironments: allowUnsignedEnvironments),
+            configuration: .init(
+                bundleId: app.bundleId, appAppleId: app.appAppleId, environment: acceptable ?? app.environments.first ?? "Production",
+                allowUnsignedEnvironments: allowUnsignedEnvironments),
             chains: chains)
         switch await verifier.verify(jws, as: kind) {
-        case .valid(let payload): return payload
+        case .valid(let payload):
+            guard acceptable != nil else { throw wrongEnvironment }
+            return payload
+        case .invalid(.wrongEnvironment) where acceptable == nil: throw wrongEnvironment
         case .invalid(let failure): throw StoregateError.unverified(field: field, failure: failure)
         }
     }

@@ -63,9 +63,10 @@ import Testing
                     #expect(audit.contains { $0.action == "account.transfer" && $0.detail.contains("lee@example.com") })
 
                     var parts = signed.split(separator: ".").map(String.init)
-                    var payload = try #require(Base64URL.decode(parts[1]))
-                    payload[payload.count / 2] ^= 0x01
-                    parts[1] = Base64URL.encode(payload)
+                    // Tampered to name another environment: the signature is what fails, not the environment.
+                    let payload = String(decoding: try #require(Base64URL.decode(parts[1])), as: UTF8.self)
+                    #expect(payload.contains(#""environment":"Sandbox""#))
+                    parts[1] = Base64URL.encode(Data(payload.replacingOccurrences(of: #""environment":"Sandbox""#, with: #""environment":"Production""#).utf8))
                     let forged = try await call(
                         "accounts.linkTransaction", ["bundleId": SimulatorHarness.bundleId, "customerId": "max", "signedTransaction": parts.joined(separator: ".")])
                     #expect(error(forged).code == 1020)
