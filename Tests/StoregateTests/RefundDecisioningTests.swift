@@ -181,3 +181,29 @@ import Testing
         }
     }
 }
+
+extension RefundDecisioningTests {
+    /// Apple rate-limits the answer: the client honours Retry-After, the job is rescheduled when its retries
+    /// run out, and the facts still arrive before the deadline.
+    @Test func rateLimitedAnswersAreRetried() async throws {
+        try await Storefront.with(slug: "ratelimit") { s in
+            let bought = try await s.simulator.purchase(Self.coins("jo"))
+            let id = try #require(bought.transactionId)
+            try await s.simulator.requestRefund(transactionId: id)
+            try await s.processed(2)
+            await s.store.inject(.rateLimited(retryAfter: .milliseconds(300)), times: 5)
+            _ = try await s.result("refunds.reportConsumption", [
+                "bundleId": Storefront.bundleId, "transactionId": id, "customerConsented": true, "deliveryStatus": "UNDELIVERED_SERVER_OUTAGE",
+                "sampleContentProvided": false,
+            ])
+            try await s.eventually("the consumption report after the rate limit") { await s.store.consumptionReports[id] != nil }
+            #expect(await s.store.pendingFaults == 0)
+            let puts = await s.store.received.filter { $0.path == "/inApps/v2/transactions/consumption/\(id)" }
+            #expect(puts.count == 1, "refused calls are not recorded; the one accepted is")
+            let sent = try await s.result("refunds.pending", ["bundleId": Storefront.bundleId, "status": "sent"])
+            let request = (sent["requests"] as? [[String: Any]])?.first
+            #expect((request?["attempts"] as? Int ?? 0) >= 2, "the job ran again after the client's retries ran out")
+            #expect((request?["lastError"] as? String)?.contains("429") == true)
+        }
+    }
+}
