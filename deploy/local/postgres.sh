@@ -54,7 +54,7 @@ start() {
     echo "PostgreSQL already running on 127.0.0.1:$port" >&2
   else
     as_owner "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 start \
-      -o "-p $port -k $data -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200 -c max_locks_per_transaction=256" >/dev/null
+      -o "-p $port -k $data -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=500 -c max_locks_per_transaction=256" >/dev/null
     echo "PostgreSQL running on 127.0.0.1:$port (data: $data)" >&2
   fi
   # The application role: owns its database, may create test databases, is no superuser.

@@ -39,7 +39,7 @@ enum TestDatabase {
         try await admin { conn, log in try await conn.run("CREATE DATABASE \(unescaped: "\"\(name)\"")", logger: log) }
         let url = url(database: String(name))
         do {
-            let config = try DatabaseConfiguration(url: url, maximumConnections: 12)
+            let config = try DatabaseConfiguration(url: url, maximumConnections: 8)
             let client = PostgresClient(configuration: config.client, backgroundLogger: logger)
             let services = Services(database: Database(client: client, logger: logger), vault: vault, authCacheTTL: authCacheTTL, trust: trust, appStoreURL: appStoreURL,
                 workerPollInterval: workerPollInterval)
@@ -54,10 +54,18 @@ enum TestDatabase {
             }
             try await drop(String(name))
             return result
+        } catch let error as PSQLError {
+            try? await drop(String(name))
+            throw DetailedDatabaseError(description: String(reflecting: error))
         } catch {
             try? await drop(String(name))
             throw error
         }
+    }
+
+    /// PostgresNIO hides a server error's detail from `description`; a failing test shows it.
+    struct DetailedDatabaseError: Error, CustomStringConvertible {
+        let description: String
     }
 
     private static func drop(_ name: String) async throws {
