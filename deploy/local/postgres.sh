@@ -57,9 +57,11 @@ start() {
       -o "-p $port -k $data -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=500 -c max_locks_per_transaction=256" >/dev/null
     echo "PostgreSQL running on 127.0.0.1:$port (data: $data)" >&2
   fi
-  # The application role: owns its database, may create test databases, is no superuser.
+  # The application role: owns its database, may create test databases, is no superuser. It may signal
+  # backends so that a test's DROP DATABASE ... WITH (FORCE) can end an autovacuum worker in its database.
   as_owner "$bin/psql" -h "$data" -p "$port" -U postgres -d postgres -qtA -v ON_ERROR_STOP=1 <<'SQL' >/dev/null
 SELECT 'CREATE ROLE storegate LOGIN CREATEDB' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'storegate') \gexec
+SELECT 'GRANT pg_signal_backend TO storegate' WHERE NOT pg_has_role('storegate', 'pg_signal_backend', 'MEMBER') \gexec
 SELECT 'CREATE DATABASE storegate OWNER storegate' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'storegate') \gexec
 SQL
 }

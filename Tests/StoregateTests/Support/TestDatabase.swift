@@ -68,8 +68,16 @@ enum TestDatabase {
         let description: String
     }
 
+    /// Drops a test database. `WITH (FORCE)` cannot end an autovacuum worker unless the role may signal
+    /// backends (`deploy/local/postgres.sh` grants that); elsewhere the drop is retried until the worker is done.
     private static func drop(_ name: String) async throws {
-        try await admin { conn, log in try await conn.run("DROP DATABASE IF EXISTS \(unescaped: "\"\(name)\"") WITH (FORCE)", logger: log) }
+        for attempt in 1...20 {
+            do {
+                return try await admin { conn, log in try await conn.run("DROP DATABASE IF EXISTS \(unescaped: "\"\(name)\"") WITH (FORCE)", logger: log) }
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42501" && attempt < 20 {
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
     }
 
     private static func admin(_ body: @Sendable (PostgresConnection, Logger) async throws -> Void) async throws {
