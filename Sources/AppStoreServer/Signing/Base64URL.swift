@@ -1,18 +1,66 @@
 import Foundation
 
-/// Base64url without padding (RFC 7515 §2), as JWS uses it.
+/// Base64url without padding (RFC 7515 §2), as JWS uses it. Byte-level: it sits on the signing and
+/// verification hot paths, where string replacement would cost more than the signature.
 public enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, symbol) in alphabet.enumerated() { table[Int(symbol)] = UInt8(value) }
+        return table
+    }()
+
     public static func encode(_ data: some DataProtocol) -> String {
-        Data(data).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let bytes = Array(data)
+        var out = [UInt8]()
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index + 3 <= bytes.count {
+            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            out.append(alphabet[Int(group >> 18 & 63)])
+            out.append(alphabet[Int(group >> 12 & 63)])
+            out.append(alphabet[Int(group >> 6 & 63)])
+            out.append(alphabet[Int(group & 63)])
+            index += 3
+        }
+        switch bytes.count - index {
+        case 1:
+            let group = UInt32(bytes[index]) << 16
+            out.append(alphabet[Int(group >> 18 & 63)])
+            out.append(alphabet[Int(group >> 12 & 63)])
+        case 2:
+            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+            out.append(alphabet[Int(group >> 18 & 63)])
+            out.append(alphabet[Int(group >> 12 & 63)])
+            out.append(alphabet[Int(group >> 6 & 63)])
+        default: break
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// Decodes base64url with or without padding; nil for anything else.
+    /// Decodes base64url with or without trailing padding; nil for anything else.
     public static func decode(_ text: some StringProtocol) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard !base64.contains("=") || text.hasSuffix("=") else { return nil }
-        base64 = base64.replacingOccurrences(of: "=", with: "")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
+        var symbols = Array(text.utf8)
+        if symbols.last == UInt8(ascii: "=") {
+            guard symbols.count % 4 == 0 else { return nil }
+            symbols.removeLast()
+            if symbols.last == UInt8(ascii: "=") { symbols.removeLast() }
+        }
+        guard symbols.count % 4 != 1 else { return nil }
+        var out = Data()
+        out.reserveCapacity(symbols.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for symbol in symbols {
+            let value = values[Int(symbol)]
+            guard value != 0xFF else { return nil }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        return out
     }
 }
