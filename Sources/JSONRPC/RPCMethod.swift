@@ -52,6 +52,12 @@ public struct RPCMethod<Context: Sendable>: Sendable {
     ) {
         self.description = description
         let allowed = Set(description.params.map(\.name))
+        // Made once per method: configured coders are safe to share, and making them per call showed on the hot path.
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom(RPCDates.decode)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
         self.invoke = { params, context in
             var params = params
             if case .array(let positional) = params {
@@ -65,16 +71,11 @@ public struct RPCMethod<Context: Sendable>: Sendable {
             }
             let decoded: Params
             do {
-                let decoder = JSONDecoder()
-                decoder.dateDecodingStrategy = .custom(RPCDates.decode)
                 decoded = try decoder.decode(Params.self, from: Data(params.serialized))
             } catch let error as DecodingError {
                 throw RPCError(decoding: error)
             }
             let result = try await handler(decoded, context)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-            encoder.dateEncodingStrategy = .iso8601
             return Array(try encoder.encode(result))
         }
     }

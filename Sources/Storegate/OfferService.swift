@@ -42,9 +42,7 @@ public struct OfferService: Sendable {
 
     func audit(_ kind: Kind, app: AppRecord, actor: Actor, detail: [String: String]) async throws {
         let detail = detail.merging(["kind": kind.rawValue, "bundleId": app.bundleId]) { a, _ in a }
-        try await audits.record(
-            AuditLog.NewEntry(
-                actor: actor.description, tenantId: app.tenantId, action: "offer.sign", detail: String(decoding: try JSONEncoder().encode(detail), as: UTF8.self)))
+        try await audits.record(.init(actor: actor.description, tenantId: app.tenantId, action: "offer.sign", detail: detail))
     }
 
     public func signPromotional(tenantId: UUID, bundleId: String, keyId: String? = nil, productId: String, offerId: String, appAccountToken: UUID?, actor: Actor)

@@ -22,6 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
     var tlsKey = ProcessInfo.processInfo.environment["STOREGATE_TLS_KEY"]
     @Option(help: "Largest request body in bytes.") var maxBodyBytes = 1 << 20
     @Option(help: "Most requests in one JSON-RPC batch.") var maxBatchSize = 100
+    @Option(help: "How many calls of one batch run at once.") var batchConcurrency = 32
     @Option(help: "Database connections in the pool.") var databaseConnections = 20
     @Option(
         name: .customLong("trust-root"),
@@ -32,6 +33,7 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        guard batchConcurrency >= 1 else { throw ValidationError("--batch-concurrency must be at least 1") }
     }
 
     func run() async throws {
@@ -64,6 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.tlsKeyPath = tlsKey
         configuration.maxBodyBytes = maxBodyBytes
         configuration.maxBatchSize = maxBatchSize
+        configuration.batchConcurrency = batchConcurrency
         configuration.publicURL = Runtime.publicURL
         let log = logger
         let tls = tlsCert != nil

@@ -20,7 +20,7 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
     let engine = RPCEngine(
-        registry: StoregateRPC.registry, maxBatchSize: configuration.maxBatchSize,
+        registry: StoregateRPC.registry, maxBatchSize: configuration.maxBatchSize, batchConcurrency: configuration.batchConcurrency,
         hooks: RPCHooks(
             callCompleted: { method, error, duration, call in
                 metrics.record(method: method, error: error, duration: duration)

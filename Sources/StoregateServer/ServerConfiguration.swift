@@ -11,6 +11,9 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes = 1 << 20
     /// Most requests in one JSON-RPC batch.
     public var maxBatchSize = 100
+    /// How many calls of one batch run at once. Concurrent offer signings share one audit commit, so a
+    /// batch of 100 signings costs a few database round trips, not one per call.
+    public var batchConcurrency = 32
     /// Whether this process runs the job queue worker (notification processing, consumption answers).
     public var runsJobWorker = true
     /// The address Apple and clients reach this server at, for the notification URLs it prints.

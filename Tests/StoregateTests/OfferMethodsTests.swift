@@ -68,6 +68,31 @@ import Testing
         }
     }
 
+    /// A batch of signings: each is audited, identical ones sharing a row that counts them.
+    @Test func batchedSigningsAreEachCounted() async throws {
+        try await TestDatabase.with { services, _ in
+            let a = try await Fixtures.tenant(services, slug: "offers-batch", bundleId: "com.example.batch")
+            _ = try await services.apps.importKey(
+                tenantId: a.tenant.tenant.id, bundleId: "com.example.batch", keyId: "BATCHKEY01", issuerId: Fixtures.issuerId, p8: Fixtures.p8(), actor: Actor("test"))
+            let calls = (1...60).map { i in
+                #"{"jsonrpc":"2.0","method":"offers.signPromotionalJWS","params":{"bundleId":"com.example.batch","productId":"com.example.\#(i % 3)","offerId":"WINBACK"},"id":\#(i)}"#
+            }
+            let reply = try await TestServer.with(services) { server in try await server.rpc(raw: "[" + calls.joined(separator: ",") + "]", apiKey: a.apiKey) }
+            let answers = try #require(reply.json as? [[String: Any]])
+            #expect(answers.count == 60 && answers.allSatisfy { $0["result"] != nil })
+            let audit = try await services.database.withConnection { conn in
+                try await AuditLog(logger: services.database.logger).entries(tenantId: a.tenant.tenant.id, on: conn)
+            }
+            var counted: [String: Int] = [:]
+            for entry in audit where entry.action == "offer.sign" {
+                let detail = try #require(try JSONSerialization.jsonObject(with: Data(entry.detail.utf8)) as? [String: Any])
+                #expect(detail["offerId"] as? String == "WINBACK" && detail["kind"] as? String == "promotionalJWS")
+                counted[detail["productId"] as? String ?? "?", default: 0] += (detail["count"] as? Int) ?? 0
+            }
+            #expect(counted == ["com.example.0": 20, "com.example.1": 20, "com.example.2": 20])
+        }
+    }
+
     /// Tenant A cannot sign with tenant B's app: it looks exactly like an app that does not exist.
     @Test func tenantsCannotSignWithEachOthersApps() async throws {
         try await TestDatabase.with { services, _ in

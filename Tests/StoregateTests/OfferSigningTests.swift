@@ -96,6 +96,42 @@ import Testing
         #expect(Data(base64Encoded: commerce.claims["request"] as? String ?? "") == request, "standard base64 of the request JSON")
     }
 
+    /// The claims are written without JSONEncoder on the hot path: the same members (nil ones left out) and
+    /// values, escapes included, in declaration order (Linux's JSONEncoder has no fixed order).
+    @Test func claimsAreWhatJSONEncoderWouldWrite() throws {
+        let key = try Self.key()
+        let signer = OfferSigner(key: key, now: { Date(timeIntervalSince1970: 1_700_000_000) }, makeNonce: { UUID(uuidString: "A1B2C3D4-0000-4000-8000-000000000001")! })
+        let nonce = "a1b2c3d4-0000-4000-8000-000000000001"
+        func payload(_ jws: String) throws -> Data { try #require(Base64URL.decode(jws.split(separator: ".")[1])) }
+        func same<T: Codable & Equatable>(_ written: Data, _ expected: T) throws {
+            #expect(try JSONDecoder().decode(T.self, from: written) == expected)
+            let members = try #require(try JSONSerialization.jsonObject(with: written) as? NSDictionary)
+            #expect(members == (try JSONSerialization.jsonObject(with: try JSONEncoder().encode(expected)) as? NSDictionary))
+        }
+        for text in ["com.example.monthly", #"quote" back\slash /slash"#, "tab\tnew\nline\u{1}\u{1f}\u{7f}", "emoji 🎉 é ü", ""] {
+            try same(
+                try payload(try signer.promotionalOfferJWS(productId: text, offerIdentifier: text, transactionId: nil)),
+                PromotionalOfferClaims(
+                    productId: text, offerIdentifier: text, transactionId: nil, iss: key.issuerId, bid: key.bundleId, aud: "promotional-offer", iat: 1_700_000_000,
+                    nonce: nonce))
+            try same(
+                try payload(try signer.promotionalOfferJWS(productId: text, offerIdentifier: "o", transactionId: "2000000000000001")),
+                PromotionalOfferClaims(
+                    productId: text, offerIdentifier: "o", transactionId: "2000000000000001", iss: key.issuerId, bid: key.bundleId, aud: "promotional-offer",
+                    iat: 1_700_000_000, nonce: nonce))
+            try same(
+                try payload(try signer.introductoryOfferEligibilityJWS(productId: text, allowIntroductoryOffer: false, transactionId: text)),
+                IntroductoryOfferEligibilityClaims(
+                    productId: text, allowIntroductoryOffer: false, transactionId: text, iss: key.issuerId, bid: key.bundleId,
+                    aud: "introductory-offer-eligibility", iat: 1_700_000_000, nonce: nonce))
+            try same(
+                try payload(try signer.advancedCommerceRequestJWS(requestJSON: Data(text.utf8))),
+                AdvancedCommerceRequestClaims(
+                    request: Data(text.utf8).base64EncodedString(), iss: key.issuerId, bid: key.bundleId, aud: "advanced-commerce-api", iat: 1_700_000_000,
+                    nonce: nonce))
+        }
+    }
+
     @Test func bearerTokenIsCachedAndRenewedBeforeExpiry() throws {
         let key = try Self.key()
         let clock = TestClock(Self.fixedNow)

@@ -24,6 +24,11 @@ public struct PromotionalOfferClaims: Codable, Equatable, Sendable {
     public let iat: Int64
     public let nonce: String
     public static let audience = "promotional-offer"
+
+    public init(productId: String, offerIdentifier: String, transactionId: String?, iss: String, bid: String, aud: String, iat: Int64, nonce: String) {
+        (self.productId, self.offerIdentifier, self.transactionId, self.iss, self.bid, self.aud, self.iat, self.nonce) =
+            (productId, offerIdentifier, transactionId, iss, bid, aud, iat, nonce)
+    }
 }
 
 public struct IntroductoryOfferEligibilityClaims: Codable, Equatable, Sendable {
@@ -36,6 +41,11 @@ public struct IntroductoryOfferEligibilityClaims: Codable, Equatable, Sendable {
     public let iat: Int64
     public let nonce: String
     public static let audience = "introductory-offer-eligibility"
+
+    public init(productId: String, allowIntroductoryOffer: Bool, transactionId: String, iss: String, bid: String, aud: String, iat: Int64, nonce: String) {
+        (self.productId, self.allowIntroductoryOffer, self.transactionId, self.iss, self.bid, self.aud, self.iat, self.nonce) =
+            (productId, allowIntroductoryOffer, transactionId, iss, bid, aud, iat, nonce)
+    }
 }
 
 public struct AdvancedCommerceRequestClaims: Codable, Equatable, Sendable {
@@ -47,6 +57,10 @@ public struct AdvancedCommerceRequestClaims: Codable, Equatable, Sendable {
     public let iat: Int64
     public let nonce: String
     public static let audience = "advanced-commerce-api"
+
+    public init(request: String, iss: String, bid: String, aud: String, iat: Int64, nonce: String) {
+        (self.request, self.iss, self.bid, self.aud, self.iat, self.nonce) = (request, iss, bid, aud, iat, nonce)
+    }
 }
 
 /// Signs offers with an app's key. Clock and nonces are injectable for tests.
@@ -55,7 +69,7 @@ public struct OfferSigner: Sendable {
     let now: @Sendable () -> Date
     let makeNonce: @Sendable () -> UUID
 
-    public init(key: SigningKey, now: @escaping @Sendable () -> Date = Date.init, makeNonce: @escaping @Sendable () -> UUID = UUID.init) {
+    public init(key: SigningKey, now: @escaping @Sendable () -> Date = Date.init, makeNonce: @escaping @Sendable () -> UUID = UUID.random) {
         self.key = key
         self.now = now
         self.makeNonce = makeNonce

@@ -7,12 +7,15 @@ public struct SigningKey: Sendable {
     public let issuerId: String
     public let bundleId: String
     let privateKey: P256.Signing.PrivateKey
+    /// The encoded header, `{"alg":"ES256","kid":…,"typ":"JWT"}`, made once.
+    private let headerSegment: String
 
     public init(keyId: String, issuerId: String, bundleId: String, privateKey: P256.Signing.PrivateKey) {
         self.keyId = keyId
         self.issuerId = issuerId.lowercased()
         self.bundleId = bundleId
         self.privateKey = privateKey
+        self.headerSegment = Base64URL.encode(JWSHeader(kid: keyId).compactJSON)
     }
 
     /// Parses a `.p8` (PEM PKCS#8 P-256).
@@ -23,12 +26,18 @@ public struct SigningKey: Sendable {
     public var publicKey: P256.Signing.PublicKey { privateKey.publicKey }
 
     /// A compact JWS with header `{"alg":"ES256","kid":…,"typ":"JWT"}` over `claims`, signature raw r‖s.
+    /// The offer claims take a fast path past `JSONEncoder` (`CompactJSON`); the JSON is the same.
     public func jws(claims: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        let header = try encoder.encode(JWSHeader(kid: keyId))
-        let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(try encoder.encode(claims))
-        let signature = try privateKey.signature(for: Data(signingInput.utf8))
+        let payload: [UInt8]
+        if let claims = claims as? any CompactJSON {
+            payload = claims.compactJSON
+        } else {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            payload = Array(try encoder.encode(claims))
+        }
+        let signingInput = headerSegment + "." + Base64URL.encode(payload)
+        let signature = try privateKey.signature(for: Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
     }
 

@@ -1,0 +1,117 @@
+/// JWS claims written straight to JSON bytes, in declaration order, without `JSONEncoder`: offer signing
+/// is a hot path, and the generic encoder cost as much as the signature. Output is what `JSONEncoder`
+/// with `.withoutEscapingSlashes` writes: nil members left out, `"`, `\` and control characters escaped.
+protocol CompactJSON {
+    func write(to object: inout JSONObjectWriter)
+}
+
+extension CompactJSON {
+    var compactJSON: [UInt8] {
+        var object = JSONObjectWriter()
+        write(to: &object)
+        return object.finish()
+    }
+}
+
+struct JSONObjectWriter {
+    private var bytes: [UInt8] = [UInt8(ascii: "{")]
+
+    init() { bytes.reserveCapacity(256) }
+
+    mutating func add(_ key: String, _ value: String?) {
+        guard let value else { return }
+        member(key)
+        string(value)
+    }
+
+    mutating func add(_ key: String, _ value: Int64) {
+        member(key)
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func add(_ key: String, _ value: Bool) {
+        member(key)
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    func finish() -> [UInt8] { bytes + [UInt8(ascii: "}")] }
+
+    private mutating func member(_ key: String) {
+        if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    private mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        defer { bytes.append(UInt8(ascii: "\"")) }
+        let utf8 = value.utf8
+        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            bytes.append(contentsOf: utf8)
+            return
+        }
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                bytes.append(contentsOf: Array("\\u00".utf8))
+                bytes.append(Self.hex[Int(byte >> 4)])
+                bytes.append(Self.hex[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+    }
+}
+
+extension PromotionalOfferClaims: CompactJSON {
+    func write(to object: inout JSONObjectWriter) {
+        object.add("productId", productId)
+        object.add("offerIdentifier", offerIdentifier)
+        object.add("transactionId", transactionId)
+        object.add("iss", iss)
+        object.add("bid", bid)
+        object.add("aud", aud)
+        object.add("iat", iat)
+        object.add("nonce", nonce)
+    }
+}
+
+extension IntroductoryOfferEligibilityClaims: CompactJSON {
+    func write(to object: inout JSONObjectWriter) {
+        object.add("productId", productId)
+        object.add("allowIntroductoryOffer", allowIntroductoryOffer)
+        object.add("transactionId", transactionId)
+        object.add("iss", iss)
+        object.add("bid", bid)
+        object.add("aud", aud)
+        object.add("iat", iat)
+        object.add("nonce", nonce)
+    }
+}
+
+extension AdvancedCommerceRequestClaims: CompactJSON {
+    func write(to object: inout JSONObjectWriter) {
+        object.add("request", request)
+        object.add("iss", iss)
+        object.add("bid", bid)
+        object.add("aud", aud)
+        object.add("iat", iat)
+        object.add("nonce", nonce)
+    }
+}
+
+extension JWSHeader: CompactJSON {
+    func write(to object: inout JSONObjectWriter) {
+        object.add("alg", alg)
+        object.add("kid", kid)
+        object.add("typ", typ)
+    }
+}
