@@ -41,6 +41,12 @@ public struct RPCMethodDescription: Sendable {
     }
 }
 
+/// A result that is its own JSON value, for hot-path methods: it is written without `JSONEncoder`.
+/// `jsonValue` must hold what encoding would (members sorted by name, as the encoder writes them).
+public protocol JSONValueConvertible: Encodable {
+    var jsonValue: JSONValue { get }
+}
+
 /// A method: its description and a type-erased handler that decodes `Params` and encodes `Result`.
 public struct RPCMethod<Context: Sendable>: Sendable {
     public let description: RPCMethodDescription
@@ -50,14 +56,28 @@ public struct RPCMethod<Context: Sendable>: Sendable {
         _ description: RPCMethodDescription,
         _ handler: @escaping @Sendable (Params, Context) async throws -> Result
     ) {
-        self.description = description
-        let allowed = Set(description.params.map(\.name))
-        // Made once per method: configured coders are safe to share, and making them per call showed on the hot path.
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom(RPCDates.decode)
+        // Made once per method: a configured encoder is safe to share, and making one per call showed on the hot path.
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
+        self.init(description, handler, encode: { Array(try encoder.encode($0)) })
+    }
+
+    /// A method whose result writes itself (offer signing): no `JSONEncoder` on its path.
+    public init<Params: Decodable & Sendable, Result: JSONValueConvertible & Sendable>(
+        _ description: RPCMethodDescription,
+        _ handler: @escaping @Sendable (Params, Context) async throws -> Result
+    ) {
+        self.init(description, handler, encode: { $0.jsonValue.serialized })
+    }
+
+    private init<Params: Decodable & Sendable, Result: Encodable & Sendable>(
+        _ description: RPCMethodDescription,
+        _ handler: @escaping @Sendable (Params, Context) async throws -> Result,
+        encode: @escaping @Sendable (Result) throws -> [UInt8]
+    ) {
+        self.description = description
+        let allowed = Set(description.params.map(\.name))
         self.invoke = { params, context in
             var params = params
             if case .array(let positional) = params {
@@ -71,12 +91,11 @@ public struct RPCMethod<Context: Sendable>: Sendable {
             }
             let decoded: Params
             do {
-                decoded = try decoder.decode(Params.self, from: Data(params.serialized))
+                decoded = try JSONValueDecoder.decode(Params.self, from: params)
             } catch let error as DecodingError {
                 throw RPCError(decoding: error)
             }
-            let result = try await handler(decoded, context)
-            return Array(try encoder.encode(result))
+            return try encode(try await handler(decoded, context))
         }
     }
 }

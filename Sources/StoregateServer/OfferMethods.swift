@@ -1,3 +1,4 @@
+import AppStoreServer
 import Foundation
 import JSONRPC
 import Storegate
@@ -14,8 +15,21 @@ enum OfferMethods {
     static let productId = RPCParam("productId", "The product identifier from App Store Connect.", schema: Schema.string(maxLength: 255))
     static let compactJWS = Schema.object([("compactJWS", Schema.string("A compact JWS (header.payload.signature)."))], required: ["compactJWS"])
 
-    struct CompactJWS: Encodable, Sendable {
+    struct CompactJWS: JSONValueConvertible, Sendable {
         let compactJWS: String
+        var jsonValue: JSONValue { ["compactJWS": .string(compactJWS)] }
+    }
+
+    /// The legacy signature's fields, written without `JSONEncoder` (members in the encoder's sorted order).
+    struct PromotionalOfferView: JSONValueConvertible, Sendable {
+        let signature: PromotionalOfferSignature
+        func encode(to encoder: any Encoder) throws { try signature.encode(to: encoder) }
+        var jsonValue: JSONValue {
+            [
+                "keyIdentifier": .string(signature.keyIdentifier), "nonce": .string(signature.nonce), "signature": .string(signature.signature),
+                "timestamp": .number(String(signature.timestamp)),
+            ]
+        }
     }
 
     struct PromotionalParams: Decodable, Sendable {
@@ -48,9 +62,10 @@ enum OfferMethods {
                 ], required: ["keyIdentifier", "nonce", "timestamp", "signature"], title: "PromotionalOfferSignature"),
             errors: errors)
     ) { (params: PromotionalParams, call) in
-        try await call.services.offers.signPromotional(
-            tenantId: call.caller.tenant.id, bundleId: params.bundleId, keyId: params.keyId, productId: params.productId, offerId: params.offerId,
-            appAccountToken: params.appAccountToken, actor: call.caller.actor)
+        PromotionalOfferView(
+            signature: try await call.services.offers.signPromotional(
+                tenantId: call.caller.tenant.id, bundleId: params.bundleId, keyId: params.keyId, productId: params.productId, offerId: params.offerId,
+                appAccountToken: params.appAccountToken, actor: call.caller.actor))
     }
 
     struct PromotionalJWSParams: Decodable, Sendable {

@@ -1,9 +1,12 @@
 import AppStoreServer
 import Crypto
 import Foundation
+import JSONRPC
 import Storegate
 import StoregatePostgres
 import Testing
+
+@testable import StoregateServer
 
 /// `offers.*` over HTTP: every signature verifies with the app's public key, keys are opened once,
 /// every signing is audited without the signature, and no tenant signs with another's app.
@@ -91,6 +94,19 @@ import Testing
             }
             #expect(counted == ["com.example.0": 20, "com.example.1": 20, "com.example.2": 20])
         }
+    }
+
+    /// The offer results skip JSONEncoder; what they write must be exactly what it would write.
+    @Test func resultsAreWhatJSONEncoderWrites() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        let jws = OfferMethods.CompactJWS(compactJWS: "eyJhbGciOiJFUzI1NiJ9.e30.sig-_")
+        #expect(jws.jsonValue.serialized == Array(try encoder.encode(jws)))
+        let legacy = OfferMethods.PromotionalOfferView(
+            signature: PromotionalOfferSignature(
+                keyIdentifier: "ABCDEF1234", nonce: "20fba8a0-2b80-4a7d-a17f-85c1854727f8", timestamp: 1_698_148_900_000,
+                signature: "MEUCIQD/+abc=="))
+        #expect(legacy.jsonValue.serialized == Array(try encoder.encode(legacy)))
     }
 
     /// Tenant A cannot sign with tenant B's app: it looks exactly like an app that does not exist.

@@ -10,6 +10,10 @@ public struct PromotionalOfferSignature: Codable, Equatable, Sendable {
     public let timestamp: Int64
     /// ASN.1 DER ECDSA signature, standard base64.
     public let signature: String
+
+    public init(keyIdentifier: String, nonce: String, timestamp: Int64, signature: String) {
+        (self.keyIdentifier, self.nonce, self.timestamp, self.signature) = (keyIdentifier, nonce, timestamp, signature)
+    }
 }
 
 /// The claims of the three JWS offer formats. Common: `iss`, `bid`, `aud`, integer `iat`, a fresh
