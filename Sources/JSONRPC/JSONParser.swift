@@ -152,7 +152,16 @@ public struct JSONParser {
 
     private mutating func parseString() throws(Failure) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        // Most names and values are plain ASCII up to the closing quote: taken in one piece.
+        let start = index
+        while index < bytes.count, bytes[index] >= 0x20, bytes[index] < 0x80, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+            index += 1
+        }
+        if current == UInt8(ascii: "\"") {
+            index += 1
+            return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+        }
+        var scalars = String(decoding: bytes[start..<index], as: UTF8.self).unicodeScalars
         while true {
             guard let c = current else { throw fail("unterminated string") }
             switch c {
