@@ -1,11 +1,15 @@
 import CoreMetrics
 import JSONRPC
 import Prometheus
+import Synchronization
 
 /// Prometheus series for RPC calls, labelled by method and outcome, never by tenant.
 public struct RPCMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     let factory: PrometheusMetricsFactory
+    /// Each series' counter and timer, made once: asking the registry on every call showed on the signing path.
+    /// Bounded: methods are the registered ones (or `unknown`) and outcomes the error codes.
+    private let series = SeriesCache()
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -14,14 +18,39 @@ public struct RPCMetrics: Sendable {
 
     /// `method` is nil for unknown methods (recorded as `unknown`, so input cannot grow the label set).
     func record(method: String?, error: RPCError?, duration: Duration) {
-        let outcome = error.map { String($0.code) } ?? "ok"
-        let dimensions = [("method", method ?? "unknown"), ("outcome", outcome)]
-        Counter(label: "storegate_rpc_requests_total", dimensions: dimensions, factory: factory).increment()
-        Timer(label: "storegate_rpc_duration_seconds", dimensions: dimensions, factory: factory).recordInterval(duration)
+        let key = SeriesCache.Key(method: method ?? "unknown", outcome: error.map { String($0.code) } ?? "ok")
+        let (counter, timer) = series.get(key) {
+            let dimensions = [("method", key.method), ("outcome", key.outcome)]
+            return (
+                Counter(label: "storegate_rpc_requests_total", dimensions: dimensions, factory: factory),
+                Timer(label: "storegate_rpc_duration_seconds", dimensions: dimensions, factory: factory)
+            )
+        }
+        counter.increment()
+        timer.recordInterval(duration)
     }
 
     func recordHTTPRejection(status: Int) {
         Counter(label: "storegate_rpc_rejected_total", dimensions: [("status", String(status))], factory: factory).increment()
+    }
+}
+
+final class SeriesCache: Sendable {
+    struct Key: Hashable {
+        let method: String
+        let outcome: String
+    }
+
+    private let entries = Mutex([Key: (CoreMetrics.Counter, CoreMetrics.Timer)]())
+
+    func get(_ key: Key, make: () -> (CoreMetrics.Counter, CoreMetrics.Timer)) -> (CoreMetrics.Counter, CoreMetrics.Timer) {
+        if let found = entries.withLock({ $0[key] }) { return found }
+        let made = make()
+        return entries.withLock { entries in
+            if let raced = entries[key] { return raced }
+            entries[key] = made
+            return made
+        }
     }
 }
 
