@@ -71,17 +71,39 @@ final class AuditBatcher: Sendable {
 
     /// One row per distinct entry, in order of first appearance, each with how many it stands for.
     static func rows(_ entries: [Entry]) throws -> [AuditLog.NewEntry] {
-        var counts: [Entry: Int] = [:]
-        var order: [Entry] = []
+        var position: [Entry: Int] = [:]
+        var distinct: [(entry: Entry, count: Int)] = []
         for entry in entries {
-            if counts[entry] == nil { order.append(entry) }
-            counts[entry, default: 0] += 1
+            if let i = position[entry] {
+                distinct[i].count += 1
+            } else {
+                position[entry] = distinct.count
+                distinct.append((entry, 1))
+            }
         }
-        return try order.map { entry in
-            var detail: [String: Any] = entry.detail
-            detail["count"] = counts[entry] ?? 1
-            let json = try JSONSerialization.data(withJSONObject: detail, options: [.sortedKeys, .withoutEscapingSlashes])
+        let encoder = JSONEncoder()
+        return try distinct.map { entry, count in
+            let json = try encoder.encode(CountedDetail(detail: entry.detail, count: count))
             return AuditLog.NewEntry(actor: entry.actor, tenantId: entry.tenantId, action: entry.action, detail: String(decoding: json, as: UTF8.self))
+        }
+    }
+
+    /// An entry's detail with its `count` beside the other members.
+    struct CountedDetail: Encodable {
+        let detail: [String: String]
+        let count: Int
+
+        struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (key, value) in detail where key != "count" { try container.encode(value, forKey: Key(stringValue: key)) }
+            try container.encode(count, forKey: Key(stringValue: "count"))
         }
     }
 }
