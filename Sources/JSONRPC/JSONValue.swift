@@ -59,9 +59,16 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
     static func writeString(_ s: String, to out: inout [UInt8]) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
         out.append(UInt8(ascii: "\""))
+        defer { out.append(UInt8(ascii: "\"")) }
+        // Most strings (a JWS, an identifier) need no escape: copied in one piece.
+        guard s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            out.append(contentsOf: s.utf8)
+            return
+        }
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
@@ -74,7 +81,6 @@ public enum JSONValue: Sendable, Equatable {
             default: out.append(byte)
             }
         }
-        out.append(UInt8(ascii: "\""))
     }
 }
 
