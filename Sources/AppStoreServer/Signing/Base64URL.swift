@@ -11,9 +11,14 @@ public enum Base64URL {
     }()
 
     public static func encode(_ data: some DataProtocol) -> String {
-        let bytes = Array(data)
         var out = [UInt8]()
-        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        append(Array(data), to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the encoding of `bytes` to `out` (a JWS is built in one buffer).
+    static func append(_ bytes: [UInt8], to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + (bytes.count * 4 + 2) / 3)
         var index = 0
         while index + 3 <= bytes.count {
             let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
@@ -35,7 +40,6 @@ public enum Base64URL {
             out.append(alphabet[Int(group >> 6 & 63)])
         default: break
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes base64url with or without trailing padding; nil for anything else.

@@ -8,14 +8,16 @@ public struct SigningKey: Sendable {
     public let bundleId: String
     let privateKey: P256.Signing.PrivateKey
     /// The encoded header, `{"alg":"ES256","kid":…,"typ":"JWT"}`, made once.
-    private let headerSegment: String
+    private let headerSegment: [UInt8]
 
     public init(keyId: String, issuerId: String, bundleId: String, privateKey: P256.Signing.PrivateKey) {
         self.keyId = keyId
         self.issuerId = issuerId.lowercased()
         self.bundleId = bundleId
         self.privateKey = privateKey
-        self.headerSegment = Base64URL.encode(JWSHeader(kid: keyId).compactJSON)
+        var header: [UInt8] = []
+        Base64URL.append(JWSHeader(kid: keyId).compactJSON, to: &header)
+        self.headerSegment = header
     }
 
     /// Parses a `.p8` (PEM PKCS#8 P-256).
@@ -36,9 +38,15 @@ public struct SigningKey: Sendable {
             encoder.outputFormatting = [.withoutEscapingSlashes]
             payload = Array(try encoder.encode(claims))
         }
-        let signingInput = headerSegment + "." + Base64URL.encode(payload)
-        let signature = try privateKey.signature(for: Array(signingInput.utf8))
-        return signingInput + "." + Base64URL.encode(signature.rawRepresentation)
+        // header.payload is signed, then .signature appended: one buffer, no intermediate strings.
+        var token = headerSegment
+        token.reserveCapacity(headerSegment.count + payload.count * 4 / 3 + 92)
+        token.append(UInt8(ascii: "."))
+        Base64URL.append(payload, to: &token)
+        let signature = try privateKey.signature(for: token)
+        token.append(UInt8(ascii: "."))
+        Base64URL.append(Array(signature.rawRepresentation), to: &token)
+        return String(decoding: token, as: UTF8.self)
     }
 
     /// An ECDSA P-256/SHA-256 signature of `message`, ASN.1 DER (the legacy promotional offer format).
