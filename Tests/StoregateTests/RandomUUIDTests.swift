@@ -13,4 +13,13 @@ import Testing
             #expect("89AB".contains(Array(text)[19]))
         }
     }
+
+    /// The direct formatter writes what Foundation's `uuidString.lowercased()` does.
+    @Test func lowercasedStringIsFoundationsTextLowercased() {
+        let fixed = [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
+        for uuid in fixed + (0..<1000).map({ _ in UUID() }) {
+            #expect(uuid.lowercasedString == uuid.uuidString.lowercased())
+        }
+        #expect(UUID(uuidString: "7389A31A-FB6D-4569-A2A6-DB7D85D84813")?.lowercasedString == "7389a31a-fb6d-4569-a2a6-db7d85d84813")
+    }
 }

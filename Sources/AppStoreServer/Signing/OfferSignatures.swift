@@ -83,7 +83,7 @@ public struct OfferSigner: Sendable {
     public static func legacyPayload(
         bundleId: String, keyId: String, productId: String, offerId: String, appAccountToken: String, nonce: UUID, timestamp: Int64
     ) -> String {
-        [bundleId, keyId, productId, offerId, appAccountToken.lowercased(), nonce.uuidString.lowercased(), String(timestamp)].joined(separator: "\u{2063}")
+        [bundleId, keyId, productId, offerId, appAccountToken.lowercased(), nonce.lowercasedString, String(timestamp)].joined(separator: "\u{2063}")
     }
 
     /// A legacy promotional offer signature. `appAccountToken` may be empty.
@@ -91,11 +91,11 @@ public struct OfferSigner: Sendable {
         let nonce = makeNonce()
         let timestamp = Int64((now().timeIntervalSince1970 * 1000).rounded(.down))
         let payload = Self.legacyPayload(
-            bundleId: key.bundleId, keyId: key.keyId, productId: productId, offerId: offerId, appAccountToken: appAccountToken?.uuidString ?? "",
+            bundleId: key.bundleId, keyId: key.keyId, productId: productId, offerId: offerId, appAccountToken: appAccountToken?.lowercasedString ?? "",
             nonce: nonce, timestamp: timestamp)
         let signature = try key.derSignature(of: Data(payload.utf8))
         return PromotionalOfferSignature(
-            keyIdentifier: key.keyId, nonce: nonce.uuidString.lowercased(), timestamp: timestamp, signature: signature.base64EncodedString())
+            keyIdentifier: key.keyId, nonce: nonce.lowercasedString, timestamp: timestamp, signature: signature.base64EncodedString())
     }
 
     /// A promotional offer JWS (`Product.PurchaseOption.promotionalOffer(_:compactJWS:)`).
@@ -123,5 +123,5 @@ public struct OfferSigner: Sendable {
     }
 
     private func issuedAt() -> Int64 { Int64(now().timeIntervalSince1970) }
-    private func nonce() -> String { makeNonce().uuidString.lowercased() }
+    private func nonce() -> String { makeNonce().lowercasedString }
 }
