@@ -65,7 +65,8 @@ public enum JSONValue: Sendable, Equatable {
         out.append(UInt8(ascii: "\""))
         defer { out.append(UInt8(ascii: "\"")) }
         // Most strings (a JWS, an identifier) need no escape: copied in one piece.
-        guard s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        let plain = s.utf8.withContiguousStorageIfAvailable { !$0.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") } }
+        if plain == true {
             out.append(contentsOf: s.utf8)
             return
         }

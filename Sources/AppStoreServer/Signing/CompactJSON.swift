@@ -48,7 +48,9 @@ struct JSONObjectWriter {
         bytes.append(UInt8(ascii: "\""))
         defer { bytes.append(UInt8(ascii: "\"")) }
         let utf8 = value.utf8
-        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        // Scanned as one contiguous buffer: iterating the UTF8View element by element showed on the signing path.
+        let plain = utf8.withContiguousStorageIfAvailable { !$0.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") } }
+        if plain == true {
             bytes.append(contentsOf: utf8)
             return
         }
