@@ -29,6 +29,10 @@ struct JWSCommand: AsyncParsableCommand {
             if let environment, !["Production", "Sandbox", "Xcode", "LocalTesting"].contains(environment) {
                 throw ValidationError("--environment must be Production, Sandbox, Xcode or LocalTesting")
             }
+            // Checked here rather than in run(), so the usage shown is this command's.
+            for path in (file == "-" ? [] : [file]) + roots where !FileManager.default.isReadableFile(atPath: path) {
+                throw ValidationError("cannot read \(path)")
+            }
         }
 
         func run() async throws {
@@ -138,6 +142,9 @@ struct OfferCommand: AsyncParsableCommand {
                 }
             case .advancedCommerce:
                 guard request != nil else { throw ValidationError("advanced-commerce needs --request FILE") }
+            }
+            for path in [p8] + (request.map { [$0] } ?? []) where !FileManager.default.isReadableFile(atPath: path) {
+                throw ValidationError("cannot read \(path)")
             }
         }
 
