@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 import SwiftASN1
 import Synchronization
-import X509
+// Validity at a fixed time (the payload's signedDate offline, `now` online) is swift-certificates' SPI since 1.21.
+@_spi(FixedExpiryValidationTime) import X509
 
 /// Verifies `x5c` chains (leaf → intermediate → a trusted root) with Apple's OIDs, and remembers
 /// verified chains for `ttl` (bounded) so every caller in the process shares one cache.
@@ -50,8 +51,8 @@ public final class ChainVerifier: Sendable {
         }
         let requester = ocsp.map(OCSPRequesterAdapter.init(transport:))
         var verifier = Verifier(rootCertificates: CertificateStore(roots)) {
-            RFC5280Policy(validationTime: time)
-            if let requester { OCSPVerifierPolicy(failureMode: .hard, requester: requester, validationTime: now) }
+            RFC5280Policy(fixedExpiryValidationTime: time)
+            if let requester { OCSPVerifierPolicy(failureMode: .hard, requester: requester, fixedExpiryValidationTime: now) }
         }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore([intermediate]))
         guard case .validCertificate(let chain) = result else {
