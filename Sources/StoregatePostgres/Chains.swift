@@ -292,5 +292,13 @@ public enum TenantChain {
                 "CREATE INDEX renewal_extensions_subscription ON {{schema}}.renewal_extensions (app_id, original_transaction_id, requested_at)",
             ]
         ),
+        Migration(
+            5, "subscriptions by originalTransactionId",
+            [
+                // The primary key has environment in the middle: lookups by app and originalTransactionId (a customer's
+                // linked subscriptions, status by transaction) scanned the table without this.
+                "CREATE INDEX subscriptions_original ON {{schema}}.subscriptions (app_id, original_transaction_id)"
+            ]
+        ),
     ])
 }

@@ -103,14 +103,17 @@ public struct SubscriptionRepository: Sendable {
     }
 
     /// A customer's subscriptions: stored with the customer or linked to them by `originalTransactionId`.
+    /// The customer's subscriptions: those stored with the customer, and those whose originalTransactionId is linked
+    /// to the customer. A UNION of the two index paths: an OR across them made PostgreSQL scan the whole table.
     public func list(customer: UUID, in schema: TenantSchema, on conn: PostgresConnection) async throws -> [SubscriptionRow] {
         try await rows(
             """
-            SELECT \(unescaped: Self.columns) FROM \(unescaped: schema.sql).subscriptions s
-            WHERE s.customer = \(customer) OR EXISTS (
-                SELECT 1 FROM \(unescaped: schema.sql).account_links l
-                WHERE l.app_id = s.app_id AND l.kind = 'originalTransactionId' AND l.value = s.original_transaction_id AND l.customer = \(customer))
-            ORDER BY s.app_id, s.subscription_group_identifier, s.signed_date DESC
+            SELECT \(unescaped: Self.columns) FROM \(unescaped: schema.sql).subscriptions s WHERE s.customer = \(customer)
+            UNION
+            SELECT \(unescaped: Self.columns) FROM \(unescaped: schema.sql).account_links l
+            JOIN \(unescaped: schema.sql).subscriptions s ON s.app_id = l.app_id AND s.original_transaction_id = l.value
+            WHERE l.customer = \(customer) AND l.kind = 'originalTransactionId'
+            ORDER BY app_id, subscription_group_identifier, signed_date DESC
             """, on: conn)
     }
 
@@ -154,18 +157,24 @@ public struct OneTimePurchase: Sendable, Equatable {
 }
 
 extension SubscriptionRepository {
-    /// A customer's stored transactions other than auto-renewable subscriptions.
+    static let oneTimeColumns = """
+        t.app_id, t.environment, t.transaction_id, t.original_transaction_id, t.product_id, t.product_type, t.purchase_date, t.expires_date,
+        t.revocation_date, coalesce((t.payload->>'quantity')::integer, 1) AS quantity
+        """
+
+    /// A customer's stored transactions other than auto-renewable subscriptions, found the same two ways as
+    /// `list(customer:)`, by the same UNION of index paths.
     public func oneTimePurchases(customer: UUID, in schema: TenantSchema, on conn: PostgresConnection) async throws -> [OneTimePurchase] {
         var out: [OneTimePurchase] = []
         let rows = try await conn.query(
             """
-            SELECT t.app_id, t.environment, t.transaction_id, t.original_transaction_id, t.product_id, t.product_type, t.purchase_date, t.expires_date,
-                   t.revocation_date, coalesce((t.payload->>'quantity')::integer, 1)
-            FROM \(unescaped: schema.sql).transactions t
-            WHERE t.product_type <> 'Auto-Renewable Subscription' AND (t.customer = \(customer) OR EXISTS (
-                SELECT 1 FROM \(unescaped: schema.sql).account_links l
-                WHERE l.app_id = t.app_id AND l.kind = 'originalTransactionId' AND l.value = t.original_transaction_id AND l.customer = \(customer)))
-            ORDER BY t.purchase_date
+            SELECT \(unescaped: Self.oneTimeColumns) FROM \(unescaped: schema.sql).transactions t
+            WHERE t.customer = \(customer) AND t.product_type <> 'Auto-Renewable Subscription'
+            UNION
+            SELECT \(unescaped: Self.oneTimeColumns) FROM \(unescaped: schema.sql).account_links l
+            JOIN \(unescaped: schema.sql).transactions t ON t.app_id = l.app_id AND t.original_transaction_id = l.value
+            WHERE l.customer = \(customer) AND l.kind = 'originalTransactionId' AND t.product_type <> 'Auto-Renewable Subscription'
+            ORDER BY purchase_date
             """, logger: logger)
         for try await r in rows.decode((UUID, String, String, String, String, String, Date?, Date?, Date?, Int).self) {
             out.append(
