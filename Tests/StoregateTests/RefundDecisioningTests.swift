@@ -68,6 +68,11 @@ import Testing
             #expect(put?.method == "PUT")
             #expect(put?.path == "/inApps/v2/transactions/consumption/\(id)")
 
+            // Storegate records the request as sent once Apple has answered, a moment after the simulator has the body.
+            try await s.eventually("the request recorded as sent") {
+                let sent = try await s.result("refunds.pending", ["bundleId": Storefront.bundleId, "status": "sent"])
+                return (sent["requests"] as? [Any])?.isEmpty == false
+            }
             pending = try await s.result("refunds.pending", ["bundleId": Storefront.bundleId, "status": "sent"])
             let sent = try #require((pending["requests"] as? [[String: Any]])?.first, "\(pending)")
             #expect(sent["apiVersion"] as? String == "v2")
@@ -200,6 +205,10 @@ extension RefundDecisioningTests {
             #expect(await s.store.pendingFaults == 0)
             let puts = await s.store.received.filter { $0.path == "/inApps/v2/transactions/consumption/\(id)" }
             #expect(puts.count == 1, "refused calls are not recorded; the one accepted is")
+            try await s.eventually("the request recorded as sent") {
+                let sent = try await s.result("refunds.pending", ["bundleId": Storefront.bundleId, "status": "sent"])
+                return (sent["requests"] as? [Any])?.isEmpty == false
+            }
             let sent = try await s.result("refunds.pending", ["bundleId": Storefront.bundleId, "status": "sent"])
             let request = (sent["requests"] as? [[String: Any]])?.first
             #expect((request?["attempts"] as? Int ?? 0) >= 2, "the job ran again after the client's retries ran out")
