@@ -18,7 +18,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.0"),
-        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.0"),
@@ -45,7 +44,6 @@ let package = Package(
             name: "AppStoreServer",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -55,23 +53,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // PostgreSQL: control schema, tenant schemas, migrations, repositories.
+        // Persistence over PostgreSQL: the control schema, a schema per tenant, migrations, units of work.
         .target(
             name: "StoregatePostgres",
             dependencies: [
-                "KeyVault",
+                "Storegate", "KeyVault", "AppStoreServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
-        // Domain: tenants, apps, API keys, key custody, manifests.
+        // Domain: its types, the persistence it needs (protocols), and the services: tenants, apps, offers,
+        // accounts, refunds, subscriptions, notifications, jobs.
         .target(
             name: "Storegate",
             dependencies: [
-                "StoregatePostgres", "KeyVault", "AppStoreServer",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "KeyVault", "AppStoreServer",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -84,7 +82,7 @@ let package = Package(
         .target(
             name: "StoregateServer",
             dependencies: [
-                "Storegate", "StoregatePostgres", "JSONRPC", "AppStoreServer",
+                "Storegate", "JSONRPC", "AppStoreServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -1,19 +1,17 @@
 import Crypto
 import Foundation
-import PostgresNIO
-import StoregatePostgres
 import Synchronization
 
 /// The tenant behind an authenticated request.
 public struct Caller: Sendable {
-    public let tenant: TenantRecord
+    public let tenant: Tenant
     public let apiKeyPrefix: String
     public var actor: Actor { Actor("apikey:" + apiKeyPrefix) }
 }
 
 /// A newly issued key: `secret` is the whole key, shown once and never stored.
 public struct IssuedAPIKey: Sendable {
-    public let record: APIKeyRecord
+    public let record: APIKey
     public let secret: String
 }
 
@@ -21,41 +19,39 @@ public struct IssuedAPIKey: Sendable {
 /// every request. Resolutions are cached for `cacheTTL`, so a revocation or suspension takes effect
 /// within that time.
 public final class APIKeyService: Sendable {
-    let database: Database
-    let repositories: Repositories
+    let persistence: any Persistence
     let cacheTTL: Duration
     let cacheCapacity = 10_000
     private let cache = Mutex([Data: (caller: Caller, expires: ContinuousClock.Instant)]())
 
-    init(database: Database, repositories: Repositories, cacheTTL: Duration) {
-        self.database = database
-        self.repositories = repositories
+    init(persistence: any Persistence, cacheTTL: Duration) {
+        self.persistence = persistence
         self.cacheTTL = cacheTTL
     }
 
-    public func issue(tenantId: UUID, label: String, actor: Actor) async throws -> IssuedAPIKey {
+    public func issue(tenant: Tenant, label: String, actor: Actor) async throws -> IssuedAPIKey {
         let label = try Validate.text(label, field: "label", max: 100)
-        return try await database.transaction { conn in try await issue(tenantId: tenantId, label: label, actor: actor, on: conn) }
+        return try await persistence.inTenant(tenant) { unit in try await Self.issue(label: label, actor: actor, in: unit) }
     }
 
-    func issue(tenantId: UUID, label: String, actor: Actor, on conn: PostgresConnection) async throws -> IssuedAPIKey {
+    static func issue(label: String, actor: Actor, in unit: any TenantUnit) async throws -> IssuedAPIKey {
         let prefix = "sg_" + Secret.base32(10)
         let secret = prefix + "_" + Secret.base32(40)
         let id = UUID()
-        try await repositories.apiKeys.insert(id: id, tenantId: tenantId, prefix: prefix, secretHash: Self.hash(secret), label: label, on: conn)
-        try await repositories.audit.record(actor: actor.description, tenantId: tenantId, action: "apikey.issue", detail: ["prefix": prefix, "label": label], on: conn)
-        let record = APIKeyRecord(id: id, tenantId: tenantId, prefix: prefix, label: label, createdAt: Date(), lastUsedAt: nil, revokedAt: nil)
+        try await unit.apiKeys.insert(id: id, prefix: prefix, secretHash: hash(secret), label: label)
+        try await unit.audit(actor, "apikey.issue", ["prefix": prefix, "label": label])
+        let record = APIKey(id: id, tenantId: unit.tenant.id, prefix: prefix, label: label, createdAt: Date(), lastUsedAt: nil, revokedAt: nil)
         return IssuedAPIKey(record: record, secret: secret)
     }
 
-    public func list(tenantId: UUID) async throws -> [APIKeyRecord] {
-        try await database.withConnection { try await repositories.apiKeys.list(tenantId: tenantId, on: $0) }
+    public func list(tenant: Tenant) async throws -> [APIKey] {
+        try await persistence.inTenant(tenant, .read) { try await $0.apiKeys.list() }
     }
 
-    public func revoke(tenantId: UUID, prefix: String, actor: Actor) async throws {
-        try await database.transaction { conn in
-            guard try await repositories.apiKeys.revoke(tenantId: tenantId, prefix: prefix, on: conn) else { throw StoregateError.notFound(field: "prefix") }
-            try await repositories.audit.record(actor: actor.description, tenantId: tenantId, action: "apikey.revoke", detail: ["prefix": prefix], on: conn)
+    public func revoke(tenant: Tenant, prefix: String, actor: Actor) async throws {
+        try await persistence.inTenant(tenant) { unit in
+            guard try await unit.apiKeys.revoke(prefix: prefix) else { throw StoregateError.notFound(field: "prefix") }
+            try await unit.audit(actor, "apikey.revoke", ["prefix": prefix])
         }
     }
 
@@ -72,15 +68,13 @@ public final class APIKeyService: Sendable {
             return try Self.admit(hit.caller)
         }
         let prefix = "sg_" + parts[1]
-        let caller = try await database.withConnection { conn -> Caller in
-            guard let found = try await repositories.apiKeys.find(prefix: prefix, on: conn), Self.constantTimeEqual(found.secretHash, hash) else {
+        let caller = try await persistence.control(.read) { unit -> Caller in
+            guard let found = try await unit.apiKeys.find(prefix: prefix), Self.constantTimeEqual(found.secretHash, hash) else {
                 throw StoregateError.unauthenticated("the API key is not known")
             }
             guard found.key.revokedAt == nil else { throw StoregateError.unauthenticated("the API key has been revoked") }
-            guard let tenant = try await repositories.tenants.find(id: found.key.tenantId, on: conn) else {
-                throw StoregateError.unauthenticated("the API key is not known")
-            }
-            try await repositories.apiKeys.touch(id: found.key.id, on: conn)
+            guard let tenant = try await unit.tenants.find(id: found.key.tenantId) else { throw StoregateError.unauthenticated("the API key is not known") }
+            try await unit.apiKeys.touch(id: found.key.id)
             return Caller(tenant: tenant, apiKeyPrefix: prefix)
         }
         cache.withLock { cache in

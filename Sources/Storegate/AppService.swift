@@ -1,128 +1,117 @@
+import AppStoreServer
 import Crypto
 import Foundation
-import AppStoreServer
 import KeyVault
-import PostgresNIO
-import StoregatePostgres
 
 /// An app as the tenant sees it: public facts, key ids and kinds, notification URL tokens.
 public struct AppDetails: Sendable {
-    public let app: AppRecord
-    public let keys: [AppKeyRecord]
-    public let webhooks: [WebhookRecord]
+    public let app: App
+    public let keys: [AppKey]
+    public let webhooks: [Webhook]
 }
 
 /// Apps and their App Store Connect keys, always within one tenant.
 public struct AppService: Sendable {
-    let database: Database
+    let persistence: any Persistence
     let vault: KeyVault
-    let repositories: Repositories
     let signingKeys: SigningKeyStore
 
-    /// The only key kind so far: an In-App Purchase key, which signs App Store Server API tokens and offers.
-    public static let inAppPurchaseKind = "inAppPurchase"
-
-    public func add(tenantId: UUID, bundleId: String, appAppleId: Int64?, environments: [String], actor: Actor) async throws -> AppDetails {
+    public func add(tenant: Tenant, bundleId: String, appAppleId: Int64?, environments: [String], actor: Actor) async throws -> AppDetails {
         let bundleId = try Validate.bundleId(bundleId)
         let appAppleId = try Validate.appAppleId(appAppleId)
         let environments = try Validate.environments(environments)
-        return try await database.transaction(conflictField: "bundleId") { conn in
-            let app = try await insert(tenantId: tenantId, bundleId: bundleId, appAppleId: appAppleId, environments: environments, actor: actor, on: conn)
-            return try await details(app, on: conn)
+        return try await persistence.inTenant(tenant, conflictField: "bundleId") { unit in
+            let app = try await Self.insert(bundleId: bundleId, appAppleId: appAppleId, environments: environments, actor: actor, in: unit)
+            return try await Self.details(app, in: unit)
         }
     }
 
-    func insert(tenantId: UUID, bundleId: String, appAppleId: Int64?, environments: [String], actor: Actor, on conn: PostgresConnection) async throws -> AppRecord {
-        let app = AppRecord(id: UUID(), tenantId: tenantId, bundleId: bundleId, appAppleId: appAppleId, environments: environments, createdAt: Date())
-        try await repositories.apps.insert(app, on: conn)
-        try await ensureWebhooks(app, on: conn)
-        try await repositories.audit.record(actor: actor.description, tenantId: tenantId, action: "app.add", detail: ["bundleId": bundleId], on: conn)
+    static func insert(bundleId: String, appAppleId: Int64?, environments: [AppStoreEnvironment], actor: Actor, in unit: any TenantUnit) async throws -> App {
+        let app = App(id: UUID(), tenantId: unit.tenant.id, bundleId: bundleId, appAppleId: appAppleId, environments: environments, createdAt: Date())
+        try await unit.apps.insert(app)
+        try await ensureWebhooks(app, in: unit)
+        try await unit.audit(actor, "app.add", ["bundleId": bundleId])
         return app
     }
 
-    func ensureWebhooks(_ app: AppRecord, on conn: PostgresConnection) async throws {
+    static func ensureWebhooks(_ app: App, in unit: any TenantUnit) async throws {
         for environment in app.environments {
-            try await repositories.apps.insertWebhook(
-                WebhookRecord(token: Secret.token(), tenantId: app.tenantId, appId: app.id, environment: environment), on: conn)
+            try await unit.apps.insertWebhook(Webhook(token: Secret.token(), tenantId: app.tenantId, appId: app.id, environment: environment))
         }
     }
 
-    public func list(tenantId: UUID) async throws -> [AppDetails] {
-        try await database.withConnection { conn in
+    public func list(tenant: Tenant) async throws -> [AppDetails] {
+        try await persistence.inTenant(tenant, .read) { unit in
             var out: [AppDetails] = []
-            for app in try await repositories.apps.list(tenantId: tenantId, on: conn) { out.append(try await details(app, on: conn)) }
+            for app in try await unit.apps.list() { out.append(try await Self.details(app, in: unit)) }
             return out
         }
     }
 
     /// The app with this bundle ID in this tenant; another tenant's app is simply not found.
-    public func get(tenantId: UUID, bundleId: String) async throws -> AppDetails {
+    public func get(tenant: Tenant, bundleId: String) async throws -> AppDetails {
         let bundleId = try Validate.bundleId(bundleId)
-        return try await database.withConnection { conn in
-            guard let app = try await repositories.apps.find(tenantId: tenantId, bundleId: bundleId, on: conn) else {
-                throw StoregateError.notFound(field: "bundleId")
-            }
-            return try await details(app, on: conn)
+        return try await persistence.inTenant(tenant, .read) { unit in
+            guard let app = try await unit.apps.find(bundleId: bundleId) else { throw StoregateError.notFound(field: "bundleId") }
+            return try await Self.details(app, in: unit)
         }
     }
 
-    public func get(tenantId: UUID, appId: UUID) async throws -> AppDetails {
-        try await database.withConnection { conn in
-            guard let app = try await repositories.apps.find(tenantId: tenantId, id: appId, on: conn) else { throw StoregateError.notFound(field: "appId") }
-            return try await details(app, on: conn)
+    public func get(tenant: Tenant, appId: UUID) async throws -> AppDetails {
+        try await persistence.inTenant(tenant, .read) { unit in
+            guard let app = try await unit.apps.find(id: appId) else { throw StoregateError.notFound(field: "appId") }
+            return try await Self.details(app, in: unit)
         }
     }
 
-    func details(_ app: AppRecord, on conn: PostgresConnection) async throws -> AppDetails {
-        AppDetails(
-            app: app, keys: try await repositories.apps.keys(tenantId: app.tenantId, appId: app.id, on: conn),
-            webhooks: try await repositories.apps.webhooks(tenantId: app.tenantId, appId: app.id, on: conn))
+    /// Bundle IDs by app id, for results that name apps.
+    public func bundleIds(tenant: Tenant) async throws -> [UUID: String] {
+        let apps = try await persistence.inTenant(tenant, .read) { try await $0.apps.list() }
+        return Dictionary(uniqueKeysWithValues: apps.map { ($0.id, $0.bundleId) })
+    }
+
+    static func details(_ app: App, in unit: any TenantUnit) async throws -> AppDetails {
+        AppDetails(app: app, keys: try await unit.apps.keys(appId: app.id), webhooks: try await unit.apps.webhooks(appId: app.id))
     }
 
     /// Removes an app with its keys (destroyed) and webhooks.
-    public func remove(tenantId: UUID, bundleId: String, actor: Actor) async throws {
+    public func remove(tenant: Tenant, bundleId: String, actor: Actor) async throws {
         let bundleId = try Validate.bundleId(bundleId)
-        let keyRows = try await database.transaction { conn in
-            guard let app = try await repositories.apps.find(tenantId: tenantId, bundleId: bundleId, on: conn) else {
-                throw StoregateError.notFound(field: "bundleId")
-            }
-            let keys = try await repositories.apps.keys(tenantId: tenantId, appId: app.id, on: conn)
-            try await repositories.apps.delete(tenantId: tenantId, id: app.id, on: conn)
-            try await repositories.audit.record(actor: actor.description, tenantId: tenantId, action: "app.remove", detail: ["bundleId": bundleId], on: conn)
+        let keys = try await persistence.inTenant(tenant) { unit in
+            guard let app = try await unit.apps.find(bundleId: bundleId) else { throw StoregateError.notFound(field: "bundleId") }
+            let keys = try await unit.apps.keys(appId: app.id)
+            try await unit.apps.delete(app)
+            try await unit.audit(actor, "app.remove", ["bundleId": bundleId])
             return keys.map(\.id)
         }
-        signingKeys.forget(keyRows)
+        signingKeys.forget(keys)
     }
 
     /// Checks and seals a `.p8` key for an app. Importing the same key again changes nothing; another key
     /// under the same key ID is refused.
-    public func importKey(tenantId: UUID, bundleId: String, keyId: String, issuerId: String, p8 pem: String, actor: Actor) async throws -> AppKeyRecord {
+    public func importKey(tenant: Tenant, bundleId: String, keyId: String, issuerId: String, p8 pem: String, actor: Actor) async throws -> AppKey {
         let bundleId = try Validate.bundleId(bundleId)
         let key = try KeyImport(keyId: keyId, issuerId: issuerId, pem: pem)
-        return try await database.transaction(conflictField: "keyId") { conn in
-            guard let app = try await repositories.apps.find(tenantId: tenantId, bundleId: bundleId, on: conn) else {
-                throw StoregateError.notFound(field: "bundleId")
-            }
-            return try await store(key, app: app, actor: actor, on: conn).record
+        return try await persistence.inTenant(tenant, conflictField: "keyId") { unit in
+            guard let app = try await unit.apps.find(bundleId: bundleId) else { throw StoregateError.notFound(field: "bundleId") }
+            return try await store(key, app: app, actor: actor, in: unit).key
         }
     }
 
     /// Stores `key` for `app` unless the same key is there already; returns whether it inserted.
-    func store(_ key: KeyImport, app: AppRecord, actor: Actor, field: String = "keyId", on conn: PostgresConnection) async throws -> (record: AppKeyRecord, inserted: Bool) {
-        let existing = try await repositories.apps.keys(tenantId: app.tenantId, appId: app.id, on: conn).first { $0.keyId == key.keyId }
-        if let existing {
+    func store(_ key: KeyImport, app: App, actor: Actor, field: String = "keyId", in unit: any TenantUnit) async throws -> (key: AppKey, inserted: Bool) {
+        if let existing = try await unit.apps.keys(appId: app.id).first(where: { $0.keyId == key.keyId }) {
             guard existing.publicKey == key.publicKey, existing.issuerId == key.issuerId else {
                 throw StoregateError.conflict(field: field, reason: "\(app.bundleId) already has a different key with ID \(key.keyId); remove it first")
             }
             return (existing, false)
         }
-        let record = AppKeyRecord(
-            id: UUID(), tenantId: app.tenantId, appId: app.id, kind: Self.inAppPurchaseKind, keyId: key.keyId, issuerId: key.issuerId,
-            publicKey: key.publicKey, createdAt: Date())
+        let record = AppKey(
+            id: UUID(), tenantId: app.tenantId, appId: app.id, kind: .inAppPurchase, keyId: key.keyId, issuerId: key.issuerId, publicKey: key.publicKey,
+            createdAt: Date())
         let sealed = try vault.seal(key.privateKey, associatedData: KeyVault.associatedData(tenantId: app.tenantId, appId: app.id, keyId: key.keyId))
-        try await repositories.apps.insertKey(record, sealed: sealed, on: conn)
-        try await repositories.audit.record(
-            actor: actor.description, tenantId: app.tenantId, action: "app.key.import", detail: ["bundleId": app.bundleId, "keyId": key.keyId], on: conn)
+        try await unit.apps.insertKey(record, sealed: sealed)
+        try await unit.audit(actor, "app.key.import", ["bundleId": app.bundleId, "keyId": key.keyId])
         return (record, true)
     }
 }

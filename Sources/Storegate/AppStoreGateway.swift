@@ -2,7 +2,6 @@ import AppStoreServer
 import AsyncHTTPClient
 import Foundation
 import Synchronization
-import StoregatePostgres
 
 /// App Store Server API clients for the tenants' apps: one per key and environment, reusing the key's
 /// cached bearer token, all on one shared `HTTPClient`. `baseURL` replaces Apple's hosts (the simulator).
@@ -11,25 +10,23 @@ public final class AppStoreGateway: Sendable {
     let baseURL: String?
     let signingKeys: SigningKeyStore
     let retry: RetryPolicy
-    let database: Database
-    let apps: AppRepository
+    let persistence: any Persistence
     private let tokens = Mutex([UUID: AppStoreServerAPIToken]())
 
-    init(http: HTTPClient, baseURL: String?, signingKeys: SigningKeyStore, database: Database, apps: AppRepository, retry: RetryPolicy = RetryPolicy()) {
+    init(http: HTTPClient, baseURL: String?, signingKeys: SigningKeyStore, persistence: any Persistence, retry: RetryPolicy = RetryPolicy()) {
         self.http = http
-        self.database = database
-        self.apps = apps
+        self.persistence = persistence
         self.baseURL = baseURL
         self.signingKeys = signingKeys
         self.retry = retry
     }
 
-    func client(app: AppRecord, key: AppKeyRecord, environment: String) async throws -> AppStoreServerAPIClient {
+    func client(tenant: Tenant, app: App, key: AppKey, environment: AppStoreEnvironment) async throws -> AppStoreServerAPIClient {
         let token: AppStoreServerAPIToken
         if let cached = tokens.withLock({ $0[key.id] }) {
             token = cached
         } else {
-            let privateKey = try await signingKeys.privateKey(for: key)
+            let privateKey = try await signingKeys.privateKey(for: key, of: tenant)
             let created = AppStoreServerAPIToken(key: SigningKey(keyId: key.keyId, issuerId: key.issuerId.uuidString, bundleId: app.bundleId, privateKey: privateKey))
             token = tokens.withLock { tokens in
                 if let existing = tokens[key.id] { return existing }
@@ -38,27 +35,28 @@ public final class AppStoreGateway: Sendable {
             }
         }
         let target: AppStoreServerAPIClient.Environment =
-            if let baseURL { .custom(baseURL) } else { environment == "Production" ? .production : .sandbox }
+            if let baseURL { .custom(baseURL) } else { environment == .production ? .production : .sandbox }
         return AppStoreServerAPIClient(http: http, token: token, environment: target, retry: retry)
     }
 
     /// A client for the app's newest key in `environment`; `notFound(bundleId)` when the app has no key.
-    func client(tenantId: UUID, app: AppRecord, environment: String) async throws -> AppStoreServerAPIClient {
-        let found = try await database.withConnection { try await apps.signingKey(tenantId: tenantId, bundleId: app.bundleId, keyId: nil, on: $0) }
+    func client(tenant: Tenant, app: App, environment: AppStoreEnvironment) async throws -> AppStoreServerAPIClient {
+        let found = try await persistence.inTenant(tenant, .read) { try await $0.apps.signingKey(bundleId: app.bundleId, keyId: nil) }
         guard let key = found?.key else { throw StoregateError.invalid(field: "bundleId", reason: "has no In-App Purchase key; import one with `storegate app key import`") }
-        return try await client(app: app, key: key, environment: environment)
+        return try await client(tenant: tenant, app: app, key: key, environment: environment)
     }
 
     /// Calls Apple in each of the app's environments, Production first, until one knows the transaction
     /// (Apple's advice when the environment is not known). Returns the result and the environment.
     func firstEnvironment<T: Sendable>(
-        tenantId: UUID, app: AppRecord, preferring known: String? = nil, field: String, _ call: (AppStoreServerAPIClient) async throws(AppStoreServerAPIError) -> T
-    ) async throws -> (T, environment: String) {
-        var order = app.environments.sorted { $0 == "Production" && $1 != "Production" }
+        tenant: Tenant, app: App, preferring known: AppStoreEnvironment? = nil, field: String,
+        _ call: (AppStoreServerAPIClient) async throws(AppStoreServerAPIError) -> T
+    ) async throws -> (T, environment: AppStoreEnvironment) {
+        var order = app.environmentsProductionFirst
         if let known, order.contains(known) { order = [known] + order.filter { $0 != known } }
         var lastError: AppStoreServerAPIError?
         for environment in order {
-            let client = try await client(tenantId: tenantId, app: app, environment: environment)
+            let client = try await client(tenant: tenant, app: app, environment: environment)
             do {
                 return (try await call(client), environment)
             } catch {

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import StoregatePostgres
 
 /// Group commit for hot-path audit entries (offer signing): callers wait until their entry is committed,
 /// but concurrent callers share one INSERT, and identical entries of one flush (same actor, tenant,
@@ -21,13 +20,11 @@ final class AuditBatcher: Sendable {
 
     static let minimumInterval = Duration.milliseconds(2)
 
-    private let database: Database
-    private let audit: AuditLog
+    private let persistence: any Persistence
     private let state = Mutex(State())
 
-    init(database: Database, audit: AuditLog) {
-        self.database = database
-        self.audit = audit
+    init(persistence: any Persistence) {
+        self.persistence = persistence
     }
 
     func record(_ entry: Entry) async throws {
@@ -61,7 +58,7 @@ final class AuditBatcher: Sendable {
             if batch.isEmpty { return }
             do {
                 let rows = try Self.rows(batch.map(\.0))
-                try await database.withConnection { try await audit.record(rows, on: $0) }
+                try await persistence.control(.read) { try await $0.audit(rows) }
                 for (_, continuation) in batch { continuation.resume() }
             } catch {
                 for (_, continuation) in batch { continuation.resume(throwing: error) }
@@ -70,7 +67,7 @@ final class AuditBatcher: Sendable {
     }
 
     /// One row per distinct entry, in order of first appearance, each with how many it stands for.
-    static func rows(_ entries: [Entry]) throws -> [AuditLog.NewEntry] {
+    static func rows(_ entries: [Entry]) throws -> [NewAuditEntry] {
         var position: [Entry: Int] = [:]
         var distinct: [(entry: Entry, count: Int)] = []
         for entry in entries {
@@ -84,7 +81,7 @@ final class AuditBatcher: Sendable {
         let encoder = JSONEncoder()
         return try distinct.map { entry, count in
             let json = try encoder.encode(CountedDetail(detail: entry.detail, count: count))
-            return AuditLog.NewEntry(actor: entry.actor, tenantId: entry.tenantId, action: entry.action, detail: String(decoding: json, as: UTF8.self))
+            return NewAuditEntry(actor: entry.actor, tenantId: entry.tenantId, action: entry.action, detail: String(decoding: json, as: UTF8.self))
         }
     }
 

@@ -1,13 +1,11 @@
 import Foundation
 import Logging
-import StoregatePostgres
 
-/// Runs the durable job queue: claims due jobs (`FOR UPDATE SKIP LOCKED`, leased), runs each, and
-/// deletes it or reschedules it with backoff (Apple's `Retry-After` where given). Any number of
-/// Storegate processes may run a worker against the same database.
+/// Runs the durable job queue: claims due jobs (leased, so that any number of Storegate processes may
+/// run a worker against the same database), runs each, and completes it or reschedules it with backoff
+/// (Apple's `Retry-After` where given).
 public final class JobWorker: Sendable {
-    let database: Database
-    let jobs: JobQueue
+    let persistence: any Persistence
     let processor: NotificationProcessor
     let refunds: RefundService
     let logger: Logger
@@ -18,9 +16,8 @@ public final class JobWorker: Sendable {
     /// After this many attempts a notification that cannot be applied is marked processed with its error.
     static let maxNotificationAttempts = 12
 
-    init(database: Database, processor: NotificationProcessor, refunds: RefundService, logger: Logger, pollInterval: Duration = .seconds(1)) {
-        self.database = database
-        self.jobs = JobQueue(logger: logger)
+    init(persistence: any Persistence, processor: NotificationProcessor, refunds: RefundService, logger: Logger, pollInterval: Duration = .seconds(1)) {
+        self.persistence = persistence
         self.processor = processor
         self.refunds = refunds
         self.logger = logger
@@ -53,7 +50,7 @@ public final class JobWorker: Sendable {
     public func runDue(limit: Int = 16) async -> Int {
         let claimed: [Job]
         do {
-            claimed = try await database.withConnection { try await jobs.claim(limit: limit, lease: .seconds(300), on: $0) }
+            claimed = try await persistence.control(.read) { try await $0.jobs.claim(limit: limit, lease: .seconds(300)) }
         } catch {
             logger.warning("job queue unavailable", metadata: ["error": .string("\(error)")])
             return 0
@@ -64,42 +61,49 @@ public final class JobWorker: Sendable {
         return claimed.count
     }
 
+    /// What running a job decided.
+    private enum Outcome {
+        case complete
+        case retry(at: Date, reason: String)
+    }
+
     private func execute(_ job: Job) async {
         do {
-            switch job.kind {
-            case .processNotification:
-                guard let uuid = UUID(uuidString: job.ref) else { return try await complete(job) }
-                try await processor.process(tenantId: job.tenantId, notificationUUID: uuid)
-                try await complete(job)
-            case .sendConsumption:
-                guard let id = UUID(uuidString: job.ref) else { return try await complete(job) }
-                switch try await refunds.answer(tenantId: job.tenantId, requestId: id) {
-                case .done: try await complete(job)
-                case .retry(let at, let reason): try await database.withConnection { try await jobs.retry(job, at: at, error: reason, on: $0) }
-                }
+            switch try await run(job) {
+            case .complete: try await persistence.control(.read) { try await $0.jobs.complete(job) }
+            case .retry(let at, let reason): try await persistence.control(.read) { try await $0.jobs.retry(job, at: at, error: reason) }
             }
         } catch {
-            let delay = min(pow(2, Double(job.attempts)) * 5, 3600)
             logger.warning("job failed", metadata: ["job.kind": .string(job.kind.rawValue), "job.attempts": .stringConvertible(job.attempts), "error": .string("\(error)")])
-            if job.kind == .processNotification, job.attempts >= Self.maxNotificationAttempts, let uuid = UUID(uuidString: job.ref) {
-                try? await processor.giveUp(tenantId: job.tenantId, notificationUUID: uuid, error: "\(error)")
-            }
-            try? await database.withConnection { try await jobs.retry(job, at: Date() + delay, error: "\(error)", on: $0) }
+            if job.kind == .processNotification, job.attempts >= Self.maxNotificationAttempts, await giveUp(job, error: error) { return }
+            let delay = min(pow(2, Double(job.attempts)) * 5, 3600)
+            try? await persistence.control(.read) { try await $0.jobs.retry(job, at: Date() + delay, error: "\(error)") }
         }
     }
 
-    private func complete(_ job: Job) async throws {
-        try await database.withConnection { try await jobs.complete(job, on: $0) }
+    private func run(_ job: Job) async throws -> Outcome {
+        guard let tenant = try await persistence.tenant(id: job.tenantId), let id = UUID(uuidString: job.ref) else { return .complete }
+        switch job.kind {
+        case .processNotification:
+            try await processor.process(tenant: tenant, notificationUUID: id)
+            return .complete
+        case .sendConsumption:
+            switch try await refunds.answer(tenantId: tenant.id, requestId: id) {
+            case .done: return .complete
+            case .retry(let at, let reason): return .retry(at: at, reason: reason)
+            }
+        }
     }
-}
 
-extension NotificationProcessor {
-    /// Marks a notification that keeps failing as processed, with its error, and drops its job.
-    func giveUp(tenantId: UUID, notificationUUID: UUID, error: String) async throws {
-        try await database.transaction { conn in
-            guard let tenant = try await repositories.tenants.find(id: tenantId, on: conn) else { return }
-            try await notifications.markProcessed(notificationUUID, error: error, in: tenant.schema, on: conn)
-            try await jobs.complete(tenantId: tenantId, kind: .processNotification, ref: notificationUUID.uuidString, on: conn)
+    /// Marks a notification that keeps failing as processed with its error, which completes its job;
+    /// returns whether that was done (otherwise the job is retried as usual).
+    private func giveUp(_ job: Job, error: any Error) async -> Bool {
+        guard let uuid = UUID(uuidString: job.ref), let tenant = try? await persistence.tenant(id: job.tenantId) else { return false }
+        do {
+            try await processor.giveUp(tenant: tenant, notificationUUID: uuid, error: "\(error)")
+            return true
+        } catch {
+            return false
         }
     }
 }

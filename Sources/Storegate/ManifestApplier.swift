@@ -1,10 +1,9 @@
 import Foundation
-import PostgresNIO
-import StoregatePostgres
+import AppStoreServer
 
 /// What `tenant apply` did.
 public struct ApplyResult: Sendable {
-    public var tenant: TenantRecord
+    public var tenant: Tenant
     /// One line per change; empty when the manifest matched what was stored.
     public var changes: [String] = []
     /// Keys issued by this run: their secrets are shown now and never again.
@@ -23,7 +22,7 @@ public struct ManifestApplier: Sendable {
     struct CheckedApp {
         let bundleId: String
         let appAppleId: Int64?
-        let environments: [String]
+        let environments: [AppStoreEnvironment]
         let keys: [KeyImport]
     }
 
@@ -53,58 +52,53 @@ public struct ManifestApplier: Sendable {
             guard !labels.contains(label) else { throw StoregateError.invalid(field: "apiKeys[\(i)].label", reason: "appears twice") }
             labels.append(label)
         }
-        return try await services.database.transaction { conn in
-            try await write(slug: slug, name: name, apps: apps, labels: labels, actor: actor, on: conn)
+        return try await services.persistence.control { unit in
+            try await write(slug: slug, name: name, apps: apps, labels: labels, actor: actor, in: unit)
         }
     }
 
-    private func write(slug: String, name: String, apps: [CheckedApp], labels: [String], actor: Actor, on conn: PostgresConnection) async throws -> ApplyResult {
-        let repositories = Repositories(logger: services.database.logger)
-        try await conn.run("SELECT pg_advisory_xact_lock(hashtextextended(\("manifest:" + slug), 0))", logger: services.database.logger)
-        var tenant: TenantRecord
+    private func write(slug: String, name: String, apps: [CheckedApp], labels: [String], actor: Actor, in control: any ControlUnit) async throws -> ApplyResult {
         var result: ApplyResult
-        if let existing = try await repositories.tenants.find(slug: slug, on: conn, forUpdate: true) {
-            tenant = existing
-            result = ApplyResult(tenant: tenant)
+        // Locks the tenant's row (or, for a new slug, its creation) for the rest of the transaction.
+        if var existing = try await control.tenants.find(slug: slug, forUpdate: true) {
+            result = ApplyResult(tenant: existing)
             if existing.name != name {
-                try await repositories.tenants.update(id: existing.id, name: name, on: conn)
-                tenant.name = name
+                try await control.tenants.rename(existing, to: name)
+                existing.name = name
                 result.changes.append("tenant \(slug): name updated")
             }
+            result.tenant = existing
         } else {
-            tenant = try await services.tenants.create(slug: slug, name: name, actor: actor, on: conn)
-            result = ApplyResult(tenant: tenant, changes: ["tenant \(slug): created"])
+            result = ApplyResult(tenant: try await TenantService.create(slug: slug, name: name, actor: actor, in: control), changes: ["tenant \(slug): created"])
         }
-        result.tenant = tenant
+        let unit = try control.inTenant(result.tenant)
 
         for (i, checked) in apps.enumerated() {
-            var app: AppRecord
-            if let existing = try await repositories.apps.find(tenantId: tenant.id, bundleId: checked.bundleId, on: conn) {
+            var app: App
+            if let existing = try await unit.apps.find(bundleId: checked.bundleId) {
                 app = existing
                 if existing.appAppleId != checked.appAppleId || existing.environments != checked.environments {
-                    try await repositories.apps.update(
-                        tenantId: tenant.id, id: existing.id, appAppleId: checked.appAppleId, environments: checked.environments, on: conn)
-                    app = AppRecord(
-                        id: existing.id, tenantId: tenant.id, bundleId: existing.bundleId, appAppleId: checked.appAppleId,
-                        environments: checked.environments, createdAt: existing.createdAt)
-                    try await services.apps.ensureWebhooks(app, on: conn)
+                    app = App(
+                        id: existing.id, tenantId: existing.tenantId, bundleId: existing.bundleId, appAppleId: checked.appAppleId, environments: checked.environments,
+                        createdAt: existing.createdAt)
+                    try await unit.apps.update(app)
+                    try await AppService.ensureWebhooks(app, in: unit)
                     result.changes.append("app \(app.bundleId): updated")
                 }
             } else {
-                app = try await services.apps.insert(
-                    tenantId: tenant.id, bundleId: checked.bundleId, appAppleId: checked.appAppleId, environments: checked.environments, actor: actor, on: conn)
+                app = try await AppService.insert(bundleId: checked.bundleId, appAppleId: checked.appAppleId, environments: checked.environments, actor: actor, in: unit)
                 result.changes.append("app \(app.bundleId): added")
             }
             for (j, key) in checked.keys.enumerated() {
-                let stored = try await services.apps.store(key, app: app, actor: actor, field: "apps[\(i)].keys[\(j)].keyId", on: conn)
+                let stored = try await services.apps.store(key, app: app, actor: actor, field: "apps[\(i)].keys[\(j)].keyId", in: unit)
                 if stored.inserted { result.changes.append("app \(app.bundleId): key \(key.keyId) imported") }
             }
-            result.apps.append(try await services.apps.details(app, on: conn))
+            result.apps.append(try await AppService.details(app, in: unit))
         }
 
-        let active = Set(try await repositories.apiKeys.list(tenantId: tenant.id, on: conn).filter { $0.revokedAt == nil }.map(\.label))
+        let active = Set(try await unit.apiKeys.list().filter { $0.revokedAt == nil }.map(\.label))
         for label in labels where !active.contains(label) {
-            result.issuedKeys.append(try await services.apiKeys.issue(tenantId: tenant.id, label: label, actor: actor, on: conn))
+            result.issuedKeys.append(try await APIKeyService.issue(label: label, actor: actor, in: unit))
             result.changes.append("api key \(label): issued")
         }
         return result

@@ -1,19 +1,13 @@
 import AppStoreServer
 import Foundation
 import Logging
-import PostgresNIO
-import StoregatePostgres
 
 /// Receives App Store Server Notifications V2 for an app's webhook token: verifies the signed payload
-/// (with the process-wide chain cache), then stores it durably in the tenant's schema, keyed by
-/// `notificationUUID`, before it is acknowledged. Processing happens afterwards, from the stored rows.
+/// (with the process-wide chain cache), then stores it durably in the tenant's data, keyed by
+/// `notificationUUID`, before it is acknowledged. Processing happens afterwards, from what was stored.
 public struct NotificationIngest: Sendable {
-    let database: Database
-    let repositories: Repositories
-    let notifications: NotificationRepository
-    let chains: ChainVerifier
-    let allowUnsignedEnvironments: Bool
-    let jobs: JobQueue
+    let persistence: any Persistence
+    let verification: Verification
     let processor: NotificationProcessor
     let gateway: AppStoreGateway
     let logger: Logger
@@ -35,50 +29,42 @@ public struct NotificationIngest: Sendable {
     public func receive(token: String, body: Data) async throws -> Outcome {
         guard token.utf8.count == 43, token.utf8.allSatisfy({ $0.isBase64URL }) else { return .unknownToken }
         guard let signed = (try? JSONDecoder().decode(ResponseBodyV2.self, from: body))?.signedPayload else { return .malformedBody }
-        let found = try await database.withConnection { try await repositories.apps.webhook(token: token, on: $0) }
-        guard let (webhook, app, schema) = found else { return .unknownToken }
-        let verifier = SignedDataVerifier(
-            configuration: .init(
-                bundleId: app.bundleId, appAppleId: app.appAppleId, environment: webhook.environment, allowUnsignedEnvironments: allowUnsignedEnvironments),
-            chains: chains)
-        let verified: VerifiedPayload
-        switch await verifier.verify(signed, as: .notification) {
-        case .invalid(let failure): return .rejected(failure)
-        case .valid(let payload): verified = payload
-        }
+        guard let (webhook, app, tenant) = try await persistence.control(.read, { try await $0.webhook(token: token) }) else { return .unknownToken }
         let stored: StoredNotification
-        do {
-            stored = try Self.stored(verified, signed: signed, app: app, environment: webhook.environment, source: "webhook")
-        } catch let failure as VerificationFailure {
-            return .rejected(failure)
+        switch await verify(signed, app: app, environment: webhook.environment, source: .webhook) {
+        case .failure(let failure): return .rejected(failure)
+        case .success(let notification): stored = notification
         }
-        let inserted = try await store(stored, tenantId: app.tenantId, schema: schema)
+        let inserted = try await store(stored, tenant: tenant)
         return inserted ? .stored(stored.notificationUUID) : .duplicate(stored.notificationUUID)
     }
 
-    static func stored(_ verified: VerifiedPayload, signed: String, app: AppRecord, environment: String, source: String) throws -> StoredNotification {
-        let decoded = try verified.decode(ResponseBodyV2DecodedPayload.self)
-        guard let uuid = decoded.notificationUUID.flatMap(UUID.init(uuidString:)) else {
-            throw VerificationFailure.malformed("the notification has no notificationUUID")
+    /// Verifies a signed notification as the app's in `environment`, ready to store.
+    func verify(_ signed: String, app: App, environment: AppStoreEnvironment, source: StoredNotification.Source) async -> Result<StoredNotification, VerificationFailure> {
+        switch await verification.verifier(app: app, environment: environment).verify(signed, as: .notification) {
+        case .invalid(let failure): return .failure(failure)
+        case .valid(let verified):
+            guard let decoded = try? verified.decode(ResponseBodyV2DecodedPayload.self) else { return .failure(.malformed("the notification payload is not valid")) }
+            guard let uuid = decoded.notificationUUID.flatMap(UUID.init(uuidString:)) else { return .failure(.malformed("the notification has no notificationUUID")) }
+            return .success(
+                StoredNotification(
+                    notificationUUID: uuid, appId: app.id, environment: environment, notificationType: decoded.notificationType ?? NotificationTypeV2(rawValue: "UNKNOWN"),
+                    subtype: decoded.subtype, signedDate: decoded.signedDate?.date, signedPayload: signed, payload: String(decoding: verified.payload, as: UTF8.self),
+                    source: source))
         }
-        return StoredNotification(
-            notificationUUID: uuid, appId: app.id, environment: environment, notificationType: decoded.notificationType?.rawValue ?? "UNKNOWN",
-            subtype: decoded.subtype?.rawValue, signedDate: decoded.signedDate?.date, signedPayload: signed,
-            payload: String(decoding: verified.payload, as: UTF8.self), source: source)
     }
 
     /// Stores the notification and its processing job in one transaction, then applies it. A failure to
     /// apply leaves the job for the worker; the notification is stored either way.
-    func store(_ stored: StoredNotification, tenantId: UUID, schema: TenantSchema) async throws -> Bool {
-        let inserted = try await database.transaction { conn in
-            guard try await notifications.insert(stored, in: schema, on: conn) else { return false }
-            try await jobs.enqueue(
-                tenantId: tenantId, kind: .processNotification, ref: stored.notificationUUID.uuidString, due: Date() + 30, on: conn)
+    func store(_ stored: StoredNotification, tenant: Tenant) async throws -> Bool {
+        let inserted = try await persistence.inTenant(tenant) { unit in
+            guard try await unit.notifications.insert(stored) else { return false }
+            try await unit.enqueue(.processNotification, ref: stored.notificationUUID.uuidString, due: Date() + 30)
             return true
         }
         if inserted {
             do {
-                try await processor.process(tenantId: tenantId, notificationUUID: stored.notificationUUID)
+                try await processor.process(tenant: tenant, notificationUUID: stored.notificationUUID)
             } catch {
                 logger.warning(
                     "notification stored, processing deferred",
@@ -88,8 +74,8 @@ public struct NotificationIngest: Sendable {
         return inserted
     }
 
-    public func list(tenant: TenantRecord, appId: UUID?, limit: Int) async throws -> [StoredNotification] {
-        try await database.withConnection { try await notifications.list(appId: appId, limit: limit, in: tenant.schema, on: $0) }
+    public func list(tenant: Tenant, appId: UUID?, limit: Int) async throws -> [StoredNotification] {
+        try await persistence.inTenant(tenant, .read) { try await $0.notifications.list(appId: appId, limit: limit) }
     }
 }
 

@@ -1,38 +1,24 @@
 import AppStoreServer
 import Foundation
-import Logging
-import PostgresNIO
-import StoregatePostgres
 
 /// Applies stored notifications to the tenant's state, each exactly once: transactions, subscriptions,
 /// refund outcomes and consumption requests. Runs right after a notification is stored and, for anything
 /// that failed then, from the job queue.
 public struct NotificationProcessor: Sendable {
-    let database: Database
-    let repositories: Repositories
-    let notifications: NotificationRepository
-    let accounts: AccountRepository
-    let subscriptions: SubscriptionRepository
-    let refunds: RefundRepository
-    let jobs: JobQueue
-    let chains: ChainVerifier
-    let allowUnsignedEnvironments: Bool
-
-    /// The 12 hours Apple gives to answer a `CONSUMPTION_REQUEST`, from its signed date.
-    public static let consumptionDeadline: TimeInterval = 12 * 3600
+    let persistence: any Persistence
+    let verification: Verification
 
     /// Applies the notification unless it was applied already; returns whether it was applied now.
     /// Throws when it should be tried again later.
     @discardableResult
-    public func process(tenantId: UUID, notificationUUID: UUID) async throws -> Bool {
-        let found = try await database.withConnection { conn -> (TenantRecord, StoredNotification, AppRecord?)? in
-            guard let tenant = try await repositories.tenants.find(id: tenantId, on: conn),
-                let (stored, processedAt) = try await notifications.find(notificationUUID, in: tenant.schema, on: conn), processedAt == nil
-            else { return nil }
-            return (tenant, stored, try await repositories.apps.find(tenantId: tenantId, id: stored.appId, on: conn))
+    public func process(tenant: Tenant, notificationUUID: UUID) async throws -> Bool {
+        let ref = notificationUUID.uuidString
+        let found = try await persistence.inTenant(tenant, .read) { unit -> (StoredNotification, App?)? in
+            guard let stored = try await unit.notifications.find(notificationUUID, lock: false), stored.processedAt == nil else { return nil }
+            return (stored, try await unit.apps.find(id: stored.appId))
         }
-        guard let (tenant, stored, app) = found else {
-            try await database.withConnection { try await jobs.complete(tenantId: tenantId, kind: .processNotification, ref: notificationUUID.uuidString, on: $0) }
+        guard let (stored, app) = found else {
+            try await persistence.inTenant(tenant, .read) { try await $0.completeJob(.processNotification, ref: ref) }
             return false
         }
         var purchase: SignedPurchase?
@@ -40,9 +26,9 @@ public struct NotificationProcessor: Sendable {
         let decoded = try JSONDecoder().decode(ResponseBodyV2DecodedPayload.self, from: Data(stored.payload.utf8))
         if let app, let signed = decoded.data?.signedTransactionInfo {
             do {
-                purchase = try await SignedPurchase.verify(
-                    signedTransaction: signed, signedRenewalInfo: decoded.data?.signedRenewalInfo, app: app, environment: stored.environment, chains: chains,
-                    allowUnsignedEnvironments: allowUnsignedEnvironments, field: "signedTransactionInfo")
+                purchase = try await verification.purchase(
+                    signedTransaction: signed, signedRenewalInfo: decoded.data?.signedRenewalInfo, app: app, environment: stored.environment,
+                    field: "signedTransactionInfo")
             } catch StoregateError.unverified(_, let failure) where failure.isRetryable {
                 throw StoregateError.unverified(field: "signedTransactionInfo", failure: failure)
             } catch {
@@ -51,59 +37,53 @@ public struct NotificationProcessor: Sendable {
         } else if app == nil {
             problem = "the app was removed"
         }
-        return try await database.transaction { conn in
-            guard let (_, processedAt) = try await notifications.find(notificationUUID, lock: true, in: tenant.schema, on: conn), processedAt == nil else { return false }
-            if let app, let purchase {
-                try await apply(decoded, stored: stored, purchase: purchase, app: app, tenant: tenant, on: conn)
-            }
-            try await notifications.markProcessed(notificationUUID, error: problem, in: tenant.schema, on: conn)
-            try await jobs.complete(tenantId: tenantId, kind: .processNotification, ref: notificationUUID.uuidString, on: conn)
+        return try await persistence.inTenant(tenant) { unit in
+            guard let locked = try await unit.notifications.find(notificationUUID, lock: true), locked.processedAt == nil else { return false }
+            if let app, let purchase { try await apply(decoded, stored: stored, purchase: purchase, app: app, in: unit) }
+            try await unit.notifications.markProcessed(notificationUUID, error: problem)
+            try await unit.completeJob(.processNotification, ref: ref)
             return true
         }
     }
 
+    /// Marks a notification that keeps failing as processed, with its error, and drops its job.
+    func giveUp(tenant: Tenant, notificationUUID: UUID, error: String) async throws {
+        try await persistence.inTenant(tenant) { unit in
+            try await unit.notifications.markProcessed(notificationUUID, error: error)
+            try await unit.completeJob(.processNotification, ref: notificationUUID.uuidString)
+        }
+    }
+
     private func apply(
-        _ notification: ResponseBodyV2DecodedPayload, stored: StoredNotification, purchase: SignedPurchase, app: AppRecord, tenant: TenantRecord,
-        on conn: PostgresConnection
+        _ notification: ResponseBodyV2DecodedPayload, stored: StoredNotification, purchase: SignedPurchase, app: App, in unit: any TenantUnit
     ) async throws {
-        let schema = tenant.schema
-        let customer = try await accounts.customerOf(
-            appId: app.id, originalTransactionId: purchase.originalTransactionId, appAccountToken: purchase.transaction.appAccountToken?.uuid,
-            appTransactionId: purchase.transaction.appTransactionId, in: schema, on: conn)
-        if let customer {
-            try await accounts.linkIfUnlinked(appId: app.id, kind: "originalTransactionId", value: purchase.originalTransactionId, customer: customer, in: schema, on: conn)
-        }
-        try await accounts.upsert(purchase.transactionRow(appId: app.id, customer: customer), in: schema, on: conn)
-        if purchase.isSubscription {
-            try await subscriptions.upsert(purchase.subscriptionRow(appId: app.id, customer: customer, status: notification.data?.status), in: schema, on: conn)
-        }
+        let customer = try await purchase.store(app: app, status: notification.data?.status, in: unit)
         let transaction = purchase.transaction
-        switch notification.notificationType {
-        case .refund?, .refundDeclined?, .refundReversed?:
-            try await refunds.record(
-                RefundOutcomeRow(
+        switch stored.notificationType {
+        case .refund, .refundDeclined, .refundReversed:
+            try await unit.refunds.record(
+                RefundOutcome(
                     notificationUUID: stored.notificationUUID, appId: app.id, environment: purchase.environment, outcome: stored.notificationType,
                     transactionId: purchase.transactionId, originalTransactionId: purchase.originalTransactionId, productId: transaction.productId ?? "",
-                    productType: transaction.type?.rawValue ?? "", quantity: Int(transaction.quantity ?? 1), familyShared: transaction.inAppOwnershipType == .familyShared,
-                    refundPercentage: transaction.revocationPercentage.map(Int.init), revocationType: transaction.revocationType?.rawValue,
-                    revocationReason: transaction.revocationReason.map { Int($0.rawValue) }, customer: customer, signedDate: stored.signedDate),
-                in: schema, on: conn)
-            for request in try await refunds.requests(appId: app.id, transactionId: purchase.transactionId, status: "pending", limit: 10, in: schema, on: conn) {
-                try await refunds.close(
-                    id: request.id, status: "not_sent", reason: "Apple decided (\(stored.notificationType)) before consumption information was sent",
-                    apiVersion: nil, sentBody: nil, in: schema, on: conn)
+                    productType: transaction.type ?? ProductType(rawValue: ""), quantity: Int(transaction.quantity ?? 1),
+                    familyShared: transaction.inAppOwnershipType == .familyShared, refundPercentage: transaction.revocationPercentage.map(Int.init),
+                    revocationType: transaction.revocationType, revocationReason: transaction.revocationReason, customer: customer, signedDate: stored.signedDate))
+            for request in try await unit.refunds.requests(appId: app.id, transactionId: purchase.transactionId, status: .pending, limit: 10) {
+                try await unit.refunds.close(
+                    id: request.id, status: .notSent, reason: "Apple decided (\(stored.notificationType.rawValue)) before consumption information was sent",
+                    api: nil, sentBody: nil)
             }
-        case .consumptionRequest?:
+        case .consumptionRequest:
             let requestedAt = stored.signedDate ?? Date()
-            let request = ConsumptionRequestRow(
+            let request = RefundRequest(
                 id: stored.notificationUUID, appId: app.id, environment: purchase.environment, transactionId: purchase.transactionId,
-                originalTransactionId: purchase.originalTransactionId, productType: transaction.type?.rawValue ?? "", customer: customer,
-                reason: notification.data?.consumptionRequestReason?.rawValue, requestedAt: requestedAt, deadline: requestedAt + Self.consumptionDeadline)
-            if try await refunds.open(request, in: schema, on: conn) {
-                let hasFacts = try await refunds.facts(appId: app.id, transactionId: purchase.transactionId, in: schema, on: conn) != nil
-                let policy = try await RefundService.policy(appId: app.id, refunds: refunds, in: schema, on: conn)
+                originalTransactionId: purchase.originalTransactionId, productType: transaction.type ?? ProductType(rawValue: ""), customer: customer,
+                reason: notification.data?.consumptionRequestReason, requestedAt: requestedAt, deadline: requestedAt + RefundRequest.answerWindow)
+            if try await unit.refunds.open(request) {
+                let hasFacts = try await unit.refunds.facts(appId: app.id, transactionId: purchase.transactionId) != nil
+                let policy = try await unit.refunds.policy(appId: app.id) ?? RefundPolicy()
                 let due = hasFacts ? Date() : RefundService.policyTime(deadline: request.deadline, policy: policy)
-                try await jobs.enqueue(tenantId: tenant.id, kind: .sendConsumption, ref: request.id.uuidString, due: due, on: conn)
+                try await unit.enqueue(.sendConsumption, ref: request.id.uuidString, due: due)
             }
         default:
             break

@@ -1,6 +1,5 @@
 import AppStoreServer
 import Foundation
-import StoregatePostgres
 
 /// Test notifications and recovery of missed notifications from Apple's notification history.
 extension NotificationIngest {
@@ -17,51 +16,46 @@ extension NotificationIngest {
 
     /// Pulls Apple's notification history for `[startDate, endDate)` in each of the app's environments (or
     /// one) and ingests what is missing, exactly as if it had arrived at the webhook. Idempotent.
-    public func backfill(tenant: TenantRecord, bundleId: String, environment: String?, startDate: Date, endDate: Date, actor: Actor) async throws -> BackfillReport {
-        let app = try await app(tenant: tenant, bundleId: bundleId)
+    public func backfill(
+        tenant: Tenant, bundleId: String, environment: AppStoreEnvironment?, startDate: Date, endDate: Date, actor: Actor
+    ) async throws -> BackfillReport {
+        let app = try await persistence.app(tenant, bundleId: bundleId)
         guard startDate < endDate else { throw StoregateError.invalid(field: "endDate", reason: "must be after startDate") }
         guard startDate > Date() - 180 * 86_400 else { throw StoregateError.invalid(field: "startDate", reason: "must be within the last 180 days (Apple keeps no older history)") }
-        let environments = try environment.map { given in
+        let environments = try environment.map { given throws(StoregateError) in
             guard app.environments.contains(given) else { throw StoregateError.invalid(field: "environment", reason: "is not one of the app's environments") }
             return [given]
         } ?? app.environments
         var report = BackfillReport()
         for environment in environments {
-            let client = try await gateway.client(tenantId: tenant.id, app: app, environment: environment)
-            let verifier = SignedDataVerifier(
-                configuration: .init(bundleId: app.bundleId, appAppleId: app.appAppleId, environment: environment, allowUnsignedEnvironments: allowUnsignedEnvironments),
-                chains: chains)
+            let client = try await gateway.client(tenant: tenant, app: app, environment: environment)
             let request = NotificationHistoryRequest(startDate: Timestamp(startDate), endDate: Timestamp(endDate))
             do {
                 for try await page in client.notificationHistory(request: request) {
                     for item in page.notificationHistory ?? [] {
                         guard let signed = item.signedPayload else { continue }
                         report.seen += 1
-                        guard case .valid(let verified) = await verifier.verify(signed, as: .notification),
-                            let stored = try? Self.stored(verified, signed: signed, app: app, environment: environment, source: "backfill")
-                        else {
+                        guard case .success(let stored) = await verify(signed, app: app, environment: environment, source: .backfill) else {
                             report.rejected += 1
                             continue
                         }
-                        if try await store(stored, tenantId: tenant.id, schema: tenant.schema) { report.stored += 1 } else { report.alreadyStored += 1 }
+                        if try await store(stored, tenant: tenant) { report.stored += 1 } else { report.alreadyStored += 1 }
                     }
                 }
             } catch let error as AppStoreServerAPIError {
                 throw AppStoreGateway.storegateError(error, field: "startDate")
             }
         }
-        try await database.withConnection { conn in
-            try await repositories.audit.record(
-                actor: actor.description, tenantId: tenant.id, action: "notifications.backfill",
-                detail: ["bundleId": app.bundleId, "seen": String(report.seen), "stored": String(report.stored)], on: conn)
+        try await persistence.inTenant(tenant, .read) { unit in
+            try await unit.audit(actor, "notifications.backfill", ["bundleId": app.bundleId, "seen": String(report.seen), "stored": String(report.stored)])
         }
         return report
     }
 
     /// Asks Apple to send a `TEST` notification to the app's URL; returns Apple's token for `testStatus`.
-    public func requestTest(tenant: TenantRecord, bundleId: String, environment: String?) async throws -> String {
-        let app = try await app(tenant: tenant, bundleId: bundleId)
-        let client = try await gateway.client(tenantId: tenant.id, app: app, environment: try Self.environment(environment, app: app))
+    public func requestTest(tenant: Tenant, bundleId: String, environment: AppStoreEnvironment?) async throws -> String {
+        let app = try await persistence.app(tenant, bundleId: bundleId)
+        let client = try await gateway.client(tenant: tenant, app: app, environment: try app.environment(environment))
         do {
             guard let token = try await client.requestTestNotification().testNotificationToken else {
                 throw StoregateError.appStore(field: "bundleId", code: nil, reason: "Apple returned no test notification token", retryable: true)
@@ -73,14 +67,14 @@ extension NotificationIngest {
     }
 
     /// Apple's record of a test notification's delivery, and whether Storegate stored it.
-    public func testStatus(tenant: TenantRecord, bundleId: String, environment: String?, token: String) async throws
+    public func testStatus(tenant: Tenant, bundleId: String, environment: AppStoreEnvironment?, token: String) async throws
         -> (attempts: [SendAttemptItem], received: Bool)
     {
-        let app = try await app(tenant: tenant, bundleId: bundleId)
+        let app = try await persistence.app(tenant, bundleId: bundleId)
         guard (1...512).contains(token.utf8.count), token.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "/" && $0 != "?" && $0 != "#" }) else {
             throw StoregateError.invalid(field: "testNotificationToken", reason: "is not a token from notifications.requestTest")
         }
-        let client = try await gateway.client(tenantId: tenant.id, app: app, environment: try Self.environment(environment, app: app))
+        let client = try await gateway.client(tenant: tenant, app: app, environment: try app.environment(environment))
         let response: CheckTestNotificationResponse
         do {
             response = try await client.getTestNotificationStatus(testNotificationToken: token)
@@ -89,7 +83,7 @@ extension NotificationIngest {
         }
         var received = false
         if let signed = response.signedPayload, let uuid = Self.unverifiedNotificationUUID(signed) {
-            received = try await database.withConnection { try await notifications.existing([uuid], in: tenant.schema, on: $0) }.contains(uuid)
+            received = try await persistence.inTenant(tenant, .read) { try await $0.notifications.existing([uuid]) }.contains(uuid)
         }
         return (response.sendAttempts ?? [], received)
     }
@@ -101,23 +95,5 @@ extension NotificationIngest {
             let payload = try? JSONDecoder().decode(ResponseBodyV2DecodedPayload.self, from: data)
         else { return nil }
         return payload.notificationUUID.flatMap(UUID.init(uuidString:))
-    }
-
-    static func environment(_ given: String?, app: AppRecord) throws -> String {
-        if let given {
-            guard app.environments.contains(given) else {
-                throw StoregateError.invalid(field: "environment", reason: "must be one of the app's environments: " + app.environments.joined(separator: ", "))
-            }
-            return given
-        }
-        return app.environments.contains("Production") ? "Production" : app.environments.first ?? "Sandbox"
-    }
-
-    func app(tenant: TenantRecord, bundleId: String) async throws -> AppRecord {
-        let bundleId = try Validate.bundleId(bundleId)
-        return try await database.withConnection { conn in
-            guard let app = try await repositories.apps.find(tenantId: tenant.id, bundleId: bundleId, on: conn) else { throw StoregateError.notFound(field: "bundleId") }
-            return app
-        }
     }
 }

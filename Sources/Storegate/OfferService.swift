@@ -1,23 +1,20 @@
 import AppStoreServer
 import Foundation
-import StoregatePostgres
 import Synchronization
 
 /// Signs offers with a tenant's app key: the key is opened once and cached, every signing is audited
 /// (who, app, kind, product, offer; never the signature).
 public struct OfferService: Sendable {
-    let database: Database
-    let repositories: Repositories
+    let persistence: any Persistence
     let signingKeys: SigningKeyStore
     let signers: SignerCache
     let audits: AuditBatcher
 
-    init(database: Database, repositories: Repositories, signingKeys: SigningKeyStore, cacheTTL: Duration = .seconds(5)) {
-        self.database = database
-        self.repositories = repositories
+    init(persistence: any Persistence, signingKeys: SigningKeyStore, cacheTTL: Duration = .seconds(5)) {
+        self.persistence = persistence
         self.signingKeys = signingKeys
         self.signers = SignerCache(ttl: cacheTTL)
-        self.audits = AuditBatcher(database: database, audit: repositories.audit)
+        self.audits = AuditBatcher(persistence: persistence)
     }
 
     public enum Kind: String, Sendable {
@@ -25,65 +22,65 @@ public struct OfferService: Sendable {
     }
 
     /// The signer for an app of the tenant; another tenant's app is simply not found.
-    func signer(tenantId: UUID, bundleId: String, keyId: String?) async throws -> (AppRecord, OfferSigner) {
+    func signer(tenant: Tenant, bundleId: String, keyId: String?) async throws -> (App, OfferSigner) {
         let bundleId = try Validate.bundleId(bundleId)
         if let keyId { _ = try Validate.keyId(keyId) }
-        let cacheKey = SignerCache.Key(tenantId: tenantId, bundleId: bundleId, keyId: keyId)
+        let cacheKey = SignerCache.Key(tenantId: tenant.id, bundleId: bundleId, keyId: keyId)
         if let cached = signers.get(cacheKey) { return cached }
-        let found = try await database.withConnection { try await repositories.apps.signingKey(tenantId: tenantId, bundleId: bundleId, keyId: keyId, on: $0) }
+        let found = try await persistence.inTenant(tenant, .read) { try await $0.apps.signingKey(bundleId: bundleId, keyId: keyId) }
         guard let (app, key) = found else { throw StoregateError.notFound(field: "bundleId") }
         guard let key else { throw StoregateError.notFound(field: keyId == nil ? "bundleId" : "keyId") }
-        let privateKey = try await signingKeys.privateKey(for: key)
+        let privateKey = try await signingKeys.privateKey(for: key, of: tenant)
         let signingKey = SigningKey(keyId: key.keyId, issuerId: key.issuerId.uuidString, bundleId: app.bundleId, privateKey: privateKey)
         let signer = (app, OfferSigner(key: signingKey))
         signers.put(cacheKey, signer)
         return signer
     }
 
-    func audit(_ kind: Kind, app: AppRecord, actor: Actor, detail: [String: String]) async throws {
+    func audit(_ kind: Kind, app: App, actor: Actor, detail: [String: String]) async throws {
         let detail = detail.merging(["kind": kind.rawValue, "bundleId": app.bundleId]) { a, _ in a }
         try await audits.record(.init(actor: actor.description, tenantId: app.tenantId, action: "offer.sign", detail: detail))
     }
 
-    public func signPromotional(tenantId: UUID, bundleId: String, keyId: String? = nil, productId: String, offerId: String, appAccountToken: UUID?, actor: Actor)
+    public func signPromotional(tenant: Tenant, bundleId: String, keyId: String? = nil, productId: String, offerId: String, appAccountToken: UUID?, actor: Actor)
         async throws -> PromotionalOfferSignature
     {
         let productId = try Validate.storeIdentifier(productId, field: "productId")
         let offerId = try Validate.storeIdentifier(offerId, field: "offerId")
-        let (app, signer) = try await signer(tenantId: tenantId, bundleId: bundleId, keyId: keyId)
+        let (app, signer) = try await signer(tenant: tenant, bundleId: bundleId, keyId: keyId)
         let signature = try signer.promotionalOffer(productId: productId, offerId: offerId, appAccountToken: appAccountToken)
         try await audit(.promotional, app: app, actor: actor, detail: ["productId": productId, "offerId": offerId])
         return signature
     }
 
-    public func signPromotionalJWS(tenantId: UUID, bundleId: String, keyId: String? = nil, productId: String, offerId: String, transactionId: String?, actor: Actor)
+    public func signPromotionalJWS(tenant: Tenant, bundleId: String, keyId: String? = nil, productId: String, offerId: String, transactionId: String?, actor: Actor)
         async throws -> String
     {
         let productId = try Validate.storeIdentifier(productId, field: "productId")
         let offerId = try Validate.storeIdentifier(offerId, field: "offerId")
         let transactionId = try transactionId.map { try Validate.transactionId($0, field: "transactionId") }
-        let (app, signer) = try await signer(tenantId: tenantId, bundleId: bundleId, keyId: keyId)
+        let (app, signer) = try await signer(tenant: tenant, bundleId: bundleId, keyId: keyId)
         let jws = try signer.promotionalOfferJWS(productId: productId, offerIdentifier: offerId, transactionId: transactionId)
         try await audit(.promotionalJWS, app: app, actor: actor, detail: ["productId": productId, "offerId": offerId])
         return jws
     }
 
     public func signIntroductoryEligibility(
-        tenantId: UUID, bundleId: String, keyId: String? = nil, productId: String, allowIntroductoryOffer: Bool, transactionId: String, actor: Actor
+        tenant: Tenant, bundleId: String, keyId: String? = nil, productId: String, allowIntroductoryOffer: Bool, transactionId: String, actor: Actor
     ) async throws -> String {
         let productId = try Validate.storeIdentifier(productId, field: "productId")
         let transactionId = try Validate.transactionId(transactionId, field: "transactionId")
-        let (app, signer) = try await signer(tenantId: tenantId, bundleId: bundleId, keyId: keyId)
+        let (app, signer) = try await signer(tenant: tenant, bundleId: bundleId, keyId: keyId)
         let jws = try signer.introductoryOfferEligibilityJWS(productId: productId, allowIntroductoryOffer: allowIntroductoryOffer, transactionId: transactionId)
         try await audit(.introductoryEligibility, app: app, actor: actor, detail: ["productId": productId, "allowIntroductoryOffer": String(allowIntroductoryOffer)])
         return jws
     }
 
     /// `requestJSON` is the Advanced Commerce request object, already serialized.
-    public func signAdvancedCommerceRequest(tenantId: UUID, bundleId: String, keyId: String? = nil, requestJSON: Data, operation: String, actor: Actor)
+    public func signAdvancedCommerceRequest(tenant: Tenant, bundleId: String, keyId: String? = nil, requestJSON: Data, operation: String, actor: Actor)
         async throws -> String
     {
-        let (app, signer) = try await signer(tenantId: tenantId, bundleId: bundleId, keyId: keyId)
+        let (app, signer) = try await signer(tenant: tenant, bundleId: bundleId, keyId: keyId)
         let jws = try signer.advancedCommerceRequestJWS(requestJSON: requestJSON)
         try await audit(.advancedCommerceRequest, app: app, actor: actor, detail: ["operation": operation])
         return jws
@@ -100,18 +97,18 @@ final class SignerCache: Sendable {
     }
 
     private let ttl: Duration
-    private let entries = Mutex([Key: (value: (AppRecord, OfferSigner), until: ContinuousClock.Instant)]())
+    private let entries = Mutex([Key: (value: (App, OfferSigner), until: ContinuousClock.Instant)]())
 
     init(ttl: Duration) { self.ttl = ttl }
 
-    func get(_ key: Key) -> (AppRecord, OfferSigner)? {
+    func get(_ key: Key) -> (App, OfferSigner)? {
         entries.withLock { entries in
             guard let entry = entries[key], entry.until > .now else { return nil }
             return entry.value
         }
     }
 
-    func put(_ key: Key, _ value: (AppRecord, OfferSigner)) {
+    func put(_ key: Key, _ value: (App, OfferSigner)) {
         entries.withLock { entries in
             if entries.count > 10_000 { entries.removeAll() }
             entries[key] = (value, .now + ttl)

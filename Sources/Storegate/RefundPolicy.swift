@@ -5,37 +5,28 @@ import Foundation
 /// Reported facts (`refunds.reportConsumption`) are sent as soon as they exist; the policy decides what
 /// happens when none were reported.
 public struct RefundPolicy: Codable, Sendable, Equatable {
-    /// `v2` (Send Consumption Information) or `v1` (the deprecated Send Consumption Data).
-    public var consumptionApi: String = "v2"
+    public var consumptionApi: ConsumptionAPI = .v2
     /// Without reported facts, answer this many minutes before the 12-hour deadline from what Storegate
     /// knows; nil: never answer without facts.
     public var sendMinutesBeforeDeadline: Int? = 60
     /// Whether the app's customers consented (in its terms) to sharing consumption data. Without consent
     /// nothing is sent.
     public var customerConsented: Bool = false
-    public var deliveryStatus: String = DeliveryStatus.delivered.rawValue
+    public var deliveryStatus: DeliveryStatus = .delivered
     public var sampleContentProvided: Bool = false
-    /// `DECLINE`, `GRANT_FULL`, `GRANT_PRORATED`, or nil for no preference.
-    public var refundPreference: String?
+    /// nil for no preference.
+    public var refundPreference: RefundPreference?
     /// Prefer `DECLINE` when the customer already had at least this many refunds.
     public var declineAfterRefunds: Int?
 
     public init() {}
 
-    static let deliveryStatuses = ["DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER"]
-    static let refundPreferences = ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"]
-
     func validated() throws -> RefundPolicy {
-        guard ["v1", "v2"].contains(consumptionApi) else { throw StoregateError.invalid(field: "consumptionApi", reason: "must be v1 or v2") }
         if let minutes = sendMinutesBeforeDeadline, !(10...690).contains(minutes) {
             throw StoregateError.invalid(field: "sendMinutesBeforeDeadline", reason: "must be 10 to 690 (the deadline is 12 hours after Apple's request)")
         }
-        guard Self.deliveryStatuses.contains(deliveryStatus) else {
-            throw StoregateError.invalid(field: "deliveryStatus", reason: "must be one of " + Self.deliveryStatuses.joined(separator: ", "))
-        }
-        if let preference = refundPreference, !Self.refundPreferences.contains(preference) {
-            throw StoregateError.invalid(field: "refundPreference", reason: "must be one of " + Self.refundPreferences.joined(separator: ", "))
-        }
+        try Validate.known(deliveryStatus, field: "deliveryStatus")
+        if let refundPreference { try Validate.known(refundPreference, field: "refundPreference") }
         if let count = declineAfterRefunds, count < 1 { throw StoregateError.invalid(field: "declineAfterRefunds", reason: "must be at least 1") }
         return self
     }
@@ -44,11 +35,11 @@ public struct RefundPolicy: Codable, Sendable, Equatable {
 /// What the tenant reports about a transaction for Apple's refund decision (`refunds.reportConsumption`).
 public struct ConsumptionFacts: Codable, Sendable, Equatable {
     public var customerConsented: Bool
-    public var deliveryStatus: String
+    public var deliveryStatus: DeliveryStatus
     public var sampleContentProvided: Bool
     /// Milliunits: 0…100000 (50% = 50000).
     public var consumptionPercentage: Int32?
-    public var refundPreference: String?
+    public var refundPreference: RefundPreference?
     // The deprecated v1 API's fields (Apple's integer codes), sent only to apps configured for v1.
     public var playTime: Int32?
     public var accountTenure: Int32?
@@ -58,7 +49,8 @@ public struct ConsumptionFacts: Codable, Sendable, Equatable {
     public var platform: Int32?
 
     public init(
-        customerConsented: Bool, deliveryStatus: String, sampleContentProvided: Bool, consumptionPercentage: Int32? = nil, refundPreference: String? = nil,
+        customerConsented: Bool, deliveryStatus: DeliveryStatus, sampleContentProvided: Bool, consumptionPercentage: Int32? = nil,
+        refundPreference: RefundPreference? = nil,
         playTime: Int32? = nil, accountTenure: Int32? = nil, lifetimeDollarsPurchased: Int32? = nil, lifetimeDollarsRefunded: Int32? = nil,
         userStatus: Int32? = nil, platform: Int32? = nil
     ) {
@@ -76,18 +68,14 @@ public struct ConsumptionFacts: Codable, Sendable, Equatable {
     }
 
     /// Checks the facts against Apple's rules for a transaction of `productType`.
-    func validated(productType: String) throws -> ConsumptionFacts {
-        guard RefundPolicy.deliveryStatuses.contains(deliveryStatus) else {
-            throw StoregateError.invalid(field: "deliveryStatus", reason: "must be one of " + RefundPolicy.deliveryStatuses.joined(separator: ", "))
-        }
+    func validated(productType: ProductType) throws -> ConsumptionFacts {
+        try Validate.known(deliveryStatus, field: "deliveryStatus")
         if let percentage = consumptionPercentage, !(0...100_000).contains(percentage) {
             throw StoregateError.invalid(field: "consumptionPercentage", reason: "must be 0 to 100000 (milliunits: 50% is 50000)")
         }
         if let preference = refundPreference {
-            guard RefundPolicy.refundPreferences.contains(preference) else {
-                throw StoregateError.invalid(field: "refundPreference", reason: "must be one of " + RefundPolicy.refundPreferences.joined(separator: ", "))
-            }
-            if preference == "GRANT_PRORATED", productType != ProductType.autoRenewableSubscription.rawValue, consumptionPercentage == nil {
+            try Validate.known(preference, field: "refundPreference")
+            if preference == .grantProrated, productType != .autoRenewableSubscription, consumptionPercentage == nil {
                 throw StoregateError.invalid(field: "consumptionPercentage", reason: "is required with GRANT_PRORATED for a purchase that is not a subscription")
             }
         }
@@ -103,8 +91,8 @@ public struct ConsumptionFacts: Codable, Sendable, Equatable {
     /// The Send Consumption Information (v2) body.
     var v2: ConsumptionRequest {
         ConsumptionRequest(
-            customerConsented: customerConsented, consumptionPercentage: consumptionPercentage, deliveryStatus: DeliveryStatus(rawValue: deliveryStatus),
-            refundPreference: refundPreference.map(RefundPreference.init(rawValue:)), sampleContentProvided: sampleContentProvided)
+            customerConsented: customerConsented, consumptionPercentage: consumptionPercentage, deliveryStatus: deliveryStatus,
+            refundPreference: refundPreference, sampleContentProvided: sampleContentProvided)
     }
 
     /// The deprecated Send Consumption Data (v1) body, its codes mapped from the v2 facts where v1 ones are missing.
@@ -112,16 +100,16 @@ public struct ConsumptionFacts: Codable, Sendable, Equatable {
         let consumption: Int32? = consumptionPercentage.map { $0 == 0 ? 1 : $0 >= 100_000 ? 3 : 2 }
         let delivery: Int32 =
             switch deliveryStatus {
-            case "DELIVERED": 0
-            case "UNDELIVERED_QUALITY_ISSUE": 1
-            case "UNDELIVERED_WRONG_ITEM": 2
-            case "UNDELIVERED_SERVER_OUTAGE": 3
+            case .delivered: 0
+            case .undeliveredQualityIssue: 1
+            case .undeliveredWrongItem: 2
+            case .undeliveredServerOutage: 3
             default: 5
             }
         let preference: Int32 =
             switch refundPreference {
-            case "GRANT_FULL", "GRANT_PRORATED": 1
-            case "DECLINE": 2
+            case .grantFull?, .grantProrated?: 1
+            case .decline?: 2
             default: 3
             }
         return ConsumptionRequestV1(

@@ -1,43 +1,33 @@
 import AppStoreServer
 import Foundation
 import Logging
-import PostgresNIO
-import StoregatePostgres
 
 /// Refund decisioning inputs: consumption facts, answers to `CONSUMPTION_REQUEST`s before Apple's
 /// deadline, refund outcomes turned into what to revoke, and Apple's refund history and order lookup.
 public struct RefundService: Sendable {
-    let database: Database
-    let repositories: Repositories
-    let accounts: AccountRepository
-    let refunds: RefundRepository
-    let jobs: JobQueue
+    let persistence: any Persistence
     let gateway: AppStoreGateway
-    let verification: DeviceDataVerification
+    let verification: Verification
     let logger: Logger
 
     // MARK: Policy and facts
 
-    public func setPolicy(tenant: TenantRecord, bundleId: String, policy: RefundPolicy, actor: Actor) async throws -> RefundPolicy {
-        let app = try await app(tenant: tenant, bundleId: bundleId)
+    public func setPolicy(tenant: Tenant, bundleId: String, policy: RefundPolicy, actor: Actor) async throws -> RefundPolicy {
+        let app = try await persistence.app(tenant, bundleId: bundleId)
         let policy = try policy.validated()
-        let json = String(decoding: try JSONEncoder().encode(policy), as: UTF8.self)
-        try await database.transaction { conn in
-            try await refunds.setPolicy(appId: app.id, policy: json, in: tenant.schema, on: conn)
-            try await repositories.audit.record(
-                actor: actor.description, tenantId: tenant.id, action: "refunds.setPolicy", detail: ["bundleId": app.bundleId, "policy": json], on: conn)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(policy), as: UTF8.self)
+        try await persistence.inTenant(tenant) { unit in
+            try await unit.refunds.setPolicy(appId: app.id, policy)
+            try await unit.audit(actor, "refunds.setPolicy", ["bundleId": app.bundleId, "policy": json])
         }
         return policy
     }
 
-    public func policy(tenant: TenantRecord, bundleId: String) async throws -> RefundPolicy {
-        let app = try await app(tenant: tenant, bundleId: bundleId)
-        return try await database.withConnection { try await Self.policy(appId: app.id, refunds: refunds, in: tenant.schema, on: $0) }
-    }
-
-    static func policy(appId: UUID, refunds: RefundRepository, in schema: TenantSchema, on conn: PostgresConnection) async throws -> RefundPolicy {
-        guard let json = try await refunds.policy(appId: appId, in: schema, on: conn) else { return RefundPolicy() }
-        return (try? JSONDecoder().decode(RefundPolicy.self, from: Data(json.utf8))) ?? RefundPolicy()
+    public func policy(tenant: Tenant, bundleId: String) async throws -> RefundPolicy {
+        let app = try await persistence.app(tenant, bundleId: bundleId)
+        return try await persistence.inTenant(tenant, .read) { try await $0.refunds.policy(appId: app.id) } ?? RefundPolicy()
     }
 
     /// When the policy answers a request that has no reported facts (or the deadline, to close it).
@@ -49,27 +39,24 @@ public struct RefundService: Sendable {
     public struct Reported: Sendable {
         public let transactionId: String
         /// The open request these facts will answer now, if any.
-        public let pendingRequest: ConsumptionRequestRow?
+        public let pendingRequest: RefundRequest?
     }
 
     /// Stores a transaction's consumption facts; an open request for it is answered right away.
-    public func reportConsumption(tenant: TenantRecord, bundleId: String, transactionId: String, facts: ConsumptionFacts, actor: Actor) async throws -> Reported {
-        let app = try await app(tenant: tenant, bundleId: bundleId)
+    public func reportConsumption(tenant: Tenant, bundleId: String, transactionId: String, facts: ConsumptionFacts, actor: Actor) async throws -> Reported {
+        let app = try await persistence.app(tenant, bundleId: bundleId)
         let transactionId = try Validate.transactionId(transactionId, field: "transactionId")
-        return try await database.transaction { conn in
-            guard let known = try await accounts.transactionFacts(appId: app.id, transactionId: transactionId, in: tenant.schema, on: conn) else {
+        return try await persistence.inTenant(tenant) { unit in
+            guard let known = try await unit.transactions.facts(appId: app.id, transactionId: transactionId) else {
                 throw StoregateError.notFound(field: "transactionId")
             }
             let facts = try facts.validated(productType: known.productType)
-            try await refunds.setFacts(
-                appId: app.id, transactionId: transactionId, facts: String(decoding: try JSONEncoder().encode(facts), as: UTF8.self), in: tenant.schema, on: conn)
-            let pending = try await refunds.requests(appId: app.id, transactionId: transactionId, status: "pending", limit: 1, in: tenant.schema, on: conn).first
-            if let pending {
-                try await jobs.enqueue(tenantId: tenant.id, kind: .sendConsumption, ref: pending.id.uuidString, due: Date(), on: conn)
-            }
-            try await repositories.audit.record(
-                actor: actor.description, tenantId: tenant.id, action: "refunds.reportConsumption",
-                detail: ["bundleId": app.bundleId, "transactionId": transactionId, "customerConsented": facts.customerConsented ? "true" : "false"], on: conn)
+            try await unit.refunds.setFacts(appId: app.id, transactionId: transactionId, facts)
+            let pending = try await unit.refunds.requests(appId: app.id, transactionId: transactionId, status: .pending, limit: 1).first
+            if let pending { try await unit.enqueue(.sendConsumption, ref: pending.id.uuidString, due: Date()) }
+            try await unit.audit(
+                actor, "refunds.reportConsumption",
+                ["bundleId": app.bundleId, "transactionId": transactionId, "customerConsented": facts.customerConsented ? "true" : "false"])
             return Reported(transactionId: transactionId, pendingRequest: pending)
         }
     }
@@ -82,75 +69,91 @@ public struct RefundService: Sendable {
         case retry(at: Date, reason: String)
     }
 
+    /// What answering a request needs, read in one unit.
+    private struct Answering: Sendable {
+        let request: RefundRequest
+        let app: App?
+        let facts: ConsumptionFacts?
+        let policy: RefundPolicy
+        let customer: Customer?
+        let refundCount: Int
+    }
+
     /// Answers one `CONSUMPTION_REQUEST`: sends the facts (or the policy's) when consent allows, records why
     /// not otherwise, closes it when the deadline passed. Apple's retryable failures come back as `retry`.
     public func answer(tenantId: UUID, requestId: UUID, now: Date = Date()) async throws -> JobResult {
-        let loaded = try await database.withConnection { conn -> (TenantRecord, ConsumptionRequestRow, AppRecord?, String?, RefundPolicy, CustomerRecord?, Int)? in
-            guard let tenant = try await repositories.tenants.find(id: tenantId, on: conn),
-                let request = try await refunds.request(id: requestId, in: tenant.schema, on: conn), request.status == "pending"
-            else { return nil }
-            let app = try await repositories.apps.find(tenantId: tenantId, id: request.appId, on: conn)
-            let facts = try await refunds.facts(appId: request.appId, transactionId: request.transactionId, in: tenant.schema, on: conn)
-            let policy = try await Self.policy(appId: request.appId, refunds: refunds, in: tenant.schema, on: conn)
-            var customer: CustomerRecord?
+        guard let tenant = try await persistence.tenant(id: tenantId) else { return .done }
+        let loaded = try await persistence.inTenant(tenant, .read) { unit -> Answering? in
+            guard let request = try await unit.refunds.request(id: requestId, lock: false), request.status == .pending else { return nil }
+            var customer: Customer?
             var refundCount = 0
-            if let id = try await accounts.transactionFacts(appId: request.appId, transactionId: request.transactionId, in: tenant.schema, on: conn)?.customer ?? request.customer {
-                customer = try await accounts.customer(id: id, in: tenant.schema, on: conn)
-                refundCount = try await refunds.refundCount(customer: id, in: tenant.schema, on: conn)
+            if let id = try await unit.transactions.facts(appId: request.appId, transactionId: request.transactionId)?.customer ?? request.customer {
+                customer = try await unit.customers.find(id: id)
+                refundCount = try await unit.refunds.refundCount(customer: id)
             }
-            return (tenant, request, app, facts, policy, customer, refundCount)
+            return Answering(
+                request: request, app: try await unit.apps.find(id: request.appId),
+                facts: try await unit.refunds.facts(appId: request.appId, transactionId: request.transactionId),
+                policy: try await unit.refunds.policy(appId: request.appId) ?? RefundPolicy(), customer: customer, refundCount: refundCount)
         }
-        guard let (tenant, request, app, storedFacts, policy, customer, refundCount) = loaded else { return .done }
-        func close(_ status: String, _ reason: String?, api: String? = nil, body: String? = nil) async throws -> JobResult {
-            try await database.withConnection { conn in
-                try await refunds.close(id: request.id, status: status, reason: reason, apiVersion: api, sentBody: body, in: tenant.schema, on: conn)
-            }
-            logger.info("consumption request closed", metadata: ["tenant": .string(tenant.slug), "transactionId": .string(request.transactionId), "status": .string(status)])
+        guard let loaded else { return .done }
+        let request = loaded.request
+        let policy = loaded.policy
+        func close(_ status: RefundRequest.Status, _ reason: String?, api: ConsumptionAPI? = nil, body: String? = nil) async throws -> JobResult {
+            try await persistence.inTenant(tenant, .read) { try await $0.refunds.close(id: request.id, status: status, reason: reason, api: api, sentBody: body) }
+            logger.info(
+                "consumption request closed",
+                metadata: ["tenant": .string(tenant.slug), "transactionId": .string(request.transactionId), "status": .string(status.rawValue)])
             return .done
         }
-        guard let app else { return try await close("not_sent", "the app was removed") }
-        guard now < request.deadline else { return try await close("expired", "the 12-hour deadline passed without facts to send") }
+        guard let app = loaded.app else { return try await close(.notSent, "the app was removed") }
+        guard now < request.deadline else { return try await close(.expired, "the 12-hour deadline passed without facts to send") }
 
-        var facts: ConsumptionFacts
-        if let storedFacts, let decoded = try? JSONDecoder().decode(ConsumptionFacts.self, from: Data(storedFacts.utf8)) {
-            facts = decoded
+        let facts: ConsumptionFacts
+        if let reported = loaded.facts {
+            facts = reported
         } else {
             let due = Self.policyTime(deadline: request.deadline, policy: policy)
-            guard policy.sendMinutesBeforeDeadline != nil, now >= due else { return .retry(at: policy.sendMinutesBeforeDeadline == nil ? request.deadline : due, reason: "waiting for facts") }
-            facts = Self.inferred(policy: policy, request: request, customer: customer, refundCount: refundCount, now: now)
+            guard policy.sendMinutesBeforeDeadline != nil, now >= due else {
+                return .retry(at: policy.sendMinutesBeforeDeadline == nil ? request.deadline : due, reason: "waiting for facts")
+            }
+            facts = Self.inferred(policy: policy, request: request, customer: loaded.customer, refundCount: loaded.refundCount, now: now)
         }
-        guard facts.customerConsented else { return try await close("not_sent", "the customer did not consent to sharing consumption data") }
+        guard facts.customerConsented else { return try await close(.notSent, "the customer did not consent to sharing consumption data") }
 
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let api = policy.consumptionApi
         do {
-            let client = try await gateway.client(tenantId: tenant.id, app: app, environment: request.environment)
+            let client = try await gateway.client(tenant: tenant, app: app, environment: request.environment)
             let body: Data
-            if api == "v1" {
+            switch policy.consumptionApi {
+            case .v1:
                 var v1 = facts.v1
-                if v1.accountTenure?.rawValue == 0, let customer { v1.accountTenure = AccountTenure(rawValue: Self.tenureCode(since: customer.createdAt, now: now)) }
+                if v1.accountTenure?.rawValue == 0, let customer = loaded.customer {
+                    v1.accountTenure = AccountTenure(rawValue: Self.tenureCode(since: customer.createdAt, now: now))
+                }
                 body = try encoder.encode(v1)
                 try await client.sendConsumptionData(transactionId: request.transactionId, request: v1)
-            } else {
+            case .v2:
                 body = try encoder.encode(facts.v2)
                 try await client.sendConsumptionInformation(transactionId: request.transactionId, request: facts.v2)
             }
-            return try await close("sent", storedFacts == nil ? "sent from the refund policy" : nil, api: api, body: String(decoding: body, as: UTF8.self))
+            return try await close(
+                .sent, loaded.facts == nil ? "sent from the refund policy" : nil, api: policy.consumptionApi, body: String(decoding: body, as: UTF8.self))
         } catch let error as AppStoreServerAPIError {
-            try await database.withConnection { try await refunds.failed(id: request.id, error: error.description, in: tenant.schema, on: $0) }
-            guard error.isRetryable else { return try await close("not_sent", "Apple refused it: \(error.description)") }
+            try await persistence.inTenant(tenant, .read) { try await $0.refunds.failed(id: request.id, error: error.description) }
+            guard error.isRetryable else { return try await close(.notSent, "Apple refused it: \(error.description)") }
             if case .api(_, _, _, let retryAfter?) = error { return .retry(at: min(retryAfter, request.deadline), reason: error.description) }
             return .retry(at: min(now + 60, request.deadline), reason: error.description)
         }
     }
 
     /// The facts the policy gives for a request without reported ones, from what Storegate knows.
-    static func inferred(policy: RefundPolicy, request: ConsumptionRequestRow, customer: CustomerRecord?, refundCount: Int, now: Date) -> ConsumptionFacts {
+    static func inferred(policy: RefundPolicy, request: RefundRequest, customer: Customer?, refundCount: Int, now: Date) -> ConsumptionFacts {
         var preference = policy.refundPreference
-        if let limit = policy.declineAfterRefunds, refundCount >= limit { preference = "DECLINE" }
+        if let limit = policy.declineAfterRefunds, refundCount >= limit { preference = .decline }
         // Apple needs a consumption percentage for a prorated grant of anything but a subscription; Storegate has none.
-        if preference == "GRANT_PRORATED", request.productType != ProductType.autoRenewableSubscription.rawValue { preference = nil }
+        if preference == .grantProrated, request.productType != .autoRenewableSubscription { preference = nil }
         return ConsumptionFacts(
             customerConsented: policy.customerConsented, deliveryStatus: policy.deliveryStatus, sampleContentProvided: policy.sampleContentProvided,
             refundPreference: preference, accountTenure: customer.map { Self.tenureCode(since: $0.createdAt, now: now) })
@@ -172,33 +175,35 @@ public struct RefundService: Sendable {
 
     // MARK: Reading
 
-    public func requests(tenant: TenantRecord, bundleId: String?, status: String?, limit: Int) async throws -> [ConsumptionRequestRow] {
-        let appId = try await appId(tenant: tenant, bundleId: bundleId)
-        if let status, !["pending", "sent", "not_sent", "expired"].contains(status) {
-            throw StoregateError.invalid(field: "status", reason: "must be pending, sent, not_sent or expired")
-        }
-        return try await database.withConnection { try await refunds.requests(appId: appId, transactionId: nil, status: status, limit: limit, in: tenant.schema, on: $0) }
+    public func requests(tenant: Tenant, bundleId: String?, status: RefundRequest.Status?, limit: Int) async throws -> [RefundRequest] {
+        let appId = try await appId(tenant, bundleId: bundleId)
+        return try await persistence.inTenant(tenant, .read) { try await $0.refunds.requests(appId: appId, transactionId: nil, status: status, limit: limit) }
     }
 
-    public func outcomes(tenant: TenantRecord, bundleId: String?, transactionId: String?, customerId: String?, limit: Int) async throws -> [RefundOutcomeRow] {
-        let appId = try await appId(tenant: tenant, bundleId: bundleId)
+    public func outcomes(tenant: Tenant, bundleId: String?, transactionId: String?, customerId: String?, limit: Int) async throws -> [RefundOutcome] {
+        let appId = try await appId(tenant, bundleId: bundleId)
         if transactionId != nil, appId == nil { throw StoregateError.invalid(field: "bundleId", reason: "is required with transactionId") }
         let transactionId = try transactionId.map { try Validate.transactionId($0, field: "transactionId") }
-        return try await database.withConnection { conn in
+        return try await persistence.inTenant(tenant, .read) { unit in
             var customer: UUID?
             if let customerId {
-                guard let found = try await accounts.customer(customerId: customerId, in: tenant.schema, on: conn) else { throw StoregateError.notFound(field: "customerId") }
+                guard let found = try await unit.customers.find(customerId: customerId) else { throw StoregateError.notFound(field: "customerId") }
                 customer = found.id
             }
-            return try await refunds.outcomes(appId: appId, transactionId: transactionId, customer: customer, since: nil, limit: limit, in: tenant.schema, on: conn)
+            return try await unit.refunds.outcomes(appId: appId, transactionId: transactionId, customer: customer, limit: limit)
         }
+    }
+
+    private func appId(_ tenant: Tenant, bundleId: String?) async throws -> UUID? {
+        guard let bundleId else { return nil }
+        return try await persistence.app(tenant, bundleId: bundleId).id
     }
 
     /// Apple's refund history for the customer behind `transactionId`, every page, each transaction verified.
-    public func history(tenant: TenantRecord, bundleId: String, transactionId: String) async throws -> [JWSTransactionDecodedPayload] {
-        let app = try await app(tenant: tenant, bundleId: bundleId)
+    public func history(tenant: Tenant, bundleId: String, transactionId: String) async throws -> [JWSTransactionDecodedPayload] {
+        let app = try await persistence.app(tenant, bundleId: bundleId)
         let id = try Validate.transactionId(transactionId, field: "transactionId")
-        let (signed, _) = try await gateway.firstEnvironment(tenantId: tenant.id, app: app, field: "transactionId") { client throws(AppStoreServerAPIError) in
+        let (signed, _) = try await gateway.firstEnvironment(tenant: tenant, app: app, field: "transactionId") { client throws(AppStoreServerAPIError) in
             var all: [String] = []
             do {
                 for try await page in client.refundHistory(anyTransactionId: id) { all += page.signedTransactions ?? [] }
@@ -211,19 +216,19 @@ public struct RefundService: Sendable {
         }
         var out: [JWSTransactionDecodedPayload] = []
         for jws in signed {
-            out.append(try await verification.verify(jws, as: .transaction, app: app, field: "signedTransactions").decode(JWSTransactionDecodedPayload.self))
+            out.append(try await verification.decode(jws, as: .transaction, app: app, field: "signedTransactions", JWSTransactionDecodedPayload.self))
         }
         return out
     }
 
     /// Looks up a customer's order ID (from the App Store receipt email): its status and verified transactions.
-    public func lookupOrder(tenant: TenantRecord, bundleId: String, orderId: String) async throws -> (valid: Bool, transactions: [JWSTransactionDecodedPayload]) {
-        let app = try await app(tenant: tenant, bundleId: bundleId)
+    public func lookupOrder(tenant: Tenant, bundleId: String, orderId: String) async throws -> (valid: Bool, transactions: [JWSTransactionDecodedPayload]) {
+        let app = try await persistence.app(tenant, bundleId: bundleId)
         let orderId = try Validate.text(orderId, field: "orderId", max: 64)
         guard orderId.allSatisfy({ $0.isLetter || $0.isNumber }) else { throw StoregateError.invalid(field: "orderId", reason: "must be letters and digits") }
         var lastResponse: OrderLookupResponse?
-        for environment in app.environments.sorted(by: { $0 == "Production" && $1 != "Production" }) {
-            let client = try await gateway.client(tenantId: tenant.id, app: app, environment: environment)
+        for environment in app.environmentsProductionFirst {
+            let client = try await gateway.client(tenant: tenant, app: app, environment: environment)
             do {
                 let response = try await client.lookUpOrderId(orderId: orderId)
                 lastResponse = response
@@ -235,21 +240,8 @@ public struct RefundService: Sendable {
         guard let response = lastResponse, response.status == .valid else { return (false, []) }
         var out: [JWSTransactionDecodedPayload] = []
         for jws in response.signedTransactions ?? [] {
-            out.append(try await verification.verify(jws, as: .transaction, app: app, field: "signedTransactions").decode(JWSTransactionDecodedPayload.self))
+            out.append(try await verification.decode(jws, as: .transaction, app: app, field: "signedTransactions", JWSTransactionDecodedPayload.self))
         }
         return (true, out)
-    }
-
-    func appId(tenant: TenantRecord, bundleId: String?) async throws -> UUID? {
-        guard let bundleId else { return nil }
-        return try await app(tenant: tenant, bundleId: bundleId).id
-    }
-
-    func app(tenant: TenantRecord, bundleId: String) async throws -> AppRecord {
-        let bundleId = try Validate.bundleId(bundleId)
-        return try await database.withConnection { conn in
-            guard let app = try await repositories.apps.find(tenantId: tenant.id, bundleId: bundleId, on: conn) else { throw StoregateError.notFound(field: "bundleId") }
-            return app
-        }
     }
 }

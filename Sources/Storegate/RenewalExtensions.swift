@@ -1,7 +1,5 @@
 import AppStoreServer
 import Foundation
-import PostgresNIO
-import StoregatePostgres
 
 /// Renewal-date extensions: one subscription (1–90 days, at most twice in 365 days, checked here before
 /// Apple is called) or every active subscriber of a product.
@@ -26,62 +24,59 @@ extension SubscriptionService {
     }
 
     public func extendRenewalDate(
-        tenant: TenantRecord, bundleId: String, originalTransactionId: String, extendByDays days: Int, extendReasonCode reasonCode: Int, requestIdentifier: String?,
+        tenant: Tenant, bundleId: String, originalTransactionId: String, extendByDays days: Int, extendReasonCode reasonCode: Int, requestIdentifier: String?,
         actor: Actor
     ) async throws -> Extension {
-        let app = try await app(tenant: tenant, bundleId: bundleId)
+        let app = try await persistence.app(tenant, bundleId: bundleId)
         let original = try Validate.transactionId(originalTransactionId, field: "originalTransactionId")
         let identifier = try Self.validateExtension(days: days, reasonCode: reasonCode, requestIdentifier: requestIdentifier)
         // Reserve one of the two yearly extensions before calling Apple, under a lock, so two calls cannot both pass.
-        let environment = try await database.transaction(conflictField: "requestIdentifier") { conn -> String? in
-            try await refunds.lockExtensions(appId: app.id, originalTransactionId: original, on: conn)
-            let recent = try await refunds.recentExtensions(appId: app.id, originalTransactionId: original, in: tenant.schema, on: conn)
+        let reserved = try await persistence.inTenant(tenant, conflictField: "requestIdentifier") { unit -> RenewalExtension in
+            try await unit.extensions.lock(appId: app.id, originalTransactionId: original)
+            let recent = try await unit.extensions.recent(appId: app.id, originalTransactionId: original)
             if recent.count >= 2 {
                 let dates = recent.map { $0.formatted(.iso8601) }.joined(separator: " and ")
                 throw StoregateError.conflict(field: "originalTransactionId", reason: "was extended on \(dates); Apple allows two extensions per subscription in 365 days")
             }
-            let environment = try await subscriptions.list(appId: app.id, originalTransactionId: original, in: tenant.schema, on: conn).first?.environment
-            try await refunds.recordExtension(
-                requestIdentifier: identifier, appId: app.id, environment: environment ?? "", originalTransactionId: original, productId: nil, days: days,
-                reasonCode: reasonCode, mass: false, effectiveDate: nil, succeeded: nil, in: tenant.schema, on: conn)
-            return environment
+            let environment = try await unit.subscriptions.list(appId: app.id, originalTransactionId: original).first?.environment
+            let reserved = RenewalExtension(
+                requestIdentifier: identifier, appId: app.id, environment: environment, originalTransactionId: original, productId: nil, days: days,
+                reasonCode: reasonCode, mass: false)
+            try await unit.extensions.record(reserved)
+            return reserved
         }
         let request = ExtendRenewalDateRequest(extendByDays: Int32(days), extendReasonCode: ExtendReasonCode(rawValue: Int32(reasonCode)), requestIdentifier: identifier)
         let response: ExtendRenewalDateResponse
-        let usedEnvironment: String
+        let usedEnvironment: AppStoreEnvironment
         do {
-            (response, usedEnvironment) = try await gateway.firstEnvironment(tenantId: tenant.id, app: app, preferring: environment, field: "originalTransactionId") {
+            (response, usedEnvironment) = try await gateway.firstEnvironment(tenant: tenant, app: app, preferring: reserved.environment, field: "originalTransactionId") {
                 client throws(AppStoreServerAPIError) in try await client.extendSubscriptionRenewalDate(originalTransactionId: original, request: request)
             }
         } catch {
-            try? await database.withConnection { conn in
-                try await refunds.recordExtension(
-                    requestIdentifier: identifier, appId: app.id, environment: environment ?? "", originalTransactionId: original, productId: nil, days: days,
-                    reasonCode: reasonCode, mass: false, effectiveDate: nil, succeeded: false, in: tenant.schema, on: conn)
+            try? await persistence.inTenant(tenant, .read) { unit in
+                try await unit.extensions.record(reserved.with(environment: reserved.environment, effectiveDate: nil, succeeded: false))
             }
             throw error
         }
         let success = response.success ?? false
-        try await database.transaction { conn in
-            try await refunds.recordExtension(
-                requestIdentifier: identifier, appId: app.id, environment: usedEnvironment, originalTransactionId: original, productId: nil, days: days,
-                reasonCode: reasonCode, mass: false, effectiveDate: response.effectiveDate?.date, succeeded: success, in: tenant.schema, on: conn)
+        try await persistence.inTenant(tenant) { unit in
+            try await unit.extensions.record(reserved.with(environment: usedEnvironment, effectiveDate: response.effectiveDate?.date, succeeded: success))
             if success, let effective = response.effectiveDate?.date {
-                try await subscriptions.extend(appId: app.id, originalTransactionId: original, to: effective, in: tenant.schema, on: conn)
+                try await unit.subscriptions.extend(appId: app.id, originalTransactionId: original, to: effective)
             }
-            try await repositories.audit.record(
-                actor: actor.description, tenantId: tenant.id, action: "apple.extendRenewalDate",
-                detail: ["bundleId": app.bundleId, "originalTransactionId": original, "extendByDays": String(days), "requestIdentifier": identifier], on: conn)
+            try await unit.audit(
+                actor, "apple.extendRenewalDate",
+                ["bundleId": app.bundleId, "originalTransactionId": original, "extendByDays": String(days), "requestIdentifier": identifier])
         }
         return Extension(requestIdentifier: identifier, originalTransactionId: original, success: success, effectiveDate: response.effectiveDate?.date)
     }
 
     /// Extends every active subscriber of `productId` (optionally in some storefronts); returns the request identifier.
     public func extendAll(
-        tenant: TenantRecord, bundleId: String, environment: String?, productId: String, extendByDays days: Int, extendReasonCode reasonCode: Int,
+        tenant: Tenant, bundleId: String, environment: AppStoreEnvironment?, productId: String, extendByDays days: Int, extendReasonCode reasonCode: Int,
         storefrontCountryCodes: [String]?, requestIdentifier: String?, actor: Actor
     ) async throws -> String {
-        let app = try await app(tenant: tenant, bundleId: bundleId)
+        let app = try await persistence.app(tenant, bundleId: bundleId)
         let productId = try Validate.text(productId, field: "productId", max: 255)
         let identifier = try Self.validateExtension(days: days, reasonCode: reasonCode, requestIdentifier: requestIdentifier)
         if let codes = storefrontCountryCodes {
@@ -89,8 +84,8 @@ extension SubscriptionService {
                 throw StoregateError.invalid(field: "storefrontCountryCodes", reason: "must be a non-empty list of ISO 3166-1 alpha-3 codes such as USA")
             }
         }
-        let environment = try self.environment(environment, app: app)
-        let client = try await gateway.client(tenantId: tenant.id, app: app, environment: environment)
+        let environment = try app.environment(environment)
+        let client = try await gateway.client(tenant: tenant, app: app, environment: environment)
         let request = MassExtendRenewalDateRequest(
             extendByDays: Int32(days), extendReasonCode: ExtendReasonCode(rawValue: Int32(reasonCode)), requestIdentifier: identifier,
             storefrontCountryCodes: storefrontCountryCodes, productId: productId)
@@ -99,39 +94,29 @@ extension SubscriptionService {
         } catch {
             throw AppStoreGateway.storegateError(error, field: "productId")
         }
-        try await database.transaction(conflictField: "requestIdentifier") { conn in
-            try await refunds.recordExtension(
-                requestIdentifier: identifier, appId: app.id, environment: environment, originalTransactionId: nil, productId: productId, days: days,
-                reasonCode: reasonCode, mass: true, effectiveDate: nil, succeeded: nil, in: tenant.schema, on: conn)
-            try await repositories.audit.record(
-                actor: actor.description, tenantId: tenant.id, action: "apple.extendRenewalDateForAll",
-                detail: ["bundleId": app.bundleId, "productId": productId, "extendByDays": String(days), "requestIdentifier": identifier], on: conn)
+        try await persistence.inTenant(tenant, conflictField: "requestIdentifier") { unit in
+            try await unit.extensions.record(
+                RenewalExtension(
+                    requestIdentifier: identifier, appId: app.id, environment: environment, originalTransactionId: nil, productId: productId, days: days,
+                    reasonCode: reasonCode, mass: true))
+            try await unit.audit(
+                actor, "apple.extendRenewalDateForAll", ["bundleId": app.bundleId, "productId": productId, "extendByDays": String(days), "requestIdentifier": identifier])
         }
         return identifier
     }
 
     /// Apple's progress on a mass extension.
-    public func extensionStatus(tenant: TenantRecord, bundleId: String, environment: String?, productId: String, requestIdentifier: String) async throws
+    public func extensionStatus(tenant: Tenant, bundleId: String, environment: AppStoreEnvironment?, productId: String, requestIdentifier: String) async throws
         -> MassExtendRenewalDateStatusResponse
     {
-        let app = try await app(tenant: tenant, bundleId: bundleId)
+        let app = try await persistence.app(tenant, bundleId: bundleId)
         let productId = try Validate.text(productId, field: "productId", max: 255)
         let identifier = try Self.validateExtension(days: 1, reasonCode: 0, requestIdentifier: requestIdentifier)
-        let client = try await gateway.client(tenantId: tenant.id, app: app, environment: try self.environment(environment, app: app))
+        let client = try await gateway.client(tenant: tenant, app: app, environment: try app.environment(environment))
         do {
             return try await client.getStatusOfSubscriptionRenewalDateExtensions(requestIdentifier: identifier, productId: productId)
         } catch {
             throw AppStoreGateway.storegateError(error, field: "requestIdentifier")
         }
-    }
-
-    func environment(_ given: String?, app: AppRecord) throws -> String {
-        if let given {
-            guard app.environments.contains(given) else {
-                throw StoregateError.invalid(field: "environment", reason: "must be one of the app's environments: " + app.environments.joined(separator: ", "))
-            }
-            return given
-        }
-        return app.environments.contains("Production") ? "Production" : app.environments.first ?? "Sandbox"
     }
 }

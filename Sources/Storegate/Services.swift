@@ -3,15 +3,13 @@ import AsyncHTTPClient
 import Foundation
 import KeyVault
 import Logging
-import PostgresNIO
-import StoregatePostgres
 import X509
 
-/// The domain's composition root: one value that the CLI and the server both build from configuration.
+/// The domain's composition root: one value that the CLI, the server and the tests build, over any
+/// `Persistence` (PostgreSQL in production: `StoregatePostgres`).
 public struct Services: Sendable {
-    public let database: Database
+    public let persistence: any Persistence
     public let vault: KeyVault
-    public let migrator: Migrator
     public let tenants: TenantService
     public let apps: AppService
     public let apiKeys: APIKeyService
@@ -29,84 +27,42 @@ public struct Services: Sendable {
     /// `trust` says which roots signed data must chain to (Apple Root CA - G3 in production) and whether
     /// unsigned Xcode/LocalTesting data is accepted (development only).
     public init(
-        database: Database, vault: KeyVault, migrator: Migrator? = nil, authCacheTTL: Duration = .seconds(5),
+        persistence: any Persistence, vault: KeyVault, logger: Logger, authCacheTTL: Duration = .seconds(5),
         trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil, appStoreURL: String? = nil, http: HTTPClient = .shared,
         workerPollInterval: Duration = .seconds(1)
-    ) {
-        let migrator = migrator ?? Migrator(database: database)
-        let repositories = Repositories(logger: database.logger)
-        self.database = database
+    ) throws {
+        self.persistence = persistence
         self.vault = vault
-        self.migrator = migrator
-        self.signingKeys = SigningKeyStore(database: database, vault: vault, repositories: repositories)
-        self.apiKeys = APIKeyService(database: database, repositories: repositories, cacheTTL: authCacheTTL)
-        self.apps = AppService(database: database, vault: vault, repositories: repositories, signingKeys: signingKeys)
-        self.tenants = TenantService(database: database, migrator: migrator, repositories: repositories, signingKeys: signingKeys)
-        self.offers = OfferService(database: database, repositories: repositories, signingKeys: signingKeys, cacheTTL: authCacheTTL)
-        let roots = trust?.roots ?? ((try? ChainVerifier.appleRootCAG3()).map { [$0] } ?? [])
-        self.chains = ChainVerifier(roots: roots)
-        let allowUnsigned = trust?.allowUnsignedEnvironments ?? false
-        let logger = database.logger
-        let gateway = AppStoreGateway(http: http, baseURL: appStoreURL, signingKeys: signingKeys, database: database, apps: repositories.apps)
-        let accountRepository = AccountRepository(logger: logger)
-        let refundRepository = RefundRepository(logger: logger)
-        let subscriptionRepository = SubscriptionRepository(logger: logger)
-        let notificationRepository = NotificationRepository(logger: logger)
-        let jobs = JobQueue(logger: logger)
-        let verification = DeviceDataVerification(chains: chains, allowUnsignedEnvironments: allowUnsigned)
-        let processor = NotificationProcessor(
-            database: database, repositories: repositories, notifications: notificationRepository, accounts: accountRepository,
-            subscriptions: subscriptionRepository, refunds: refundRepository, jobs: jobs, chains: chains, allowUnsignedEnvironments: allowUnsigned)
-        self.notifications = NotificationIngest(
-            database: database, repositories: repositories, notifications: notificationRepository, chains: chains, allowUnsignedEnvironments: allowUnsigned,
-            jobs: jobs, processor: processor, gateway: gateway, logger: logger)
-        self.refunds = RefundService(
-            database: database, repositories: repositories, accounts: accountRepository, refunds: refundRepository, jobs: jobs, gateway: gateway,
-            verification: verification, logger: logger)
-        self.subscriptions = SubscriptionService(
-            database: database, repositories: repositories, accounts: accountRepository, subscriptions: subscriptionRepository, refunds: refundRepository,
-            gateway: gateway, chains: chains, allowUnsignedEnvironments: allowUnsigned)
-        self.worker = JobWorker(database: database, processor: processor, refunds: refunds, logger: logger, pollInterval: workerPollInterval)
-        self.accounts = AccountService(database: database, repositories: repositories, accounts: accountRepository, verification: verification, gateway: gateway)
+        self.signingKeys = SigningKeyStore(persistence: persistence, vault: vault)
+        self.apiKeys = APIKeyService(persistence: persistence, cacheTTL: authCacheTTL)
+        self.apps = AppService(persistence: persistence, vault: vault, signingKeys: signingKeys)
+        self.tenants = TenantService(persistence: persistence, signingKeys: signingKeys)
+        self.offers = OfferService(persistence: persistence, signingKeys: signingKeys, cacheTTL: authCacheTTL)
+        self.chains = ChainVerifier(roots: try trust?.roots ?? [ChainVerifier.appleRootCAG3()])
+        let verification = Verification(chains: chains, allowUnsignedEnvironments: trust?.allowUnsignedEnvironments ?? false)
+        let gateway = AppStoreGateway(http: http, baseURL: appStoreURL, signingKeys: signingKeys, persistence: persistence)
+        let processor = NotificationProcessor(persistence: persistence, verification: verification)
+        self.notifications = NotificationIngest(persistence: persistence, verification: verification, processor: processor, gateway: gateway, logger: logger)
+        self.refunds = RefundService(persistence: persistence, gateway: gateway, verification: verification, logger: logger)
+        self.subscriptions = SubscriptionService(persistence: persistence, gateway: gateway, verification: verification)
+        self.worker = JobWorker(persistence: persistence, processor: processor, refunds: refunds, logger: logger, pollInterval: workerPollInterval)
+        self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway)
     }
+
+    /// Whether storage is reachable and at the version this build expects.
+    public func isReady() async throws -> Bool { try await persistence.isCurrent() }
 }
 
-/// Who did something, for the audit log: `cli:<user>` or `apikey:<prefix>`.
-public struct Actor: Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-    public static var cli: Actor { Actor("cli:" + (ProcessInfo.processInfo.environment["USER"] ?? "unknown")) }
-}
-
-struct Repositories: Sendable {
-    let tenants: TenantRepository
-    let apps: AppRepository
-    let apiKeys: APIKeyRepository
-    let audit: AuditLog
-
-    init(logger: Logger) {
-        tenants = TenantRepository(logger: logger)
-        apps = AppRepository(logger: logger)
-        apiKeys = APIKeyRepository(logger: logger)
-        audit = AuditLog(logger: logger)
+extension Persistence {
+    /// The app with this bundle ID in the tenant; another tenant's app is simply not found.
+    func app(_ tenant: Tenant, bundleId: String, field: String = "bundleId") async throws -> App {
+        let bundleId = try Validate.bundleId(bundleId, field: field)
+        guard let app = try await inTenant(tenant, .read, { try await $0.apps.find(bundleId: bundleId) }) else { throw StoregateError.notFound(field: field) }
+        return app
     }
-}
 
-extension Database {
-    /// Runs `body` in a transaction, turning a unique violation into a `conflict` on `field`.
-    func transaction<T: Sendable>(conflictField field: String, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await transaction(body)
-        } catch let error as PSQLError where error.sqlState == "23505" {
-            throw StoregateError.conflict(field: field, reason: "already exists")
-        }
-    }
-}
-
-extension Services {
-    /// Direct access to the repositories, for tests that inspect what is stored.
-    public var repositoriesForTests: (apps: AppRepository, tenants: TenantRepository) {
-        let repositories = Repositories(logger: database.logger)
-        return (repositories.apps, repositories.tenants)
+    /// The tenant with this id, when it still exists.
+    func tenant(id: UUID) async throws -> Tenant? {
+        try await control(.read) { try await $0.tenants.find(id: id) }
     }
 }

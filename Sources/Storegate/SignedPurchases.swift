@@ -1,6 +1,5 @@
 import AppStoreServer
 import Foundation
-import StoregatePostgres
 
 /// A transaction (and, for a subscription, its renewal info) verified from Apple's signed data.
 struct SignedPurchase: Sendable {
@@ -8,60 +7,45 @@ struct SignedPurchase: Sendable {
     let signedTransaction: String
     let transactionJSON: String
     let renewal: JWSRenewalInfoDecodedPayload?
-    let environment: String
+    let environment: AppStoreEnvironment
+    let transactionId: String
+    let originalTransactionId: String
 
-    /// Verifies `signedTransaction` (and `signedRenewalInfo`) as data of `app` in `environment`.
-    static func verify(
-        signedTransaction: String, signedRenewalInfo: String?, app: AppRecord, environment: String, chains: ChainVerifier, allowUnsignedEnvironments: Bool,
-        field: String
-    ) async throws -> SignedPurchase {
-        let verifier = SignedDataVerifier(
-            configuration: .init(bundleId: app.bundleId, appAppleId: app.appAppleId, environment: environment, allowUnsignedEnvironments: allowUnsignedEnvironments),
-            chains: chains)
-        let verified: VerifiedPayload
-        switch await verifier.verify(signedTransaction, as: .transaction) {
-        case .invalid(let failure): throw StoregateError.unverified(field: field, failure: failure)
-        case .valid(let payload): verified = payload
-        }
-        var renewal: JWSRenewalInfoDecodedPayload?
-        if let signedRenewalInfo {
-            switch await verifier.verify(signedRenewalInfo, as: .renewalInfo) {
-            case .invalid(let failure): throw StoregateError.unverified(field: "signedRenewalInfo", failure: failure)
-            case .valid(let payload): renewal = try payload.decode(JWSRenewalInfoDecodedPayload.self)
-            }
-        }
+    init(_ verified: VerifiedPayload, signedTransaction: String, renewal: JWSRenewalInfoDecodedPayload?, environment: AppStoreEnvironment, field: String) throws {
         let transaction = try verified.decode(JWSTransactionDecodedPayload.self)
-        guard transaction.transactionId != nil, transaction.originalTransactionId != nil else {
+        guard let transactionId = transaction.transactionId, let originalTransactionId = transaction.originalTransactionId else {
             throw StoregateError.invalid(field: field, reason: "has no transactionId or originalTransactionId")
         }
-        return SignedPurchase(
-            transaction: transaction, signedTransaction: signedTransaction, transactionJSON: String(decoding: verified.payload, as: UTF8.self), renewal: renewal,
-            environment: verified.environment ?? environment)
+        self.transaction = transaction
+        self.signedTransaction = signedTransaction
+        self.transactionJSON = String(decoding: verified.payload, as: UTF8.self)
+        self.renewal = renewal
+        self.environment = verified.environment.map(AppStoreEnvironment.init(rawValue:)) ?? environment
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
     }
 
-    var transactionId: String { transaction.transactionId ?? "" }
-    var originalTransactionId: String { transaction.originalTransactionId ?? "" }
     var isSubscription: Bool { transaction.type == .autoRenewableSubscription }
 
-    func transactionRow(appId: UUID, customer: UUID?) -> TransactionRow {
-        TransactionRow(
+    func stored(appId: UUID, customer: UUID?) -> StoredTransaction {
+        StoredTransaction(
             appId: appId, environment: environment, transactionId: transactionId, originalTransactionId: originalTransactionId,
-            appTransactionId: transaction.appTransactionId, customer: customer, productId: transaction.productId ?? "", productType: transaction.type?.rawValue ?? "",
+            appTransactionId: transaction.appTransactionId, customer: customer, productId: transaction.productId ?? "", productType: transaction.type ?? ProductType(rawValue: ""),
             purchaseDate: transaction.purchaseDate?.date, expiresDate: transaction.expiresDate?.date, revocationDate: transaction.revocationDate?.date,
             appAccountToken: transaction.appAccountToken?.uuid, signedDate: transaction.signedDate?.date, signedTransaction: signedTransaction,
             payload: transactionJSON)
     }
 
     /// The subscription as this data describes it; `status` is Apple's when it gave one, else derived.
-    func subscriptionRow(appId: UUID, customer: UUID?, status: Status?, now: Date = Date()) -> SubscriptionRow {
+    func subscription(appId: UUID, customer: UUID?, status: Status?, now: Date = Date()) -> Subscription {
         let signed = [transaction.signedDate?.date, renewal?.signedDate?.date].compactMap { $0 }.max() ?? now
-        return SubscriptionRow(
+        return Subscription(
             appId: appId, environment: environment, originalTransactionId: originalTransactionId,
-            subscriptionGroupIdentifier: transaction.subscriptionGroupIdentifier, customer: customer, status: (status ?? derivedStatus(now: now)).rawValue,
+            subscriptionGroupIdentifier: transaction.subscriptionGroupIdentifier, customer: customer, status: status ?? derivedStatus(now: now),
             productId: transaction.productId ?? "", latestTransactionId: transactionId, purchaseDate: transaction.purchaseDate?.date,
             expiresDate: transaction.expiresDate?.date, autoRenewStatus: renewal.map { $0.autoRenewStatus == .on }, autoRenewProductId: renewal?.autoRenewProductId,
             inBillingRetry: renewal?.isInBillingRetryPeriod ?? false, gracePeriodExpiresDate: renewal?.gracePeriodExpiresDate?.date,
-            offerType: transaction.offerType?.rawValue, offerIdentifier: transaction.offerIdentifier, price: transaction.price, currency: transaction.currency,
+            offerType: transaction.offerType, offerIdentifier: transaction.offerIdentifier, price: transaction.price, currency: transaction.currency,
             signedDate: signed)
     }
 
@@ -72,5 +56,19 @@ struct SignedPurchase: Sendable {
         if let grace = renewal?.gracePeriodExpiresDate?.date, grace > now, renewal?.isInBillingRetryPeriod == true { return .billingGracePeriod }
         if renewal?.isInBillingRetryPeriod == true { return .billingRetry }
         return .expired
+    }
+
+    /// Stores the purchase in the tenant: links its `originalTransactionId` to the owner Apple's data names
+    /// (or `fallback`), then the transaction and, for a subscription, its state. Returns the owner.
+    @discardableResult
+    func store(app: App, status: Status?, fallback: UUID? = nil, in unit: any TenantUnit) async throws -> UUID? {
+        let owner =
+            try await unit.customers.owner(
+                appId: app.id, originalTransactionId: originalTransactionId, appAccountToken: transaction.appAccountToken?.uuid,
+                appTransactionId: transaction.appTransactionId) ?? fallback
+        if let owner { try await unit.customers.linkIfUnlinked(appId: app.id, kind: .originalTransactionId, value: originalTransactionId, customer: owner) }
+        try await unit.transactions.upsert(stored(appId: app.id, customer: owner))
+        if isSubscription { try await unit.subscriptions.upsert(subscription(appId: app.id, customer: owner, status: status)) }
+        return owner
     }
 }

@@ -1,15 +1,13 @@
 import Crypto
 import Foundation
 import KeyVault
-import StoregatePostgres
 import Synchronization
 
 /// Opens sealed App Store Connect keys and keeps the parsed keys in memory, so signing never decrypts
 /// or parses per request. Bounded: past `capacity` the oldest entry is dropped.
 public final class SigningKeyStore: Sendable {
-    let database: Database
+    let persistence: any Persistence
     let vault: KeyVault
-    let repositories: Repositories
     public let capacity: Int
     private let state = Mutex(State())
 
@@ -19,19 +17,16 @@ public final class SigningKeyStore: Sendable {
         var decryptions = 0
     }
 
-    init(database: Database, vault: KeyVault, repositories: Repositories, capacity: Int = 4096) {
-        self.database = database
+    init(persistence: any Persistence, vault: KeyVault, capacity: Int = 4096) {
+        self.persistence = persistence
         self.vault = vault
-        self.repositories = repositories
         self.capacity = capacity
     }
 
     /// The private key of `key`, decrypted at most once while it stays cached.
-    public func privateKey(for key: AppKeyRecord) async throws -> P256.Signing.PrivateKey {
+    public func privateKey(for key: AppKey, of tenant: Tenant) async throws -> P256.Signing.PrivateKey {
         if let cached = state.withLock({ $0.keys[key.id] }) { return cached }
-        let sealed = try await database.withConnection { conn in
-            try await repositories.apps.sealedKey(tenantId: key.tenantId, keyRowId: key.id, on: conn)
-        }
+        let sealed = try await persistence.inTenant(tenant, .read) { try await $0.apps.sealedKey(id: key.id) }
         guard let sealed else { throw StoregateError.notFound(field: "keyId") }
         let raw: Data
         do {

@@ -1,87 +1,65 @@
 import Foundation
-import Logging
-import PostgresNIO
-import StoregatePostgres
 
 /// Creating, listing, suspending, deleting and exporting tenants.
 public struct TenantService: Sendable {
-    let database: Database
-    let migrator: Migrator
-    let repositories: Repositories
+    let persistence: any Persistence
     let signingKeys: SigningKeyStore
 
-    /// Creates the tenant row and its schema with the whole chain, in one transaction.
-    public func create(slug: String, name: String, actor: Actor) async throws -> TenantRecord {
+    /// Creates the tenant and its storage with the whole schema, in one transaction.
+    public func create(slug: String, name: String, actor: Actor) async throws -> Tenant {
         let slug = try Validate.slug(slug)
         let name = try Validate.text(name, field: "name")
-        return try await database.transaction(conflictField: "slug") { conn in
-            try await create(slug: slug, name: name, actor: actor, on: conn)
-        }
+        return try await persistence.control(conflictField: "slug") { unit in try await Self.create(slug: slug, name: name, actor: actor, in: unit) }
     }
 
-    func create(slug: String, name: String, actor: Actor, on conn: PostgresConnection) async throws -> TenantRecord {
-        let schema = TenantSchema.generate()
-        let id = UUID()
-        try await migrator.createTenantSchema(schema, on: conn)
-        try await repositories.tenants.insert(id: id, slug: slug, name: name, schema: schema, schemaVersion: migrator.tenantChain.latestVersion, on: conn)
-        try await repositories.audit.record(actor: actor.description, tenantId: id, action: "tenant.create", detail: ["slug": slug], on: conn)
-        guard let tenant = try await repositories.tenants.find(id: id, on: conn) else { throw StoregateError.notFound(field: "slug") }
+    static func create(slug: String, name: String, actor: Actor, in unit: any ControlUnit) async throws -> Tenant {
+        let tenant = try await unit.tenants.create(slug: slug, name: name)
+        try await unit.inTenant(tenant).audit(actor, "tenant.create", ["slug": slug])
         return tenant
     }
 
-    public func list() async throws -> [TenantRecord] {
-        try await database.withConnection { try await repositories.tenants.list(on: $0) }
+    public func list() async throws -> [Tenant] {
+        try await persistence.control(.read) { try await $0.tenants.list() }
     }
 
-    public func get(slug: String) async throws -> TenantRecord {
+    public func get(slug: String) async throws -> Tenant {
         let slug = try Validate.slug(slug)
-        return try await database.withConnection { conn in
-            guard let tenant = try await repositories.tenants.find(slug: slug, on: conn) else { throw StoregateError.notFound(field: "slug") }
-            return tenant
+        guard let tenant = try await persistence.control(.read, { try await $0.tenants.find(slug: slug, forUpdate: false) }) else {
+            throw StoregateError.notFound(field: "slug")
         }
+        return tenant
     }
 
-    public func get(id: UUID) async throws -> TenantRecord {
-        try await database.withConnection { conn in
-            guard let tenant = try await repositories.tenants.find(id: id, on: conn) else { throw StoregateError.notFound(field: "tenantId") }
-            return tenant
-        }
+    public func get(id: UUID) async throws -> Tenant {
+        guard let tenant = try await persistence.tenant(id: id) else { throw StoregateError.notFound(field: "tenantId") }
+        return tenant
     }
 
     /// Suspends or resumes a tenant; its API keys are refused while suspended.
-    public func setStatus(slug: String, _ status: TenantStatus, actor: Actor) async throws -> TenantRecord {
+    public func setStatus(slug: String, _ status: Tenant.Status, actor: Actor) async throws -> Tenant {
         let slug = try Validate.slug(slug)
-        return try await database.transaction { conn in
-            guard var tenant = try await repositories.tenants.find(slug: slug, on: conn, forUpdate: true) else {
-                throw StoregateError.notFound(field: "slug")
-            }
+        return try await persistence.control { unit in
+            guard var tenant = try await unit.tenants.find(slug: slug, forUpdate: true) else { throw StoregateError.notFound(field: "slug") }
             guard tenant.status != status else { return tenant }
-            try await repositories.tenants.update(id: tenant.id, status: status, on: conn)
-            let action = status == .suspended ? "tenant.suspend" : "tenant.resume"
-            try await repositories.audit.record(actor: actor.description, tenantId: tenant.id, action: action, on: conn)
+            try await unit.tenants.setStatus(tenant, status)
+            try await unit.inTenant(tenant).audit(actor, status == .suspended ? "tenant.suspend" : "tenant.resume", [:])
             tenant.status = status
             return tenant
         }
     }
 
-    /// Drops the tenant's schema and destroys its key material (the sealed keys go with the rows), in
-    /// one transaction; the audit log keeps a record.
+    /// Drops the tenant's data and destroys its key material, in one transaction; the audit log keeps a record.
     public func delete(slug: String, confirm: String, actor: Actor) async throws {
         let slug = try Validate.slug(slug)
         guard confirm == slug else { throw StoregateError.invalid(field: "confirm", reason: "must repeat the slug (\(slug)) to delete the tenant") }
-        let keyRows = try await database.transaction { conn in
-            guard let tenant = try await repositories.tenants.find(slug: slug, on: conn, forUpdate: true) else {
-                throw StoregateError.notFound(field: "slug")
-            }
-            try await Migrator.lockTenant(tenant.schema, on: conn, logger: database.logger)
-            let keys = try await repositories.apps.keys(tenantId: tenant.id, on: conn)
-            try await conn.run("DROP SCHEMA IF EXISTS \(unescaped: tenant.schema.sql) CASCADE", logger: database.logger)
-            try await repositories.tenants.delete(id: tenant.id, on: conn)
-            try await repositories.audit.record(
-                actor: actor.description, tenantId: tenant.id, action: "tenant.delete", detail: ["slug": slug, "keysDestroyed": String(keys.count)],
-                on: conn)
-            return keys.map(\.id)
+        let keys = try await persistence.control { unit in
+            guard let tenant = try await unit.tenants.find(slug: slug, forUpdate: true) else { throw StoregateError.notFound(field: "slug") }
+            let keys = try await unit.tenants.delete(tenant)
+            try await unit.audit([
+                try NewAuditEntry(actor: actor, tenantId: tenant.id, action: "tenant.delete", detail: ["slug": slug, "keysDestroyed": String(keys.count)])
+            ])
+            return keys
         }
-        signingKeys.forget(keyRows)
+        signingKeys.forget(keys)
     }
 }

@@ -1,3 +1,4 @@
+import AppStoreServer
 import Foundation
 
 /// Input rules shared by the CLI, manifests and RPC methods. Values are checked before anything is written.
@@ -51,15 +52,20 @@ public enum Validate {
         return value
     }
 
-    /// Apple's environment names, as they appear in signed data.
-    public static let environments = ["Production", "Sandbox"]
+    /// The environments an app can use, in the order they are kept.
+    public static let environments: [AppStoreEnvironment] = [.production, .sandbox]
 
-    public static func environments(_ values: [String], field: String = "environments") throws(StoregateError) -> [String] {
+    public static func environments(_ values: [String], field: String = "environments") throws(StoregateError) -> [AppStoreEnvironment] {
         guard !values.isEmpty else { throw .invalid(field: field, reason: "must name at least one of Production, Sandbox") }
-        for (i, value) in values.enumerated() where !environments.contains(value) {
+        for (i, value) in values.enumerated() where !environments.contains(AppStoreEnvironment(rawValue: value)) {
             throw .invalid(field: "\(field)[\(i)]", reason: "must be Production or Sandbox")
         }
-        return environments.filter(values.contains)
+        return environments.filter { values.contains($0.rawValue) }
+    }
+
+    /// The tenant's own identifier of a customer.
+    public static func customerId(_ value: String, field: String = "customerId") throws(StoregateError) -> String {
+        try text(value, field: field, max: 128)
     }
 }
 
@@ -78,5 +84,23 @@ extension Validate {
             throw .invalid(field: field, reason: "must be an App Store transaction ID (digits)")
         }
         return value
+    }
+}
+
+/// One of Apple's open sets of values (`DeliveryStatus`, `RefundPreference`, …).
+public protocol KnownValues: RawRepresentable, Equatable where RawValue: CustomStringConvertible {
+    static var known: [Self] { get }
+}
+
+extension DeliveryStatus: KnownValues {}
+extension RefundPreference: KnownValues {}
+extension AppStoreEnvironment: KnownValues {}
+
+extension Validate {
+    /// Refuses a value this build does not know, naming the ones it does.
+    public static func known<T: KnownValues>(_ value: T, field: String) throws(StoregateError) {
+        guard T.known.contains(value) else {
+            throw .invalid(field: field, reason: "must be one of " + T.known.map(\.rawValue.description).joined(separator: ", "))
+        }
     }
 }

@@ -29,8 +29,7 @@ let postgres = PostgresClient(configuration: config.client, backgroundLogger: qu
 let http = HTTPClient(eventLoopGroupProvider: .singleton)
 let simulator = try AppStoreSimulator(sender: NotificationSender(http: http, logger: quiet))
 let vault = KeyVault(ring: MasterKeyRing(active: try MasterKey(base64: MasterKey.generate()), previous: []))
-let services = Services(
-    database: Database(client: postgres, logger: quiet), vault: vault, authCacheTTL: .seconds(5), trust: ([simulator.ca.root], false), http: http)
+let persistence = PostgresPersistence(client: postgres, logger: quiet)
 
 func firstPort(_ ports: AsyncStream<Int>) async throws -> Int {
     var iterator = ports.makeAsyncIterator()
@@ -42,15 +41,15 @@ func line(_ label: String, _ value: String) { print(label.padding(toLength: 64, 
 
 try await withThrowingTaskGroup(of: Void.self) { group in
     group.addTask { await postgres.run() }
-    try await services.migrator.migrateControl()
+    try await persistence.migrator.migrateControl()
 
     let (simPorts, simContinuation) = AsyncStream<Int>.makeStream()
     let simApp = simulator.application(port: 0, logger: quiet) { simContinuation.yield($0) }
     group.addTask { try await simApp.runService() }
     let simPort = try await firstPort(simPorts)
-    let servicesWithApple = Services(
-        database: services.database, vault: vault, authCacheTTL: .seconds(5), trust: ([simulator.ca.root], false), appStoreURL: "http://127.0.0.1:\(simPort)",
-        http: http)
+    let servicesWithApple = try Services(
+        persistence: persistence, vault: vault, logger: quiet, authCacheTTL: .seconds(5), trust: ([simulator.ca.root], false),
+        appStoreURL: "http://127.0.0.1:\(simPort)", http: http)
     var configuration = ServerConfiguration()
     configuration.port = 0
     configuration.maxBatchSize = 100
@@ -63,13 +62,13 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     // A tenant with one app, its key (known to the simulator too) and an API key.
     let slug = "bench-" + UUID().uuidString.prefix(8).lowercased()
     let tenant = try await servicesWithApple.tenants.create(slug: slug, name: "Bench", actor: .cli)
-    let app = try await servicesWithApple.apps.add(tenantId: tenant.id, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
+    let app = try await servicesWithApple.apps.add(tenant: tenant, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
     let key = P256.Signing.PrivateKey()
     _ = try await servicesWithApple.apps.importKey(
-        tenantId: tenant.id, bundleId: bundleId, keyId: "BENCHKEY01", issuerId: "5b2c7c3e-1a4f-4d2b-9a0e-6f1d2c3b4a59", p8: key.pemRepresentation, actor: .cli)
-    let apiKey = try await servicesWithApple.apiKeys.issue(tenantId: tenant.id, label: "bench", actor: .cli).secret
+        tenant: tenant, bundleId: bundleId, keyId: "BENCHKEY01", issuerId: "5b2c7c3e-1a4f-4d2b-9a0e-6f1d2c3b4a59", p8: key.pemRepresentation, actor: .cli)
+    let apiKey = try await servicesWithApple.apiKeys.issue(tenant: tenant, label: "bench", actor: .cli).secret
     await simulator.store.register(bundleId: bundleId, appAppleId: 1)
-    let webhook = base + "/apple/notifications/" + (app.webhooks.first { $0.environment == "Sandbox" }?.token ?? "")
+    let webhook = base + "/apple/notifications/" + (app.webhooks.first { $0.environment == .sandbox }?.token ?? "")
 
     var headers = HTTPHeaders()
     headers.add(name: "Content-Type", value: "application/json")
@@ -104,8 +103,8 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     }
     await simulator.store.setNotificationURL(bundleId: bundleId, url: nil)
     // Other customers' subscriptions beside hers, so that a read that scans the table shows.
-    let (others, schema, appId, logger) = (100_000, tenant.schema.sql, app.app.id, quiet)
-    try await servicesWithApple.database.withConnection { @Sendable conn in
+    let (others, schema, appId, logger) = (100_000, try TenantSchema(validating: tenant.storageName).sql, app.app.id, quiet)
+    try await postgres.withConnection { @Sendable conn in
         try await conn.run(
             """
             INSERT INTO \(unescaped: schema).subscriptions (app_id, environment, original_transaction_id, status, product_id, latest_transaction_id, signed_date)

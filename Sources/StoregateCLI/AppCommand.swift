@@ -16,10 +16,10 @@ struct AppCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (slug, bundleId, appAppleId) = (tenant.tenant, bundleId, appAppleId)
-            let environments = environments.isEmpty ? Validate.environments : environments
+            let environments = environments.isEmpty ? Validate.environments.map(\.rawValue) : environments
             let app = try await Runtime.run { services in
                 let tenant = try await services.tenants.get(slug: slug)
-                return try await services.apps.add(tenantId: tenant.id, bundleId: bundleId, appAppleId: appAppleId, environments: environments, actor: .cli)
+                return try await services.apps.add(tenant: tenant, bundleId: bundleId, appAppleId: appAppleId, environments: environments, actor: .cli)
             }
             print("added app \(app.app.bundleId)")
             printNotificationURLs([app])
@@ -32,9 +32,9 @@ struct AppCommand: AsyncParsableCommand {
 
         func run() async throws {
             let slug = tenant.tenant
-            let apps = try await Runtime.run { services in try await services.apps.list(tenantId: try await services.tenants.get(slug: slug).id) }
+            let apps = try await Runtime.run { services in try await services.apps.list(tenant: try await services.tenants.get(slug: slug)) }
             for app in apps {
-                print("\(app.app.bundleId)\t\(app.app.appAppleId.map(String.init) ?? "-")\t\(app.app.environments.joined(separator: ","))\tkeys: \(app.keys.map(\.keyId).joined(separator: ","))")
+                print("\(app.app.bundleId)\t\(app.app.appAppleId.map(String.init) ?? "-")\t\(app.app.environments.map(\.rawValue).joined(separator: ","))\tkeys: \(app.keys.map(\.keyId).joined(separator: ","))")
             }
             if apps.isEmpty { print("no apps") }
         }
@@ -48,7 +48,7 @@ struct AppCommand: AsyncParsableCommand {
         func run() async throws {
             let (slug, bundleId) = (tenant.tenant, bundleId)
             try await Runtime.run { services in
-                try await services.apps.remove(tenantId: try await services.tenants.get(slug: slug).id, bundleId: bundleId, actor: .cli)
+                try await services.apps.remove(tenant: try await services.tenants.get(slug: slug), bundleId: bundleId, actor: .cli)
             }
             print("removed app \(bundleId)")
         }
@@ -71,9 +71,9 @@ struct AppCommand: AsyncParsableCommand {
                 let (slug, bundleId, keyId, issuerId) = (tenant.tenant, bundleId, keyId, issuerId)
                 let key = try await Runtime.run { services in
                     try await services.apps.importKey(
-                        tenantId: try await services.tenants.get(slug: slug).id, bundleId: bundleId, keyId: keyId, issuerId: issuerId, p8: pem, actor: .cli)
+                        tenant: try await services.tenants.get(slug: slug), bundleId: bundleId, keyId: keyId, issuerId: issuerId, p8: pem, actor: .cli)
                 }
-                print("key \(key.keyId) stored for \(bundleId) (\(key.kind))")
+                print("key \(key.keyId) stored for \(bundleId) (\(key.kind.rawValue))")
             }
         }
     }
@@ -91,7 +91,7 @@ struct APIKeyCommand: AsyncParsableCommand {
         func run() async throws {
             let (slug, label) = (tenant.tenant, label)
             let issued = try await Runtime.run { services in
-                try await services.apiKeys.issue(tenantId: try await services.tenants.get(slug: slug).id, label: label, actor: .cli)
+                try await services.apiKeys.issue(tenant: try await services.tenants.get(slug: slug), label: label, actor: .cli)
             }
             print("API key \"\(issued.record.label)\" (shown once; store it now):\n  \(issued.secret)")
         }
@@ -103,7 +103,7 @@ struct APIKeyCommand: AsyncParsableCommand {
 
         func run() async throws {
             let slug = tenant.tenant
-            let keys = try await Runtime.run { services in try await services.apiKeys.list(tenantId: try await services.tenants.get(slug: slug).id) }
+            let keys = try await Runtime.run { services in try await services.apiKeys.list(tenant: try await services.tenants.get(slug: slug)) }
             for key in keys {
                 let state = key.revokedAt.map { "revoked \($0.formatted(.iso8601))" } ?? "active"
                 print("\(key.prefix)\t\(state)\tlast used \(key.lastUsedAt?.formatted(.iso8601) ?? "never")\t\(key.label)")
@@ -120,7 +120,7 @@ struct APIKeyCommand: AsyncParsableCommand {
         func run() async throws {
             let (slug, prefix) = (tenant.tenant, prefix)
             try await Runtime.run { services in
-                try await services.apiKeys.revoke(tenantId: try await services.tenants.get(slug: slug).id, prefix: prefix, actor: .cli)
+                try await services.apiKeys.revoke(tenant: try await services.tenants.get(slug: slug), prefix: prefix, actor: .cli)
             }
             print("revoked \(prefix)")
         }

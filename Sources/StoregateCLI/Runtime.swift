@@ -31,31 +31,40 @@ enum Runtime {
         }
     }
 
+    /// The composition root: the domain's services over PostgreSQL, as configured by the environment.
     static func makeServices(
         logger: Logger, maximumConnections: Int = 10, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil
-    ) throws -> Services {
+    ) throws -> (Services, PostgresPersistence) {
         let config = try DatabaseConfiguration(url: environment["STOREGATE_DATABASE_URL"] ?? DatabaseConfiguration.defaultURL, maximumConnections: maximumConnections)
         var clientLogger = logger
         clientLogger.logLevel = .warning
-        let client = PostgresClient(configuration: config.client, backgroundLogger: clientLogger)
-        return Services(
-            database: Database(client: client, logger: logger), vault: vault(), trust: trust,
+        let postgres = PostgresPersistence(client: PostgresClient(configuration: config.client, backgroundLogger: clientLogger), logger: logger)
+        let services = try Services(
+            persistence: postgres, vault: vault(), logger: logger, trust: trust,
             appStoreURL: environment["STOREGATE_APP_STORE_URL"].flatMap { $0.isEmpty ? nil : $0 })
+        return (services, postgres)
     }
 
     /// Runs `body` with services whose database client runs for exactly that long.
     static func run<T: Sendable>(maximumConnections: Int = 10, _ body: @escaping @Sendable (Services) async throws -> T) async throws -> T {
+        try await run(maximumConnections: maximumConnections) { services, _ in try await body(services) }
+    }
+
+    /// Runs `body` with the services and the PostgreSQL they use (for migrations).
+    static func run<T: Sendable>(
+        maximumConnections: Int = 10, _ body: @escaping @Sendable (Services, PostgresPersistence) async throws -> T
+    ) async throws -> T {
         bootstrapLogging()
         var logger = Logger(label: "storegate")
         logger.logLevel = .warning
         do {
-            let services = try makeServices(logger: logger, maximumConnections: maximumConnections)
+            let (services, postgres) = try makeServices(logger: logger, maximumConnections: maximumConnections)
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
-                    await services.database.client.run()
+                    await postgres.client.run()
                     return nil
                 }
-                group.addTask { try await body(services) }
+                group.addTask { try await body(services, postgres) }
                 defer { group.cancelAll() }
                 while let result = try await group.next() {
                     if let result { return result }
@@ -69,7 +78,7 @@ enum Runtime {
         } catch let error as DatabaseError {
             throw fail(error.description)
         } catch let error as PSQLError {
-            if error.sqlState == "42P01" || error.sqlState == "3F000" { throw fail("the database is not migrated: run `storegate migrate`") }
+            if error.serverCode == .undefinedTable || error.serverCode == .invalidSchemaName { throw fail("the database is not migrated: run `storegate migrate`") }
             if error.code == .connectionError { throw fail("cannot reach PostgreSQL at STOREGATE_DATABASE_URL") }
             throw fail("database error: \(error.serverInfo?[.message] ?? String(describing: error.code))")
         }

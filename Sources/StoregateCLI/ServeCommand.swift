@@ -51,8 +51,9 @@ struct ServeCommand: AsyncParsableCommand {
             logger.warning("development trust settings: signed data is not checked against Apple Root CA - G3 alone")
         }
         let services: Services
+        let postgres: PostgresPersistence
         do {
-            services = try Runtime.makeServices(
+            (services, postgres) = try Runtime.makeServices(
                 logger: logger, maximumConnections: databaseConnections,
                 trust: (roots: roots.isEmpty ? [try ChainVerifier.appleRootCAG3()] : roots, allowUnsignedEnvironments: allowUnsignedEnvironments))
         } catch {
@@ -71,7 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
         let log = logger
         let tls = tlsCert != nil
         let app = try buildApplication(
-            configuration: configuration, storegate: services, services: [services.database.client], logger: logger,
+            configuration: configuration, storegate: services, services: [postgres.client], logger: logger,
             onServerRunning: { port in log.info("storegate listening", metadata: ["port": .stringConvertible(port), "tls": .stringConvertible(tls)]) })
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
@@ -86,8 +87,8 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let concurrency = concurrency
-        let report = try await Runtime.run(maximumConnections: concurrency + 1) { services in
-            let migrator = Migrator(database: services.database, concurrency: concurrency)
+        let report = try await Runtime.run(maximumConnections: concurrency + 1) { _, postgres in
+            let migrator = Migrator(client: postgres.client, logger: postgres.logger, concurrency: concurrency)
             let applied = try await migrator.migrateControl()
             print(applied.isEmpty ? "control schema: current" : "control schema: applied \(applied.map(String.init).joined(separator: ", "))")
             let start = ContinuousClock.now

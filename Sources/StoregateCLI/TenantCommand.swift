@@ -1,3 +1,4 @@
+import AppStoreServer
 import ArgumentParser
 import Foundation
 import Storegate
@@ -72,13 +73,13 @@ struct TenantCommand: AsyncParsableCommand {
             let slug = slug
             let (tenant, apps, keys) = try await Runtime.run { services in
                 let tenant = try await services.tenants.get(slug: slug)
-                return (tenant, try await services.apps.list(tenantId: tenant.id), try await services.apiKeys.list(tenantId: tenant.id))
+                return (tenant, try await services.apps.list(tenant: tenant), try await services.apiKeys.list(tenant: tenant))
             }
-            print("tenant \(tenant.slug): \(tenant.name)\n  id \(tenant.id.uuidString.lowercased())\n  status \(tenant.status.rawValue)\n  schema \(tenant.schema) v\(tenant.schemaVersion)")
+            print("tenant \(tenant.slug): \(tenant.name)\n  id \(tenant.id.uuidString.lowercased())\n  status \(tenant.status.rawValue)\n  schema \(tenant.storageName) v\(tenant.schemaVersion)")
             for key in keys { print("  api key \(key.prefix) \"\(key.label)\"\(key.revokedAt == nil ? "" : " (revoked)")") }
             for app in apps {
-                print("  app \(app.app.bundleId)\(app.app.appAppleId.map { " (\($0))" } ?? "") \(app.app.environments.joined(separator: ", "))")
-                for key in app.keys { print("    key \(key.keyId) \(key.kind) issuer \(key.issuerId.uuidString.lowercased())") }
+                print("  app \(app.app.bundleId)\(app.app.appAppleId.map { " (\($0))" } ?? "") \(app.app.environments.map(\.rawValue).joined(separator: ", "))")
+                for key in app.keys { print("    key \(key.keyId) \(key.kind.rawValue) issuer \(key.issuerId.uuidString.lowercased())") }
             }
             printNotificationURLs(apps)
         }
@@ -134,7 +135,7 @@ struct TenantCommand: AsyncParsableCommand {
 }
 
 func printNotificationURLs(_ apps: [AppDetails]) {
-    let rows = apps.flatMap { app in app.webhooks.map { (app.app.bundleId, $0.environment, NotificationURL.make(publicURL: Runtime.publicURL, token: $0.token)) } }
+    let rows = apps.flatMap { app in app.webhooks.map { (app.app.bundleId, $0.environment.rawValue, NotificationURL.make(publicURL: Runtime.publicURL, token: $0.token)) } }
     guard !rows.isEmpty else { return }
     print("\nApp Store Server Notifications V2 URLs (App Store Connect → App Information):")
     for (bundleId, environment, url) in rows { print("  \(bundleId)  \(environment.padding(toLength: 10, withPad: " ", startingAt: 0))  \(url)") }

@@ -1,146 +1,71 @@
+import AppStoreServer
 import Foundation
 import KeyVault
 import Logging
 import PostgresNIO
+import Storegate
 
-/// Apps, their App Store Connect keys and their notification webhooks, always scoped by tenant.
-public struct AppRepository: Sendable {
-    let logger: Logger
-    public init(logger: Logger) { self.logger = logger }
+/// A tenant's apps, their App Store Connect keys and their notification webhooks: control rows, every
+/// statement filtered by the tenant's id.
+struct AppRepository: AppStore {
+    let scope: TenantScope
+    var tenantId: UUID { scope.tenantId }
 
     static let columns = "id, tenant_id, bundle_id, app_apple_id, environments, created_at"
+    typealias AppColumns = (UUID, UUID, String, Int64?, [String], Date)
 
-    public func insert(_ app: AppRecord, on conn: PostgresConnection) async throws {
-        try await conn.run(
+    static func app(_ r: AppColumns) -> App {
+        App(id: r.0, tenantId: r.1, bundleId: r.2, appAppleId: r.3, environments: r.4.map(AppStoreEnvironment.init(rawValue:)), createdAt: r.5)
+    }
+
+    func insert(_ app: App) async throws {
+        try await scope.run(
             """
             INSERT INTO storegate.apps (id, tenant_id, bundle_id, app_apple_id, environments)
-            VALUES (\(app.id), \(app.tenantId), \(app.bundleId), \(app.appAppleId), \(app.environments))
-            """, logger: logger)
+            VALUES (\(app.id), \(tenantId), \(app.bundleId), \(app.appAppleId), \(app.environments.map(\.rawValue)))
+            """)
     }
 
-    public func update(tenantId: UUID, id: UUID, appAppleId: Int64?, environments: [String], on conn: PostgresConnection) async throws {
-        try await conn.run(
-            "UPDATE storegate.apps SET app_apple_id = \(appAppleId), environments = \(environments) WHERE tenant_id = \(tenantId) AND id = \(id)",
-            logger: logger)
+    func update(_ app: App) async throws {
+        try await scope.run(
+            """
+            UPDATE storegate.apps SET app_apple_id = \(app.appAppleId), environments = \(app.environments.map(\.rawValue))
+            WHERE tenant_id = \(tenantId) AND id = \(app.id)
+            """)
     }
 
-    public func find(tenantId: UUID, bundleId: String, on conn: PostgresConnection) async throws -> AppRecord? {
-        try await many("SELECT \(unescaped: Self.columns) FROM storegate.apps WHERE tenant_id = \(tenantId) AND bundle_id = \(bundleId)", on: conn).first
+    func delete(_ app: App) async throws {
+        try await scope.run("DELETE FROM storegate.apps WHERE tenant_id = \(tenantId) AND id = \(app.id)")
     }
 
-    public func find(tenantId: UUID, id: UUID, on conn: PostgresConnection) async throws -> AppRecord? {
-        try await many("SELECT \(unescaped: Self.columns) FROM storegate.apps WHERE tenant_id = \(tenantId) AND id = \(id)", on: conn).first
+    func find(bundleId: String) async throws -> App? {
+        try await apps("SELECT \(unescaped: Self.columns) FROM storegate.apps WHERE tenant_id = \(tenantId) AND bundle_id = \(bundleId)").first
     }
 
-    public func list(tenantId: UUID, on conn: PostgresConnection) async throws -> [AppRecord] {
-        try await many("SELECT \(unescaped: Self.columns) FROM storegate.apps WHERE tenant_id = \(tenantId) ORDER BY bundle_id", on: conn)
+    func find(id: UUID) async throws -> App? {
+        try await apps("SELECT \(unescaped: Self.columns) FROM storegate.apps WHERE tenant_id = \(tenantId) AND id = \(id)").first
     }
 
-    public func delete(tenantId: UUID, id: UUID, on conn: PostgresConnection) async throws {
-        try await conn.run("DELETE FROM storegate.apps WHERE tenant_id = \(tenantId) AND id = \(id)", logger: logger)
+    func list() async throws -> [App] {
+        try await apps("SELECT \(unescaped: Self.columns) FROM storegate.apps WHERE tenant_id = \(tenantId) ORDER BY bundle_id")
     }
 
-    private func many(_ query: PostgresQuery, on conn: PostgresConnection) async throws -> [AppRecord] {
-        var out: [AppRecord] = []
-        for try await row in try await conn.query(query, logger: logger).decode((UUID, UUID, String, Int64?, [String], Date).self) {
-            out.append(AppRecord(id: row.0, tenantId: row.1, bundleId: row.2, appAppleId: row.3, environments: row.4, createdAt: row.5))
-        }
-        return out
+    private func apps(_ query: PostgresQuery) async throws -> [App] {
+        try await scope.all(query) { try Self.app($0.decode(AppColumns.self)) }
     }
 
     // MARK: Keys
 
     static let keyColumns = "id, tenant_id, app_id, kind, key_id, issuer_id, public_key, created_at"
+    typealias KeyColumns = (UUID, UUID, UUID, String, String, UUID, Data, Date)
 
-    public func insertKey(_ key: AppKeyRecord, sealed: SealedKey, on conn: PostgresConnection) async throws {
-        try await conn.run(
-            """
-            INSERT INTO storegate.app_keys
-                (id, tenant_id, app_id, kind, key_id, issuer_id, public_key, sealed_format, master_key_id, wrapped_data_key, ciphertext)
-            VALUES (\(key.id), \(key.tenantId), \(key.appId), \(key.kind), \(key.keyId), \(key.issuerId), \(key.publicKey),
-                    \(sealed.format), \(sealed.masterKeyId), \(sealed.wrappedDataKey), \(sealed.ciphertext))
-            """, logger: logger)
+    static func key(_ r: KeyColumns) throws -> AppKey {
+        guard let kind = AppKey.Kind(rawValue: r.3) else { throw DatabaseError.invalidConfiguration("app key \(r.4) has an unknown kind \(r.3)") }
+        return AppKey(id: r.0, tenantId: r.1, appId: r.2, kind: kind, keyId: r.4, issuerId: r.5, publicKey: r.6, createdAt: r.7)
     }
 
-    public func keys(tenantId: UUID, appId: UUID? = nil, on conn: PostgresConnection) async throws -> [AppKeyRecord] {
-        var out: [AppKeyRecord] = []
-        let rows = try await conn.query(
-            """
-            SELECT \(unescaped: Self.keyColumns) FROM storegate.app_keys
-            WHERE tenant_id = \(tenantId) AND (\(appId)::uuid IS NULL OR app_id = \(appId)) ORDER BY created_at, key_id
-            """, logger: logger)
-        for try await row in rows.decode((UUID, UUID, UUID, String, String, UUID, Data, Date).self) {
-            out.append(AppKeyRecord(id: row.0, tenantId: row.1, appId: row.2, kind: row.3, keyId: row.4, issuerId: row.5, publicKey: row.6, createdAt: row.7))
-        }
-        return out
-    }
-
-    public func sealedKey(tenantId: UUID, keyRowId: UUID, on conn: PostgresConnection) async throws -> SealedKey? {
-        let rows = try await conn.query(
-            "SELECT sealed_format, master_key_id, wrapped_data_key, ciphertext FROM storegate.app_keys WHERE tenant_id = \(tenantId) AND id = \(keyRowId)",
-            logger: logger)
-        for try await row in rows.decode((Int, String, Data, Data).self) {
-            return SealedKey(format: row.0, masterKeyId: row.1, wrappedDataKey: row.2, ciphertext: row.3)
-        }
-        return nil
-    }
-
-    public func deleteKey(tenantId: UUID, keyRowId: UUID, on conn: PostgresConnection) async throws {
-        try await conn.run("DELETE FROM storegate.app_keys WHERE tenant_id = \(tenantId) AND id = \(keyRowId)", logger: logger)
-    }
-
-    /// Keys not sealed with `masterKeyId`, locked for re-wrapping (a batch at a time).
-    public func keysToRewrap(excluding masterKeyId: String, limit: Int, on conn: PostgresConnection) async throws -> [(key: AppKeyRecord, sealed: SealedKey)] {
-        var out: [(AppKeyRecord, SealedKey)] = []
-        let rows = try await conn.query(
-            """
-            SELECT \(unescaped: Self.keyColumns), sealed_format, master_key_id, wrapped_data_key, ciphertext FROM storegate.app_keys
-            WHERE master_key_id <> \(masterKeyId) ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED
-            """, logger: logger)
-        for try await row in rows.decode((UUID, UUID, UUID, String, String, UUID, Data, Date, Int, String, Data, Data).self) {
-            out.append(
-                (
-                    AppKeyRecord(id: row.0, tenantId: row.1, appId: row.2, kind: row.3, keyId: row.4, issuerId: row.5, publicKey: row.6, createdAt: row.7),
-                    SealedKey(format: row.8, masterKeyId: row.9, wrappedDataKey: row.10, ciphertext: row.11)
-                ))
-        }
-        return out
-    }
-
-    public func updateSealed(keyRowId: UUID, _ sealed: SealedKey, on conn: PostgresConnection) async throws {
-        try await conn.run(
-            """
-            UPDATE storegate.app_keys SET master_key_id = \(sealed.masterKeyId), wrapped_data_key = \(sealed.wrappedDataKey), rewrapped_at = now()
-            WHERE id = \(keyRowId)
-            """, logger: logger)
-    }
-
-    // MARK: Webhooks
-
-    public func insertWebhook(_ webhook: WebhookRecord, on conn: PostgresConnection) async throws {
-        try await conn.run(
-            """
-            INSERT INTO storegate.webhooks (token, tenant_id, app_id, environment)
-            VALUES (\(webhook.token), \(webhook.tenantId), \(webhook.appId), \(webhook.environment)) ON CONFLICT (app_id, environment) DO NOTHING
-            """, logger: logger)
-    }
-
-    public func webhooks(tenantId: UUID, appId: UUID, on conn: PostgresConnection) async throws -> [WebhookRecord] {
-        var out: [WebhookRecord] = []
-        let rows = try await conn.query(
-            "SELECT token, tenant_id, app_id, environment FROM storegate.webhooks WHERE tenant_id = \(tenantId) AND app_id = \(appId) ORDER BY environment",
-            logger: logger)
-        for try await row in rows.decode((String, UUID, UUID, String).self) {
-            out.append(WebhookRecord(token: row.0, tenantId: row.1, appId: row.2, environment: row.3))
-        }
-        return out
-    }
-}
-
-extension AppRepository {
-    /// The app with this bundle ID in this tenant and its newest key (or the key with `keyId`), in one query.
-    public func signingKey(tenantId: UUID, bundleId: String, keyId: String?, on conn: PostgresConnection) async throws -> (app: AppRecord, key: AppKeyRecord?)? {
-        let rows = try await conn.query(
+    func signingKey(bundleId: String, keyId: String?) async throws -> (app: App, key: AppKey?)? {
+        try await scope.all(
             """
             SELECT a.id, a.tenant_id, a.bundle_id, a.app_apple_id, a.environments, a.created_at,
                    k.id, k.kind, k.key_id, k.issuer_id, k.public_key, k.created_at
@@ -148,14 +73,97 @@ extension AppRepository {
             LEFT JOIN storegate.app_keys k ON k.app_id = a.id AND k.tenant_id = a.tenant_id AND (\(keyId)::text IS NULL OR k.key_id = \(keyId))
             WHERE a.tenant_id = \(tenantId) AND a.bundle_id = \(bundleId)
             ORDER BY k.created_at DESC NULLS LAST LIMIT 1
-            """, logger: logger)
-        for try await row in rows.decode((UUID, UUID, String, Int64?, [String], Date, UUID?, String?, String?, UUID?, Data?, Date?).self) {
-            let app = AppRecord(id: row.0, tenantId: row.1, bundleId: row.2, appAppleId: row.3, environments: row.4, createdAt: row.5)
-            guard let keyRowId = row.6, let kind = row.7, let keyId = row.8, let issuerId = row.9, let publicKey = row.10, let created = row.11 else {
-                return (app, nil)
-            }
-            return (app, AppKeyRecord(id: keyRowId, tenantId: row.1, appId: row.0, kind: kind, keyId: keyId, issuerId: issuerId, publicKey: publicKey, createdAt: created))
+            """) { row -> (app: App, key: AppKey?) in let r = try row.decode((UUID, UUID, String, Int64?, [String], Date, UUID?, String?, String?, UUID?, Data?, Date?).self)
+            let app = Self.app((r.0, r.1, r.2, r.3, r.4, r.5))
+            guard let id = r.6, let kind = r.7, let keyId = r.8, let issuerId = r.9, let publicKey = r.10, let created = r.11 else { return (app, nil) }
+            return (app, try Self.key((id, r.1, r.0, kind, keyId, issuerId, publicKey, created)))
+        }.first
+    }
+
+    func keys(appId: UUID?) async throws -> [AppKey] {
+        try await scope.all(
+            """
+            SELECT \(unescaped: Self.keyColumns) FROM storegate.app_keys
+            WHERE tenant_id = \(tenantId) AND (\(appId)::uuid IS NULL OR app_id = \(appId)) ORDER BY created_at, key_id
+            """) { try Self.key($0.decode(KeyColumns.self)) }
+    }
+
+    func insertKey(_ key: AppKey, sealed: SealedKey) async throws {
+        try await scope.run(
+            """
+            INSERT INTO storegate.app_keys
+                (id, tenant_id, app_id, kind, key_id, issuer_id, public_key, sealed_format, master_key_id, wrapped_data_key, ciphertext)
+            VALUES (\(key.id), \(tenantId), \(key.appId), \(key.kind.rawValue), \(key.keyId), \(key.issuerId), \(key.publicKey),
+                    \(sealed.format), \(sealed.masterKeyId), \(sealed.wrappedDataKey), \(sealed.ciphertext))
+            """)
+    }
+
+    func sealedKey(id: UUID) async throws -> SealedKey? {
+        try await scope.all(
+            "SELECT sealed_format, master_key_id, wrapped_data_key, ciphertext FROM storegate.app_keys WHERE tenant_id = \(tenantId) AND id = \(id)") { row in let r = try row.decode((Int, String, Data, Data).self); return SealedKey(format: r.0, masterKeyId: r.1, wrappedDataKey: r.2, ciphertext: r.3) }.first
+    }
+
+    // MARK: Webhooks
+
+    func insertWebhook(_ webhook: Webhook) async throws {
+        try await scope.run(
+            """
+            INSERT INTO storegate.webhooks (token, tenant_id, app_id, environment)
+            VALUES (\(webhook.token), \(tenantId), \(webhook.appId), \(webhook.environment.rawValue)) ON CONFLICT (app_id, environment) DO NOTHING
+            """)
+    }
+
+    func webhooks(appId: UUID) async throws -> [Webhook] {
+        try await scope.all(
+            "SELECT token, tenant_id, app_id, environment FROM storegate.webhooks WHERE tenant_id = \(tenantId) AND app_id = \(appId) ORDER BY environment") { row in let r = try row.decode((String, UUID, UUID, String).self); return Webhook(token: r.0, tenantId: r.1, appId: r.2, environment: AppStoreEnvironment(rawValue: r.3)) }
+    }
+}
+
+/// Sealed keys across tenants, for master-key rotation.
+struct SealedKeyRepository: SealedKeyRewrap {
+    let conn: PostgresConnection
+    let logger: Logger
+
+    func sealedWithOther(than masterKeyId: String, limit: Int) async throws -> [(key: AppKey, sealed: SealedKey)] {
+        try await conn.all(
+            """
+            SELECT \(unescaped: AppRepository.keyColumns), sealed_format, master_key_id, wrapped_data_key, ciphertext FROM storegate.app_keys
+            WHERE master_key_id <> \(masterKeyId) ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            """, logger: logger) { row -> (key: AppKey, sealed: SealedKey) in let r = try row.decode((UUID, UUID, UUID, String, String, UUID, Data, Date, Int, String, Data, Data).self)
+            return (
+                try AppRepository.key((r.0, r.1, r.2, r.3, r.4, r.5, r.6, r.7)),
+                SealedKey(format: r.8, masterKeyId: r.9, wrappedDataKey: r.10, ciphertext: r.11)
+            )
         }
-        return nil
+    }
+
+    func replaceSealed(keyId: UUID, _ sealed: SealedKey) async throws {
+        try await conn.run(
+            """
+            UPDATE storegate.app_keys SET master_key_id = \(sealed.masterKeyId), wrapped_data_key = \(sealed.wrappedDataKey), rewrapped_at = now()
+            WHERE id = \(keyId)
+            """, logger: logger)
+    }
+}
+
+/// Finds the app and tenant behind a notification URL's token.
+struct WebhookLookup: Sendable {
+    let conn: PostgresConnection
+    let logger: Logger
+
+    func find(token: String) async throws -> (webhook: Webhook, app: App, tenant: Tenant)? {
+        try await conn.all(
+            """
+            SELECT w.environment, a.id, a.tenant_id, a.bundle_id, a.app_apple_id, a.environments, a.created_at,
+                   t.slug, t.name, t.schema_name, t.status, t.schema_version, t.created_at
+            FROM storegate.webhooks w JOIN storegate.apps a ON a.id = w.app_id JOIN storegate.tenants t ON t.id = a.tenant_id
+            WHERE w.token = \(token)
+            """, logger: logger) { row -> (webhook: Webhook, app: App, tenant: Tenant) in let r = try row.decode((String, UUID, UUID, String, Int64?, [String], Date, String, String, String, String, Int, Date).self)
+            let app = AppRepository.app((r.1, r.2, r.3, r.4, r.5, r.6))
+            let tenant = Tenant(
+                id: r.2, slug: r.7, name: r.8, storageName: try TenantSchema(validating: r.9).name, status: Tenant.Status(rawValue: r.10) ?? .suspended,
+                schemaVersion: r.11, createdAt: r.12)
+            return (Webhook(token: token, tenantId: r.2, appId: r.1, environment: AppStoreEnvironment(rawValue: r.0)), app, tenant)
+        }.first
     }
 }

@@ -42,6 +42,8 @@ public enum DatabaseError: Error, CustomStringConvertible {
     /// A migration already applied has different SQL than the one in this build.
     case migrationChecksumMismatch(schema: String, version: Int)
     case migrationsFailed([(schema: String, error: String)])
+    /// A JSON column holds a value this build cannot read.
+    case undecodable(column: String, reason: String)
 
     public var description: String {
         switch self {
@@ -51,37 +53,25 @@ public enum DatabaseError: Error, CustomStringConvertible {
             "migration \(version) of \(schema) was applied with different SQL than this build has"
         case .migrationsFailed(let failures):
             "\(failures.count) schema(s) failed to migrate: " + failures.map { "\($0.schema): \($0.error)" }.joined(separator: "; ")
+        case .undecodable(let column, let reason): "\(column) holds a value that cannot be read: \(reason)"
         }
-    }
-}
-
-/// The PostgreSQL client and the helpers every repository uses.
-public struct Database: Sendable {
-    public let client: PostgresClient
-    public let logger: Logger
-
-    public init(client: PostgresClient, logger: Logger) {
-        self.client = client
-        self.logger = logger
-    }
-
-    /// Runs `body` in one transaction; the error thrown inside is rethrown as itself.
-    public func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await client.withTransaction(logger: logger) { conn in try await body(conn) }
-        } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error.commitError ?? error.beginError ?? error
-        }
-    }
-
-    public func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withConnection { conn in try await body(conn) }
     }
 }
 
 extension PSQLError {
-    /// The SQLSTATE of a server error, such as `23505` for a unique violation.
-    public var sqlState: String? { serverInfo?[.sqlState] }
+    /// The server's error code, such as `.uniqueViolation`.
+    public var serverCode: PostgresError.Code? { serverInfo?[.sqlState].map(PostgresError.Code.init(raw:)) }
+}
+
+extension PostgresClient {
+    /// Runs `body` in one transaction; the error thrown inside (or by BEGIN or COMMIT) is rethrown as itself.
+    public func transaction<T: Sendable>(logger: Logger, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await withTransaction(logger: logger) { conn in try await body(conn) }
+        } catch let error as PostgresTransactionError {
+            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+        }
+    }
 }
 
 extension PostgresConnection {
@@ -95,5 +85,19 @@ extension PostgresConnection {
     public func first<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> T? {
         for try await value in try await self.query(query, logger: logger).decode(T.self) { return value }
         return nil
+    }
+
+    /// The first column of every row.
+    func column<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> [T] {
+        var out: [T] = []
+        for try await value in try await self.query(query, logger: logger).decode(T.self) { out.append(value) }
+        return out
+    }
+
+    /// Every row, each made into a value by `make`, which decodes the row's columns.
+    func all<T>(_ query: PostgresQuery, logger: Logger, _ make: (PostgresRow) throws -> T) async throws -> [T] {
+        var out: [T] = []
+        for try await row in try await self.query(query, logger: logger) { out.append(try make(row)) }
+        return out
     }
 }

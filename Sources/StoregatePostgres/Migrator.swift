@@ -7,13 +7,18 @@ import PostgresNIO
 /// conflict and a failure leaves that schema as it was; tenants migrate with bounded concurrency and a
 /// run can be repeated until everything is current.
 public struct Migrator: Sendable {
-    public let database: Database
+    public let client: PostgresClient
+    public let logger: Logger
     public let controlChain: MigrationChain
     public let tenantChain: MigrationChain
     public let concurrency: Int
 
-    public init(database: Database, controlChain: MigrationChain = ControlChain.chain, tenantChain: MigrationChain = TenantChain.chain, concurrency: Int = 4) {
-        self.database = database
+    public init(
+        client: PostgresClient, logger: Logger, controlChain: MigrationChain = ControlChain.chain, tenantChain: MigrationChain = TenantChain.chain,
+        concurrency: Int = 4
+    ) {
+        self.client = client
+        self.logger = logger
         self.controlChain = controlChain
         self.tenantChain = tenantChain
         self.concurrency = max(1, concurrency)
@@ -28,7 +33,7 @@ public struct Migrator: Sendable {
     /// Applies the control chain; returns the versions it applied (empty when already current).
     @discardableResult
     public func migrateControl() async throws -> [Int] {
-        try await database.transaction { conn in
+        try await client.transaction(logger: logger) { conn in
             try await apply(controlChain, schemaSQL: ControlChain.schema, lockKey: "storegate.control", createSchema: true, on: conn)
         }
     }
@@ -37,8 +42,8 @@ public struct Migrator: Sendable {
     public func migrateTenants(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> TenantReport {
         let target = tenantChain.latestVersion
         var pending: [(id: UUID, schema: String)] = []
-        let rows = try await database.client.query(
-            "SELECT id, schema_name FROM storegate.tenants WHERE schema_version < \(target) ORDER BY created_at, id", logger: database.logger)
+        let rows = try await client.query(
+            "SELECT id, schema_name FROM storegate.tenants WHERE schema_version < \(target) ORDER BY created_at, id", logger: logger)
         for try await (id, schema) in rows.decode((UUID, String).self) { pending.append((id, schema)) }
 
         var report = TenantReport(total: pending.count)
@@ -71,45 +76,44 @@ public struct Migrator: Sendable {
     }
 
     /// Creates a new tenant schema and applies the whole chain, inside the caller's transaction.
-    public func createTenantSchema(_ schema: TenantSchema, on conn: PostgresConnection) async throws {
-        try await apply(tenantChain, schemaSQL: schema.sql, lockKey: schema.name, createSchema: true, on: conn)
+    func createTenantSchema(_ schema: TenantSchema, on conn: PostgresConnection) async throws {
+        _ = try await apply(tenantChain, schemaSQL: schema.sql, lockKey: schema.name, createSchema: true, on: conn)
     }
 
     /// Takes the advisory lock that serialises migrations and deletion of one tenant schema.
-    public static func lockTenant(_ schema: TenantSchema, on conn: PostgresConnection, logger: Logger) async throws {
+    static func lockTenant(_ schema: TenantSchema, on conn: PostgresConnection, logger: Logger) async throws {
         try await conn.run("SELECT pg_advisory_xact_lock(hashtextextended(\(schema.name), 0))", logger: logger)
     }
 
     /// Whether the control schema and every tenant are at the latest versions.
     public func isCurrent() async throws -> Bool {
-        try await database.withConnection { conn in
-            let exists = try await conn.first("SELECT to_regclass('storegate.schema_migrations') IS NOT NULL", as: Bool.self, logger: database.logger)
+        try await client.withConnection { conn in
+            let exists = try await conn.first("SELECT to_regclass('storegate.schema_migrations') IS NOT NULL", as: Bool.self, logger: logger)
             guard exists == true else { return false }
-            let control = try await conn.first("SELECT coalesce(max(version), 0) FROM storegate.schema_migrations", as: Int.self, logger: database.logger)
+            let control = try await conn.first("SELECT coalesce(max(version), 0) FROM storegate.schema_migrations", as: Int.self, logger: logger)
             guard control == controlChain.latestVersion else { return false }
             let behind = try await conn.first(
-                "SELECT count(*)::int FROM storegate.tenants WHERE schema_version < \(tenantChain.latestVersion)", as: Int.self, logger: database.logger)
+                "SELECT count(*)::int FROM storegate.tenants WHERE schema_version < \(tenantChain.latestVersion)", as: Int.self, logger: logger)
             return behind == 0
         }
     }
 
     private func migrateTenant(id: UUID, schemaName: String) async throws {
         let schema = try TenantSchema(validating: schemaName)
-        try await database.transaction { conn in
-            try await Self.lockTenant(schema, on: conn, logger: database.logger)
+        try await client.transaction(logger: logger) { conn in
+            try await Self.lockTenant(schema, on: conn, logger: logger)
             // The tenant may have been deleted since the list was read.
-            guard try await conn.first("SELECT 1 FROM storegate.tenants WHERE id = \(id) FOR UPDATE", as: Int.self, logger: database.logger) != nil else {
+            guard try await conn.first("SELECT 1 FROM storegate.tenants WHERE id = \(id) FOR UPDATE", as: Int.self, logger: logger) != nil else {
                 return
             }
-            try await apply(tenantChain, schemaSQL: schema.sql, lockKey: schema.name, createSchema: false, on: conn)
+            _ = try await apply(tenantChain, schemaSQL: schema.sql, lockKey: schema.name, createSchema: false, on: conn)
             try await conn.run(
-                "UPDATE storegate.tenants SET schema_version = \(tenantChain.latestVersion), updated_at = now() WHERE id = \(id)", logger: database.logger)
+                "UPDATE storegate.tenants SET schema_version = \(tenantChain.latestVersion), updated_at = now() WHERE id = \(id)", logger: logger)
         }
     }
 
     /// Applies the pending migrations of `chain` to one schema inside the caller's transaction.
     private func apply(_ chain: MigrationChain, schemaSQL: String, lockKey: String, createSchema: Bool, on conn: PostgresConnection) async throws -> [Int] {
-        let logger = database.logger
         try await conn.run("SELECT pg_advisory_xact_lock(hashtextextended(\(lockKey), 0))", logger: logger)
         if createSchema {
             try await conn.run("CREATE SCHEMA IF NOT EXISTS \(unescaped: schemaSQL)", logger: logger)

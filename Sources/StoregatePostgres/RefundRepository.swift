@@ -1,117 +1,27 @@
+import AppStoreServer
 import Foundation
-import Logging
 import PostgresNIO
+import Storegate
 
-/// Apple's decision on a refund request, from a `REFUND`, `REFUND_DECLINED` or `REFUND_REVERSED` notification.
-public struct RefundOutcomeRow: Sendable, Equatable {
-    public let notificationUUID: UUID
-    public let appId: UUID
-    public let environment: String
-    public let outcome: String
-    public let transactionId: String
-    public let originalTransactionId: String
-    public let productId: String
-    public let productType: String
-    public let quantity: Int
-    public let familyShared: Bool
-    /// Apple's `revocationPercentage`, in milliunits (75000 = 75%).
-    public let refundPercentage: Int?
-    public let revocationType: String?
-    public let revocationReason: Int?
-    public let customer: UUID?
-    public let signedDate: Date?
-    public let recordedAt: Date?
-
-    public init(
-        notificationUUID: UUID, appId: UUID, environment: String, outcome: String, transactionId: String, originalTransactionId: String, productId: String,
-        productType: String, quantity: Int, familyShared: Bool, refundPercentage: Int?, revocationType: String?, revocationReason: Int?, customer: UUID?,
-        signedDate: Date?, recordedAt: Date? = nil
-    ) {
-        self.notificationUUID = notificationUUID
-        self.appId = appId
-        self.environment = environment
-        self.outcome = outcome
-        self.transactionId = transactionId
-        self.originalTransactionId = originalTransactionId
-        self.productId = productId
-        self.productType = productType
-        self.quantity = quantity
-        self.familyShared = familyShared
-        self.refundPercentage = refundPercentage
-        self.revocationType = revocationType
-        self.revocationReason = revocationReason
-        self.customer = customer
-        self.signedDate = signedDate
-        self.recordedAt = recordedAt
-    }
-}
-
-/// A `CONSUMPTION_REQUEST` and what Storegate did about it.
-public struct ConsumptionRequestRow: Sendable, Equatable {
-    public let id: UUID
-    public let appId: UUID
-    public let environment: String
-    public let transactionId: String
-    public let originalTransactionId: String
-    public let productType: String
-    public let customer: UUID?
-    public let reason: String?
-    public let requestedAt: Date
-    public let deadline: Date
-    /// `pending`, `sent`, `not_sent` (with `statusReason`) or `expired`.
-    public let status: String
-    public let statusReason: String?
-    public let apiVersion: String?
-    public let sentBody: String?
-    public let sentAt: Date?
-    public let attempts: Int
-    public let lastError: String?
-
-    public init(
-        id: UUID, appId: UUID, environment: String, transactionId: String, originalTransactionId: String, productType: String, customer: UUID?, reason: String?,
-        requestedAt: Date, deadline: Date, status: String = "pending", statusReason: String? = nil, apiVersion: String? = nil, sentBody: String? = nil,
-        sentAt: Date? = nil, attempts: Int = 0, lastError: String? = nil
-    ) {
-        self.id = id
-        self.appId = appId
-        self.environment = environment
-        self.transactionId = transactionId
-        self.originalTransactionId = originalTransactionId
-        self.productType = productType
-        self.customer = customer
-        self.reason = reason
-        self.requestedAt = requestedAt
-        self.deadline = deadline
-        self.status = status
-        self.statusReason = statusReason
-        self.apiVersion = apiVersion
-        self.sentBody = sentBody
-        self.sentAt = sentAt
-        self.attempts = attempts
-        self.lastError = lastError
-    }
-}
-
-/// Refund outcomes, consumption requests, reported consumption facts and refund policies, in a tenant's schema.
-public struct RefundRepository: Sendable {
-    let logger: Logger
-    public init(logger: Logger) { self.logger = logger }
+/// Refund outcomes, consumption requests, reported consumption facts and refund policies, in the tenant's schema.
+struct RefundRepository: RefundStore {
+    let scope: TenantScope
+    var s: String { scope.sql }
 
     // MARK: Outcomes
 
-    /// Records an outcome once per notification; returns whether it was new.
     @discardableResult
-    public func record(_ o: RefundOutcomeRow, in schema: TenantSchema, on conn: PostgresConnection) async throws -> Bool {
-        try await conn.first(
+    func record(_ o: RefundOutcome) async throws -> Bool {
+        try await scope.first(
             """
-            INSERT INTO \(unescaped: schema.sql).refund_outcomes
+            INSERT INTO \(unescaped: s).refund_outcomes
                 (notification_uuid, app_id, environment, outcome, transaction_id, original_transaction_id, product_id, product_type, quantity, family_shared,
                  refund_percentage, revocation_type, revocation_reason, customer, signed_date)
-            VALUES (\(o.notificationUUID), \(o.appId), \(o.environment), \(o.outcome), \(o.transactionId), \(o.originalTransactionId), \(o.productId),
-                    \(o.productType), \(o.quantity), \(o.familyShared), \(o.refundPercentage), \(o.revocationType), \(o.revocationReason), \(o.customer),
-                    \(o.signedDate))
+            VALUES (\(o.notificationUUID), \(o.appId), \(o.environment.rawValue), \(o.outcome.rawValue), \(o.transactionId), \(o.originalTransactionId),
+                    \(o.productId), \(o.productType.rawValue), \(o.quantity), \(o.familyShared), \(o.refundPercentage), \(o.revocationType?.rawValue),
+                    \(o.revocationReason.map { Int($0.rawValue) }), \(o.customer), \(o.signedDate))
             ON CONFLICT (notification_uuid) DO NOTHING RETURNING 1
-            """, as: Int.self, logger: logger) != nil
+            """, as: Int.self) != nil
     }
 
     static let outcomeColumns = """
@@ -119,58 +29,48 @@ public struct RefundRepository: Sendable {
         o.family_shared, o.refund_percentage, o.revocation_type, o.revocation_reason, coalesce(o.customer, l.customer), o.signed_date, o.recorded_at
         """
 
-    /// Outcomes, newest first: of one app's transaction, of a customer, or all of an app's since a date.
-    public func outcomes(
-        appId: UUID?, transactionId: String?, customer: UUID?, since: Date?, limit: Int, in schema: TenantSchema, on conn: PostgresConnection
-    ) async throws -> [RefundOutcomeRow] {
-        var out: [RefundOutcomeRow] = []
-        let rows = try await conn.query(
+    func outcomes(appId: UUID?, transactionId: String?, customer: UUID?, limit: Int) async throws -> [RefundOutcome] {
+        try await scope.all(
             """
-            SELECT \(unescaped: Self.outcomeColumns) FROM \(unescaped: schema.sql).refund_outcomes o
-            LEFT JOIN \(unescaped: schema.sql).account_links l
+            SELECT \(unescaped: Self.outcomeColumns) FROM \(unescaped: s).refund_outcomes o
+            LEFT JOIN \(unescaped: s).account_links l
               ON l.app_id = o.app_id AND l.kind = 'originalTransactionId' AND l.value = o.original_transaction_id
             WHERE (\(appId)::uuid IS NULL OR o.app_id = \(appId)) AND (\(transactionId)::text IS NULL OR o.transaction_id = \(transactionId))
               AND (\(customer)::uuid IS NULL OR coalesce(o.customer, l.customer) = \(customer))
-              AND (\(since)::timestamptz IS NULL OR o.recorded_at >= \(since))
             ORDER BY o.signed_date DESC NULLS LAST, o.recorded_at DESC LIMIT \(limit)
-            """, logger: logger)
-        for try await row in rows {
-            let r = try row.decode((UUID, UUID, String, String, String, String, String, String, Int, Bool, Int?, String?, Int?, UUID?, Date?, Date).self)
-            out.append(
-                RefundOutcomeRow(
-                    notificationUUID: r.0, appId: r.1, environment: r.2, outcome: r.3, transactionId: r.4, originalTransactionId: r.5, productId: r.6,
-                    productType: r.7, quantity: r.8, familyShared: r.9, refundPercentage: r.10, revocationType: r.11, revocationReason: r.12, customer: r.13,
-                    signedDate: r.14, recordedAt: r.15))
+            """) { row -> RefundOutcome in let r = try row.decode((UUID, UUID, String, String, String, String, String, String, Int, Bool, Int?, String?, Int?, UUID?, Date?, Date).self)
+            return RefundOutcome(
+                notificationUUID: r.0, appId: r.1, environment: AppStoreEnvironment(rawValue: r.2), outcome: NotificationTypeV2(rawValue: r.3), transactionId: r.4,
+                originalTransactionId: r.5, productId: r.6, productType: ProductType(rawValue: r.7), quantity: r.8, familyShared: r.9, refundPercentage: r.10,
+                revocationType: r.11.map(RevocationType.init(rawValue:)), revocationReason: r.12.map { RevocationReason(rawValue: Int32($0)) }, customer: r.13,
+                signedDate: r.14, recordedAt: r.15)
         }
-        return out
     }
 
-    /// How many refunds a customer has had (REFUND outcomes not later reversed), for policies.
-    public func refundCount(customer: UUID, in schema: TenantSchema, on conn: PostgresConnection) async throws -> Int {
-        try await conn.first(
+    func refundCount(customer: UUID) async throws -> Int {
+        try await scope.first(
             """
-            SELECT count(DISTINCT o.transaction_id)::bigint FROM \(unescaped: schema.sql).refund_outcomes o
-            LEFT JOIN \(unescaped: schema.sql).account_links l
+            SELECT count(DISTINCT o.transaction_id)::bigint FROM \(unescaped: s).refund_outcomes o
+            LEFT JOIN \(unescaped: s).account_links l
               ON l.app_id = o.app_id AND l.kind = 'originalTransactionId' AND l.value = o.original_transaction_id
             WHERE o.outcome = 'REFUND' AND coalesce(o.customer, l.customer) = \(customer)
-              AND NOT EXISTS (SELECT 1 FROM \(unescaped: schema.sql).refund_outcomes r
+              AND NOT EXISTS (SELECT 1 FROM \(unescaped: s).refund_outcomes r
                               WHERE r.app_id = o.app_id AND r.transaction_id = o.transaction_id AND r.outcome = 'REFUND_REVERSED' AND r.signed_date > o.signed_date)
-            """, as: Int.self, logger: logger) ?? 0
+            """, as: Int.self) ?? 0
     }
 
     // MARK: Consumption requests
 
-    /// Opens a request once per notification; returns whether it was new.
     @discardableResult
-    public func open(_ r: ConsumptionRequestRow, in schema: TenantSchema, on conn: PostgresConnection) async throws -> Bool {
-        try await conn.first(
+    func open(_ r: RefundRequest) async throws -> Bool {
+        try await scope.first(
             """
-            INSERT INTO \(unescaped: schema.sql).consumption_requests
+            INSERT INTO \(unescaped: s).consumption_requests
                 (id, app_id, environment, transaction_id, original_transaction_id, product_type, customer, reason, requested_at, deadline, status)
-            VALUES (\(r.id), \(r.appId), \(r.environment), \(r.transactionId), \(r.originalTransactionId), \(r.productType), \(r.customer), \(r.reason),
-                    \(r.requestedAt), \(r.deadline), 'pending')
+            VALUES (\(r.id), \(r.appId), \(r.environment.rawValue), \(r.transactionId), \(r.originalTransactionId), \(r.productType.rawValue), \(r.customer),
+                    \(r.reason?.rawValue), \(r.requestedAt), \(r.deadline), 'pending')
             ON CONFLICT (id) DO NOTHING RETURNING 1
-            """, as: Int.self, logger: logger) != nil
+            """, as: Int.self) != nil
     }
 
     static let requestColumns = """
@@ -178,121 +78,128 @@ public struct RefundRepository: Sendable {
         api_version, sent_body::text, sent_at, attempts, last_error
         """
 
-    /// The request, locked for the caller's transaction when `lock` is set.
-    public func request(id: UUID, lock: Bool = false, in schema: TenantSchema, on conn: PostgresConnection) async throws -> ConsumptionRequestRow? {
+    func request(id: UUID, lock: Bool) async throws -> RefundRequest? {
         try await requests(
-            "SELECT \(unescaped: Self.requestColumns) FROM \(unescaped: schema.sql).consumption_requests WHERE id = \(id) \(unescaped: lock ? "FOR UPDATE" : "")",
-            on: conn
+            "SELECT \(unescaped: Self.requestColumns) FROM \(unescaped: s).consumption_requests WHERE id = \(id) \(unescaped: lock ? "FOR UPDATE" : "")"
         ).first
     }
 
-    /// Requests, newest first, optionally only one app's, one transaction's or those with a status.
-    public func requests(
-        appId: UUID?, transactionId: String?, status: String?, limit: Int, in schema: TenantSchema, on conn: PostgresConnection
-    ) async throws -> [ConsumptionRequestRow] {
+    func requests(appId: UUID?, transactionId: String?, status: RefundRequest.Status?, limit: Int) async throws -> [RefundRequest] {
         try await requests(
             """
-            SELECT \(unescaped: Self.requestColumns) FROM \(unescaped: schema.sql).consumption_requests
+            SELECT \(unescaped: Self.requestColumns) FROM \(unescaped: s).consumption_requests
             WHERE (\(appId)::uuid IS NULL OR app_id = \(appId)) AND (\(transactionId)::text IS NULL OR transaction_id = \(transactionId))
-              AND (\(status)::text IS NULL OR status = \(status))
+              AND (\(status?.rawValue)::text IS NULL OR status = \(status?.rawValue))
             ORDER BY requested_at DESC LIMIT \(limit)
-            """, on: conn)
+            """)
     }
 
-    private func requests(_ query: PostgresQuery, on conn: PostgresConnection) async throws -> [ConsumptionRequestRow] {
-        var out: [ConsumptionRequestRow] = []
-        for try await row in try await conn.query(query, logger: logger) {
-            let r = try row.decode((UUID, UUID, String, String, String, String, UUID?, String?, Date, Date, String, String?, String?, String?, Date?, Int, String?).self)
-            out.append(
-                ConsumptionRequestRow(
-                    id: r.0, appId: r.1, environment: r.2, transactionId: r.3, originalTransactionId: r.4, productType: r.5, customer: r.6, reason: r.7,
-                    requestedAt: r.8, deadline: r.9, status: r.10, statusReason: r.11, apiVersion: r.12, sentBody: r.13, sentAt: r.14, attempts: r.15,
-                    lastError: r.16))
+    private func requests(_ query: PostgresQuery) async throws -> [RefundRequest] {
+        try await scope.all(
+            query) { row -> RefundRequest in let r = try row.decode((UUID, UUID, String, String, String, String, UUID?, String?, Date, Date, String, String?, String?, String?, Date?, Int, String?).self)
+            guard let status = RefundRequest.Status(rawValue: r.10) else { throw DatabaseError.invalidConfiguration("consumption request \(r.0) has status \(r.10)") }
+            return RefundRequest(
+                id: r.0, appId: r.1, environment: AppStoreEnvironment(rawValue: r.2), transactionId: r.3, originalTransactionId: r.4,
+                productType: ProductType(rawValue: r.5), customer: r.6, reason: r.7.map(ConsumptionRequestReason.init(rawValue:)), requestedAt: r.8, deadline: r.9,
+                status: status, statusReason: r.11, apiVersion: r.12.flatMap(ConsumptionAPI.init(rawValue:)), sentBody: r.13, sentAt: r.14, attempts: r.15,
+                lastError: r.16)
         }
-        return out
     }
 
-    /// Closes a request: `sent` with the body, or `not_sent`/`expired` with the reason.
-    public func close(
-        id: UUID, status: String, reason: String?, apiVersion: String?, sentBody: String?, in schema: TenantSchema, on conn: PostgresConnection
-    ) async throws {
-        try await conn.run(
+    func close(id: UUID, status: RefundRequest.Status, reason: String?, api: ConsumptionAPI?, sentBody: String?) async throws {
+        try await scope.run(
             """
-            UPDATE \(unescaped: schema.sql).consumption_requests
-            SET status = \(status), status_reason = \(reason), api_version = \(apiVersion), sent_body = \(sentBody)::jsonb,
-                sent_at = CASE WHEN \(status) = 'sent' THEN now() ELSE sent_at END, attempts = attempts + 1, updated_at = now()
+            UPDATE \(unescaped: s).consumption_requests
+            SET status = \(status.rawValue), status_reason = \(reason), api_version = \(api?.rawValue), sent_body = \(sentBody)::jsonb,
+                sent_at = CASE WHEN \(status.rawValue) = 'sent' THEN now() ELSE sent_at END, attempts = attempts + 1, updated_at = now()
             WHERE id = \(id) AND status = 'pending'
-            """, logger: logger)
+            """)
     }
 
-    /// Notes a failed attempt; the request stays pending.
-    public func failed(id: UUID, error: String, in schema: TenantSchema, on conn: PostgresConnection) async throws {
-        try await conn.run(
+    func failed(id: UUID, error: String) async throws {
+        try await scope.run(
             """
-            UPDATE \(unescaped: schema.sql).consumption_requests SET attempts = attempts + 1, last_error = \(String(error.prefix(500))), updated_at = now()
+            UPDATE \(unescaped: s).consumption_requests SET attempts = attempts + 1, last_error = \(String(error.prefix(500))), updated_at = now()
             WHERE id = \(id)
-            """, logger: logger)
+            """)
     }
 
-    // MARK: Facts and policies
+    // MARK: Facts and policies, stored as JSON and decoded strictly: data that does not decode is an error, never a default.
 
-    public func setFacts(appId: UUID, transactionId: String, facts: String, in schema: TenantSchema, on conn: PostgresConnection) async throws {
-        try await conn.run(
+    func setFacts(appId: UUID, transactionId: String, _ facts: ConsumptionFacts) async throws {
+        try await scope.run(
             """
-            INSERT INTO \(unescaped: schema.sql).consumption_facts (app_id, transaction_id, facts) VALUES (\(appId), \(transactionId), \(facts)::jsonb)
+            INSERT INTO \(unescaped: s).consumption_facts (app_id, transaction_id, facts) VALUES (\(appId), \(transactionId), \(try JSONColumn.encode(facts))::jsonb)
             ON CONFLICT (app_id, transaction_id) DO UPDATE SET facts = excluded.facts, reported_at = now()
-            """, logger: logger)
+            """)
     }
 
-    public func facts(appId: UUID, transactionId: String, in schema: TenantSchema, on conn: PostgresConnection) async throws -> String? {
-        try await conn.first(
-            "SELECT facts::text FROM \(unescaped: schema.sql).consumption_facts WHERE app_id = \(appId) AND transaction_id = \(transactionId)",
-            as: String.self, logger: logger)
+    func facts(appId: UUID, transactionId: String) async throws -> ConsumptionFacts? {
+        try await scope.first(
+            "SELECT facts::text FROM \(unescaped: s).consumption_facts WHERE app_id = \(appId) AND transaction_id = \(transactionId)", as: String.self
+        ).map { try JSONColumn.decode(ConsumptionFacts.self, from: $0, column: "consumption_facts.facts") }
     }
 
-    public func setPolicy(appId: UUID, policy: String, in schema: TenantSchema, on conn: PostgresConnection) async throws {
-        try await conn.run(
+    func setPolicy(appId: UUID, _ policy: RefundPolicy) async throws {
+        try await scope.run(
             """
-            INSERT INTO \(unescaped: schema.sql).refund_policies (app_id, policy) VALUES (\(appId), \(policy)::jsonb)
+            INSERT INTO \(unescaped: s).refund_policies (app_id, policy) VALUES (\(appId), \(try JSONColumn.encode(policy))::jsonb)
             ON CONFLICT (app_id) DO UPDATE SET policy = excluded.policy, updated_at = now()
-            """, logger: logger)
+            """)
     }
 
-    public func policy(appId: UUID, in schema: TenantSchema, on conn: PostgresConnection) async throws -> String? {
-        try await conn.first("SELECT policy::text FROM \(unescaped: schema.sql).refund_policies WHERE app_id = \(appId)", as: String.self, logger: logger)
+    func policy(appId: UUID) async throws -> RefundPolicy? {
+        try await scope.first("SELECT policy::text FROM \(unescaped: s).refund_policies WHERE app_id = \(appId)", as: String.self).map {
+            try JSONColumn.decode(RefundPolicy.self, from: $0, column: "refund_policies.policy")
+        }
     }
+}
 
-    // MARK: Renewal-date extensions
+/// Renewal-date extensions in the tenant's schema.
+struct RenewalExtensionRepository: RenewalExtensionStore {
+    let scope: TenantScope
+    var s: String { scope.sql }
 
-    public func recordExtension(
-        requestIdentifier: String, appId: UUID, environment: String, originalTransactionId: String?, productId: String?, days: Int, reasonCode: Int, mass: Bool,
-        effectiveDate: Date?, succeeded: Bool?, in schema: TenantSchema, on conn: PostgresConnection
-    ) async throws {
-        try await conn.run(
+    func record(_ e: RenewalExtension) async throws {
+        try await scope.run(
             """
-            INSERT INTO \(unescaped: schema.sql).renewal_extensions
+            INSERT INTO \(unescaped: s).renewal_extensions
                 (request_identifier, app_id, environment, original_transaction_id, product_id, extend_by_days, extend_reason_code, mass, effective_date, succeeded)
-            VALUES (\(requestIdentifier), \(appId), \(environment), \(originalTransactionId), \(productId), \(days), \(reasonCode), \(mass), \(effectiveDate), \(succeeded))
-            ON CONFLICT (request_identifier) DO UPDATE SET effective_date = excluded.effective_date, succeeded = excluded.succeeded
-            """, logger: logger)
+            VALUES (\(e.requestIdentifier), \(e.appId), \(e.environment?.rawValue ?? ""), \(e.originalTransactionId), \(e.productId), \(e.days), \(e.reasonCode),
+                    \(e.mass), \(e.effectiveDate), \(e.succeeded))
+            ON CONFLICT (request_identifier) DO UPDATE SET environment = excluded.environment, effective_date = excluded.effective_date, succeeded = excluded.succeeded
+            """)
     }
 
-    /// Successful single extensions of a subscription in the last 365 days.
-    public func recentExtensions(appId: UUID, originalTransactionId: String, in schema: TenantSchema, on conn: PostgresConnection) async throws -> [Date] {
-        var out: [Date] = []
-        let rows = try await conn.query(
+    func recent(appId: UUID, originalTransactionId: String) async throws -> [Date] {
+        try await scope.column(
             """
-            SELECT requested_at FROM \(unescaped: schema.sql).renewal_extensions
+            SELECT requested_at FROM \(unescaped: s).renewal_extensions
             WHERE app_id = \(appId) AND original_transaction_id = \(originalTransactionId) AND mass = false AND succeeded IS NOT FALSE
               AND requested_at > now() - interval '365 days'
             ORDER BY requested_at
-            """, logger: logger)
-        for try await date in rows.decode(Date.self) { out.append(date) }
-        return out
+            """, as: Date.self)
     }
 
-    /// Takes a transaction-scoped lock on one subscription's extensions, so two calls cannot both pass the limit.
-    public func lockExtensions(appId: UUID, originalTransactionId: String, on conn: PostgresConnection) async throws {
-        try await conn.run("SELECT pg_advisory_xact_lock(hashtextextended(\(appId.uuidString + "/" + originalTransactionId), 17))", logger: logger)
+    func lock(appId: UUID, originalTransactionId: String) async throws {
+        try await scope.run("SELECT pg_advisory_xact_lock(hashtextextended(\(appId.uuidString + "/" + originalTransactionId), 17))")
+    }
+}
+
+/// Domain values kept in `jsonb` columns.
+enum JSONColumn {
+    static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Decodes strictly: a stored value that does not decode fails loudly, naming the column.
+    static func decode<T: Decodable>(_ type: T.Type, from json: String, column: String) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(json.utf8))
+        } catch {
+            throw DatabaseError.undecodable(column: column, reason: "\(error)")
+        }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import JSONRPC
 import Storegate
-import StoregatePostgres
 
 /// `accounts.*`: customers, their `appAccountToken`, and the App Store identifiers linked to them.
 enum AccountMethods {
@@ -22,10 +21,10 @@ enum AccountMethods {
     }
 
     static func view(_ view: CustomerView, call: RPCCall) async throws -> Customer {
-        let bundles = Dictionary(uniqueKeysWithValues: try await call.services.apps.list(tenantId: call.caller.tenant.id).map { ($0.app.id, $0.app.bundleId) })
+        let bundles = try await call.services.apps.bundleIds(tenant: call.caller.tenant)
         return Customer(
             customerId: view.customer.customerId, appAccountToken: view.customer.appAccountToken.uuidString.lowercased(), createdAt: view.customer.createdAt,
-            links: view.links.map { Link(bundleId: bundles[$0.appId] ?? "", kind: $0.kind, value: $0.value, linkedAt: $0.linkedAt) })
+            links: view.links.map { Link(bundleId: bundles[$0.appId] ?? "", kind: $0.kind.rawValue, value: $0.value, linkedAt: $0.linkedAt) })
     }
 
     static let customerSchema = Schema.object(

@@ -37,7 +37,7 @@ public func buildApplication(
 
     let router = Router(context: StoregateRequestContext.self)
     RPCController(engine: engine, services: storegate, publicURL: configuration.publicURL, maxBodyBytes: configuration.maxBodyBytes, metrics: metrics).addRoutes(to: router)
-    HealthController(migrator: storegate.migrator, metrics: metrics).addRoutes(to: router)
+    HealthController(services: storegate, metrics: metrics).addRoutes(to: router)
     NotificationController(ingest: storegate.notifications).addRoutes(to: router)
 
     let server: HTTPServerBuilder

@@ -2,18 +2,18 @@ import Hummingbird
 import Logging
 import NIOCore
 import Prometheus
-import StoregatePostgres
+import Storegate
 
 /// `/healthz` (the process answers), `/readyz` (database reachable, migrations current), `/metrics`.
 struct HealthController: Sendable {
-    let migrator: Migrator
+    let services: Services
     let metrics: RPCMetrics
 
     func addRoutes(to router: Router<StoregateRequestContext>) {
         router.get("/healthz") { _, _ in json(.ok, #"{"status":"ok"}"#) }
         router.get("/readyz") { _, context in
             do {
-                guard try await migrator.isCurrent() else { return json(.serviceUnavailable, #"{"status":"migrations pending"}"#) }
+                guard try await services.isReady() else { return json(.serviceUnavailable, #"{"status":"migrations pending"}"#) }
                 return json(.ok, #"{"status":"ready"}"#)
             } catch {
                 context.logger.warning("readiness check failed", metadata: ["error": .string(String(describing: error))])

@@ -1,7 +1,7 @@
+import AppStoreServer
 import Foundation
 import JSONRPC
 import Storegate
-import StoregatePostgres
 
 /// `notifications.*`: what Apple sent the tenant's apps.
 enum NotificationMethods {
@@ -52,7 +52,7 @@ enum NotificationMethods {
     ) { (params: ListParams, call) in
         let limit = params.limit ?? 50
         guard (1...200).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 200") }
-        let apps = try await call.services.apps.list(tenantId: call.caller.tenant.id)
+        let apps = try await call.services.apps.list(tenant: call.caller.tenant)
         var appId: UUID?
         if let bundleId = params.bundleId {
             _ = try Validate.bundleId(bundleId)
@@ -64,8 +64,8 @@ enum NotificationMethods {
         return ListResult(
             notifications: stored.map {
                 Item(
-                    notificationUUID: $0.notificationUUID.uuidString.lowercased(), bundleId: bundles[$0.appId] ?? "", environment: $0.environment,
-                    notificationType: $0.notificationType, subtype: $0.subtype, signedDate: $0.signedDate, receivedAt: $0.receivedAt)
+                    notificationUUID: $0.notificationUUID.uuidString.lowercased(), bundleId: bundles[$0.appId] ?? "", environment: $0.environment.rawValue,
+                    notificationType: $0.notificationType.rawValue, subtype: $0.subtype?.rawValue, signedDate: $0.signedDate, receivedAt: $0.receivedAt)
             })
     }
 }

@@ -2,7 +2,6 @@ import AppStoreServer
 import Foundation
 import JSONRPC
 import Storegate
-import StoregatePostgres
 
 /// `notifications.requestTest`, `notifications.testStatus`, `notifications.backfill`.
 extension NotificationMethods {
@@ -11,7 +10,7 @@ extension NotificationMethods {
 
     struct TestParams: Decodable, Sendable {
         let bundleId: String
-        let environment: String?
+        let environment: AppStoreEnvironment?
     }
 
     struct TestToken: Encodable, Sendable {
@@ -31,7 +30,7 @@ extension NotificationMethods {
 
     struct TestStatusParams: Decodable, Sendable {
         let bundleId: String
-        let environment: String?
+        let environment: AppStoreEnvironment?
         let testNotificationToken: String
     }
 
@@ -70,7 +69,7 @@ extension NotificationMethods {
 
     struct BackfillParams: Decodable, Sendable {
         let bundleId: String
-        let environment: String?
+        let environment: AppStoreEnvironment?
         let startDate: Date
         let endDate: Date?
     }

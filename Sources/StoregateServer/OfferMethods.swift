@@ -2,7 +2,6 @@ import AppStoreServer
 import Foundation
 import JSONRPC
 import Storegate
-import StoregatePostgres
 
 /// `offers.*`: signatures for StoreKit, made with the app's In-App Purchase key.
 enum OfferMethods {
@@ -64,7 +63,7 @@ enum OfferMethods {
     ) { (params: PromotionalParams, call) in
         PromotionalOfferView(
             signature: try await call.services.offers.signPromotional(
-                tenantId: call.caller.tenant.id, bundleId: params.bundleId, keyId: params.keyId, productId: params.productId, offerId: params.offerId,
+                tenant: call.caller.tenant, bundleId: params.bundleId, keyId: params.keyId, productId: params.productId, offerId: params.offerId,
                 appAccountToken: params.appAccountToken, actor: call.caller.actor))
     }
 
@@ -90,7 +89,7 @@ enum OfferMethods {
     ) { (params: PromotionalJWSParams, call) in
         CompactJWS(
             compactJWS: try await call.services.offers.signPromotionalJWS(
-                tenantId: call.caller.tenant.id, bundleId: params.bundleId, keyId: params.keyId, productId: params.productId, offerId: params.offerId,
+                tenant: call.caller.tenant, bundleId: params.bundleId, keyId: params.keyId, productId: params.productId, offerId: params.offerId,
                 transactionId: params.transactionId, actor: call.caller.actor))
     }
 
@@ -115,7 +114,7 @@ enum OfferMethods {
     ) { (params: IntroductoryParams, call) in
         CompactJWS(
             compactJWS: try await call.services.offers.signIntroductoryEligibility(
-                tenantId: call.caller.tenant.id, bundleId: params.bundleId, keyId: params.keyId, productId: params.productId,
+                tenant: call.caller.tenant, bundleId: params.bundleId, keyId: params.keyId, productId: params.productId,
                 allowIntroductoryOffer: params.allowIntroductoryOffer, transactionId: params.transactionId, actor: call.caller.actor))
     }
 
@@ -147,7 +146,7 @@ enum OfferMethods {
         guard case .string = params.request["version"] else { throw StoregateError.invalid(field: "request.version", reason: "is required") }
         return CompactJWS(
             compactJWS: try await call.services.offers.signAdvancedCommerceRequest(
-                tenantId: call.caller.tenant.id, bundleId: params.bundleId, keyId: params.keyId, requestJSON: Data(params.request.serialized),
+                tenant: call.caller.tenant, bundleId: params.bundleId, keyId: params.keyId, requestJSON: Data(params.request.serialized),
                 operation: operation, actor: call.caller.actor))
     }
 }

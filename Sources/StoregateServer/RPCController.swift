@@ -5,7 +5,6 @@ import JSONRPC
 import Logging
 import NIOCore
 import Storegate
-import StoregatePostgres
 
 /// `POST /rpc`: JSON-RPC 2.0 over HTTP. Every JSON-RPC response is HTTP 200 (204 when only
 /// notifications were sent); transport problems get 401, 403, 405, 413 or 415 with a JSON-RPC error body.

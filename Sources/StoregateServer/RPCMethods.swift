@@ -2,7 +2,6 @@ import Foundation
 import JSONRPC
 import Logging
 import Storegate
-import StoregatePostgres
 
 /// What every handler gets: the authenticated caller, the request's logger and the domain services.
 public struct RPCCall: Sendable {
@@ -63,7 +62,7 @@ public enum StoregateRPC {
                 description: "Every app of the calling tenant with its key IDs and kinds (never key material) and its notification URLs.",
                 result: "apps", schema: Schema.object([("apps", Schema.array(of: AppView.schema))], required: ["apps"]))
     ) { (_: NoParams, call) in
-        AppList(apps: try await call.services.apps.list(tenantId: call.caller.tenant.id).map { AppView($0, publicURL: call.publicURL) })
+        AppList(apps: try await call.services.apps.list(tenant: call.caller.tenant).map { AppView($0, publicURL: call.publicURL) })
     }
 
     struct AppsGetParams: Decodable, Sendable {
@@ -81,10 +80,9 @@ public enum StoregateRPC {
                 ],
                 result: "app", schema: AppView.schema, errors: [ErrorCode.invalidParams, ErrorCode.notFound])
     ) { (params: AppsGetParams, call) in
-        let tenantId = call.caller.tenant.id
         switch (params.bundleId, params.appId) {
-        case (let bundleId?, nil): return AppView(try await call.services.apps.get(tenantId: tenantId, bundleId: bundleId), publicURL: call.publicURL)
-        case (nil, let appId?): return AppView(try await call.services.apps.get(tenantId: tenantId, appId: appId), publicURL: call.publicURL)
+        case (let bundleId?, nil): return AppView(try await call.services.apps.get(tenant: call.caller.tenant, bundleId: bundleId), publicURL: call.publicURL)
+        case (nil, let appId?): return AppView(try await call.services.apps.get(tenant: call.caller.tenant, appId: appId), publicURL: call.publicURL)
         default: throw StoregateError.invalid(field: "bundleId", reason: "give exactly one of bundleId and appId")
         }
     }

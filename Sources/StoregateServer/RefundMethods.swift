@@ -2,7 +2,6 @@ import AppStoreServer
 import Foundation
 import JSONRPC
 import Storegate
-import StoregatePostgres
 
 /// `refunds.*`: consumption facts for Apple's refund decisions, what Apple decided, and what to revoke.
 enum RefundMethods {
@@ -10,17 +9,17 @@ enum RefundMethods {
 
     static let bundleId = SubscriptionMethods.bundleId
     static let transactionIdSchema = SubscriptionMethods.transactionIdSchema
-    static let deliveryStatuses = ["DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER"]
-    static let refundPreferences = ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"]
+    static let deliveryStatuses = DeliveryStatus.known.map(\.rawValue)
+    static let refundPreferences = RefundPreference.known.map(\.rawValue)
 
     struct ReportParams: Decodable, Sendable {
         let bundleId: String
         let transactionId: String
         let customerConsented: Bool
-        let deliveryStatus: String
+        let deliveryStatus: DeliveryStatus
         let sampleContentProvided: Bool
         let consumptionPercentage: Int32?
-        let refundPreference: String?
+        let refundPreference: RefundPreference?
         let playTime: Int32?
         let accountTenure: Int32?
         let lifetimeDollarsPurchased: Int32?
@@ -81,15 +80,15 @@ enum RefundMethods {
         let consumptionApi: String?
         let sendMinutesBeforeDeadline: Int?
         let customerConsented: Bool?
-        let deliveryStatus: String?
+        let deliveryStatus: DeliveryStatus?
         let sampleContentProvided: Bool?
-        let refundPreference: String?
+        let refundPreference: RefundPreference?
         let declineAfterRefunds: Int?
     }
 
     static let policySchema = Schema.object(
         [
-            ("consumptionApi", Schema.enumeration(["v2", "v1"])), ("sendMinutesBeforeDeadline", Schema.integer(minimum: 10)),
+            ("consumptionApi", Schema.enumeration(ConsumptionAPI.allCases.map(\.rawValue))), ("sendMinutesBeforeDeadline", Schema.integer(minimum: 10)),
             ("customerConsented", ["type": "boolean"]), ("deliveryStatus", Schema.enumeration(deliveryStatuses)), ("sampleContentProvided", ["type": "boolean"]),
             ("refundPreference", Schema.enumeration(refundPreferences)), ("declineAfterRefunds", Schema.integer(minimum: 1)),
         ], required: ["consumptionApi", "customerConsented", "deliveryStatus", "sampleContentProvided"], title: "RefundPolicy")
@@ -104,7 +103,9 @@ enum RefundMethods {
                 refundPreference otherwise, and for v1 the customer's account tenure. Defaults: v2, 60 minutes, no consent (so nothing is sent). Audited.
                 """,
             params: [
-                bundleId, RPCParam("consumptionApi", "v2 (Send Consumption Information) or the deprecated v1.", schema: Schema.enumeration(["v2", "v1"]), required: false),
+                bundleId, RPCParam(
+                    "consumptionApi", "v2 (Send Consumption Information) or the deprecated v1.", schema: Schema.enumeration(ConsumptionAPI.allCases.map(\.rawValue)),
+                    required: false),
                 RPCParam("sendMinutesBeforeDeadline", "10 to 690.", schema: Schema.integer(minimum: 10), required: false),
                 RPCParam("customerConsented", "Your customers consented (in your terms) to sharing consumption data.", schema: ["type": "boolean"], required: false),
                 RPCParam("deliveryStatus", "Default DELIVERED.", schema: Schema.enumeration(deliveryStatuses), required: false),
@@ -115,7 +116,10 @@ enum RefundMethods {
             result: "policy", schema: policySchema, errors: [ErrorCode.invalidParams, ErrorCode.notFound])
     ) { (p: PolicyParams, call) in
         var policy = RefundPolicy()
-        if let v = p.consumptionApi { policy.consumptionApi = v }
+        if let v = p.consumptionApi {
+            guard let api = ConsumptionAPI(rawValue: v) else { throw StoregateError.invalid(field: "consumptionApi", reason: "must be v1 or v2") }
+            policy.consumptionApi = api
+        }
         policy.sendMinutesBeforeDeadline = p.sendMinutesBeforeDeadline ?? policy.sendMinutesBeforeDeadline
         if let v = p.customerConsented { policy.customerConsented = v }
         if let v = p.deliveryStatus { policy.deliveryStatus = v }
@@ -160,7 +164,7 @@ enum RefundMethods {
             description: "Newest first; by default only those still pending (status: pending, sent, not_sent or expired to see others).",
             params: [
                 SubscriptionMethods.optionalBundleId,
-                RPCParam("status", "Default pending.", schema: Schema.enumeration(["pending", "sent", "not_sent", "expired"]), required: false),
+                RPCParam("status", "Default pending.", schema: Schema.enumeration(RefundRequest.Status.allCases.map(\.rawValue)), required: false),
                 RPCParam("limit", "1 to 200, default 50.", schema: Schema.integer(minimum: 1), required: false),
             ],
             result: "consumptionRequests",
@@ -174,7 +178,7 @@ enum RefundMethods {
                                     ("id", Schema.string(format: "uuid")), ("bundleId", Schema.string()), ("environment", Schema.string()),
                                     ("transactionId", Schema.string()), ("originalTransactionId", Schema.string()), ("productType", Schema.string()),
                                     ("reason", Schema.string("Apple's consumptionRequestReason.")), ("requestedAt", Schema.string(format: "date-time")),
-                                    ("deadline", Schema.string(format: "date-time")), ("status", Schema.enumeration(["pending", "sent", "not_sent", "expired"])),
+                                    ("deadline", Schema.string(format: "date-time")), ("status", Schema.enumeration(RefundRequest.Status.allCases.map(\.rawValue))),
                                     ("statusReason", Schema.string()), ("apiVersion", Schema.enumeration(["v2", "v1"])),
                                     ("sentBody", ["type": "object", "description": "Exactly what was sent to Apple."]), ("sentAt", Schema.string(format: "date-time")),
                                     ("attempts", Schema.integer(minimum: 0)), ("lastError", Schema.string()),
@@ -188,14 +192,17 @@ enum RefundMethods {
     ) { (p: PendingParams, call) in
         let limit = p.limit ?? 50
         guard (1...200).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 200") }
-        let rows = try await call.services.refunds.requests(tenant: call.caller.tenant, bundleId: p.bundleId, status: p.status ?? "pending", limit: limit)
+        guard let status = RefundRequest.Status(rawValue: p.status ?? "pending") else {
+            throw StoregateError.invalid(field: "status", reason: "must be pending, sent, not_sent or expired")
+        }
+        let rows = try await call.services.refunds.requests(tenant: call.caller.tenant, bundleId: p.bundleId, status: status, limit: limit)
         let bundles = try await SubscriptionMethods.bundles(call)
         return PendingResult(
             requests: try rows.map {
                 Request(
-                    id: $0.id.uuidString.lowercased(), bundleId: bundles[$0.appId] ?? "", environment: $0.environment, transactionId: $0.transactionId,
-                    originalTransactionId: $0.originalTransactionId, productType: $0.productType, reason: $0.reason, requestedAt: $0.requestedAt,
-                    deadline: $0.deadline, status: $0.status, statusReason: $0.statusReason, apiVersion: $0.apiVersion,
+                    id: $0.id.uuidString.lowercased(), bundleId: bundles[$0.appId] ?? "", environment: $0.environment.rawValue, transactionId: $0.transactionId,
+                    originalTransactionId: $0.originalTransactionId, productType: $0.productType.rawValue, reason: $0.reason?.rawValue, requestedAt: $0.requestedAt,
+                    deadline: $0.deadline, status: $0.status.rawValue, statusReason: $0.statusReason, apiVersion: $0.apiVersion?.rawValue,
                     sentBody: try $0.sentBody.map { RawJSON(value: try JSONParser.parse(Array($0.utf8))) }, sentAt: $0.sentAt, attempts: $0.attempts,
                     lastError: $0.lastError)
             })

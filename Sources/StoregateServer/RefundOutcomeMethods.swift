@@ -2,18 +2,21 @@ import AppStoreServer
 import Foundation
 import JSONRPC
 import Storegate
-import StoregatePostgres
 
 /// What to revoke after Apple's refund decisions, Apple's refund history, and order lookup.
 extension RefundMethods {
     struct Revoke: Encodable, Sendable {
-        /// `revokeQuantity`, `revokeAccess`, `restore` or `none`.
         let action: String
-        /// For a consumable: how many of the purchased quantity to take back.
         let quantity: Int?
-        /// Also revoke for the family members the purchase was shared with.
         let familyMembers: Bool
         let summary: String
+
+        init(_ r: RevokeInstruction) {
+            action = r.action.rawValue
+            quantity = r.quantity
+            familyMembers = r.familyMembers
+            summary = r.summary
+        }
     }
 
     struct Outcome: Encodable, Sendable {
@@ -32,33 +35,6 @@ extension RefundMethods {
         let customerId: String?
         let signedDate: Date?
         let revoke: Revoke
-    }
-
-    /// Turns Apple's decision into what the app should take back: the refunded fraction of a consumable's
-    /// quantity (rounded down, in the customer's favour), access for anything else, nothing for a decline,
-    /// and restoration for a reversal.
-    static func revoke(_ o: RefundOutcomeRow) -> Revoke {
-        switch o.outcome {
-        case "REFUND_DECLINED":
-            return Revoke(action: "none", quantity: nil, familyMembers: false, summary: "Apple declined the refund; change nothing.")
-        case "REFUND_REVERSED":
-            return Revoke(action: "restore", quantity: nil, familyMembers: false, summary: "Apple reversed the refund; restore what was revoked for it.")
-        default:
-            let family = o.revocationType == RevocationType.familyRevoke.rawValue
-            if o.productType == ProductType.consumable.rawValue {
-                let percentage = o.refundPercentage ?? 100_000
-                let quantity = o.quantity * percentage / 100_000
-                return Revoke(
-                    action: "revokeQuantity", quantity: quantity, familyMembers: family,
-                    summary: "Take back \(quantity) of \(o.quantity) (\(Double(percentage) / 1000)% refunded).")
-            }
-            if family {
-                return Revoke(
-                    action: "revokeAccess", quantity: nil, familyMembers: true,
-                    summary: "The purchaser stopped sharing or was refunded: revoke access for the family members it was shared with.")
-            }
-            return Revoke(action: "revokeAccess", quantity: nil, familyMembers: false, summary: "Revoke access to \(o.productId).")
-        }
     }
 
     struct OutcomesParams: Decodable, Sendable {
@@ -93,7 +69,7 @@ extension RefundMethods {
                         Schema.array(
                             of: Schema.object(
                                 [
-                                    ("outcome", Schema.enumeration(["REFUND", "REFUND_DECLINED", "REFUND_REVERSED"])), ("bundleId", Schema.string()),
+                                    ("outcome", Schema.enumeration(RefundOutcome.outcomes.map(\.rawValue))), ("bundleId", Schema.string()),
                                     ("environment", Schema.string()), ("transactionId", Schema.string()), ("originalTransactionId", Schema.string()),
                                     ("productId", Schema.string()), ("productType", Schema.string()), ("quantity", Schema.integer(minimum: 1)),
                                     ("refundPercentage", Schema.integer("Apple's revocationPercentage, in milliunits (75000 is 75%).", minimum: 0)),
@@ -104,7 +80,7 @@ extension RefundMethods {
                                         "revoke",
                                         Schema.object(
                                             [
-                                                ("action", Schema.enumeration(["revokeQuantity", "revokeAccess", "restore", "none"])),
+                                                ("action", Schema.enumeration(RevokeInstruction.Action.allCases.map(\.rawValue))),
                                                 ("quantity", Schema.integer(minimum: 0)), ("familyMembers", ["type": "boolean"]), ("summary", Schema.string()),
                                             ], required: ["action", "familyMembers", "summary"])
                                     ),
@@ -122,15 +98,14 @@ extension RefundMethods {
         let rows = try await call.services.refunds.outcomes(
             tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, customerId: p.customerId, limit: limit)
         let bundles = try await SubscriptionMethods.bundles(call)
-        var customers: [UUID: String] = [:]
-        for id in Set(rows.compactMap(\.customer)) { customers[id] = try await call.services.accounts.customerId(tenant: call.caller.tenant, id: id) }
+        let customers = try await call.services.accounts.customerIds(tenant: call.caller.tenant, ids: Set(rows.compactMap(\.customer)))
         return OutcomesResult(
             outcomes: rows.map {
                 Outcome(
-                    outcome: $0.outcome, bundleId: bundles[$0.appId] ?? "", environment: $0.environment, transactionId: $0.transactionId,
-                    originalTransactionId: $0.originalTransactionId, productId: $0.productId, productType: $0.productType, quantity: $0.quantity,
-                    refundPercentage: $0.refundPercentage, revocationType: $0.revocationType, revocationReason: $0.revocationReason, familyShared: $0.familyShared,
-                    customerId: $0.customer.flatMap { customers[$0] }, signedDate: $0.signedDate, revoke: revoke($0))
+                    outcome: $0.outcome.rawValue, bundleId: bundles[$0.appId] ?? "", environment: $0.environment.rawValue, transactionId: $0.transactionId,
+                    originalTransactionId: $0.originalTransactionId, productId: $0.productId, productType: $0.productType.rawValue, quantity: $0.quantity,
+                    refundPercentage: $0.refundPercentage, revocationType: $0.revocationType?.rawValue, revocationReason: $0.revocationReason.map { Int($0.rawValue) },
+                    familyShared: $0.familyShared, customerId: $0.customer.flatMap { customers[$0] }, signedDate: $0.signedDate, revoke: Revoke($0.revoke))
             })
     }
 

@@ -2,13 +2,10 @@ import AppStoreServer
 import Foundation
 import JSONRPC
 import Storegate
-import StoregatePostgres
 
 /// `subscriptions.*` and `entitlements.list`: what customers have, kept from notifications and Apple's API.
 enum SubscriptionMethods {
     static let all = [status, entitlements, extendRenewalDate, extendAll, extensionStatus]
-
-    static let statusNames: [Status: String] = [.active: "active", .expired: "expired", .billingRetry: "billingRetry", .billingGracePeriod: "gracePeriod", .revoked: "revoked"]
 
     struct Subscription: Encodable, Sendable {
         let bundleId: String
@@ -32,14 +29,14 @@ enum SubscriptionMethods {
         let updatedAt: Date?
 
         init(_ state: SubscriptionState, bundles: [UUID: String]) {
-            let r = state.row
+            let r = state.subscription
             bundleId = bundles[r.appId] ?? ""
-            environment = r.environment
+            environment = r.environment.rawValue
             subscriptionGroupIdentifier = r.subscriptionGroupIdentifier
             originalTransactionId = r.originalTransactionId
             latestTransactionId = r.latestTransactionId
             productId = r.productId
-            status = SubscriptionMethods.statusNames[state.status] ?? "unknown"
+            status = state.statusName.rawValue
             statusCode = state.status.rawValue
             purchaseDate = r.purchaseDate
             expiresDate = r.expiresDate
@@ -47,7 +44,7 @@ enum SubscriptionMethods {
             autoRenewProductId = r.autoRenewProductId
             inBillingRetry = r.inBillingRetry
             gracePeriodExpiresDate = r.gracePeriodExpiresDate
-            offerType = r.offerType
+            offerType = r.offerType?.rawValue
             offerIdentifier = r.offerIdentifier
             price = r.price
             currency = r.currency
@@ -60,7 +57,7 @@ enum SubscriptionMethods {
             ("bundleId", Schema.string()), ("environment", Schema.enumeration(["Production", "Sandbox", "Xcode", "LocalTesting"])),
             ("subscriptionGroupIdentifier", Schema.string()), ("originalTransactionId", Schema.string()), ("latestTransactionId", Schema.string()),
             ("productId", Schema.string()),
-            ("status", Schema.enumeration(["active", "expired", "billingRetry", "gracePeriod", "revoked", "unknown"], "An active subscription past its expiry with no renewal reads as expired.")),
+            ("status", Schema.enumeration(SubscriptionState.StatusName.allCases.map(\.rawValue), "An active subscription past its expiry with no renewal reads as expired.")),
             ("statusCode", Schema.integer("Apple's status: 1 active, 2 expired, 3 billing retry, 4 billing grace period, 5 revoked.")),
             ("purchaseDate", Schema.string(format: "date-time")), ("expiresDate", Schema.string(format: "date-time")),
             ("autoRenewStatus", ["type": "boolean"]), ("autoRenewProductId", Schema.string("The product the subscription renews to.")),
@@ -73,7 +70,7 @@ enum SubscriptionMethods {
         title: "Subscription")
 
     static func bundles(_ call: RPCCall) async throws -> [UUID: String] {
-        Dictionary(uniqueKeysWithValues: try await call.services.apps.list(tenantId: call.caller.tenant.id).map { ($0.app.id, $0.app.bundleId) })
+        try await call.services.apps.bundleIds(tenant: call.caller.tenant)
     }
 
     static let bundleId = RPCParam("bundleId", "The app's bundle ID, within the caller's tenant.", schema: AppView.bundleIdSchema)
@@ -168,7 +165,7 @@ enum SubscriptionMethods {
             customerId: params.customerId, subscriptions: subscriptions.map { Subscription($0, bundles: bundles) },
             purchases: purchases.map {
                 Purchase(
-                    bundleId: bundles[$0.appId] ?? "", environment: $0.environment, productId: $0.productId, type: $0.productType, transactionId: $0.transactionId,
+                    bundleId: bundles[$0.appId] ?? "", environment: $0.environment.rawValue, productId: $0.productId, type: $0.productType.rawValue, transactionId: $0.transactionId,
                     originalTransactionId: $0.originalTransactionId, purchaseDate: $0.purchaseDate, expiresDate: $0.expiresDate, quantity: $0.quantity)
             })
     }
@@ -220,7 +217,7 @@ enum SubscriptionMethods {
 
     struct ExtendAllParams: Decodable, Sendable {
         let bundleId: String
-        let environment: String?
+        let environment: AppStoreEnvironment?
         let productId: String
         let extendByDays: Int
         let extendReasonCode: Int
@@ -250,14 +247,14 @@ enum SubscriptionMethods {
     ) { (params: ExtendAllParams, call) in
         RequestIdentifier(
             requestIdentifier: try await call.services.subscriptions.extendAll(
-                tenant: call.caller.tenant, bundleId: params.bundleId, environment: params.environment, productId: params.productId,
-                extendByDays: params.extendByDays, extendReasonCode: params.extendReasonCode, storefrontCountryCodes: params.storefrontCountryCodes,
+                tenant: call.caller.tenant, bundleId: params.bundleId, environment: params.environment,
+                productId: params.productId, extendByDays: params.extendByDays, extendReasonCode: params.extendReasonCode, storefrontCountryCodes: params.storefrontCountryCodes,
                 requestIdentifier: params.requestIdentifier, actor: call.caller.actor))
     }
 
     struct ExtensionStatusParams: Decodable, Sendable {
         let bundleId: String
-        let environment: String?
+        let environment: AppStoreEnvironment?
         let productId: String
         let requestIdentifier: String
     }
@@ -286,8 +283,8 @@ enum SubscriptionMethods {
             errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError])
     ) { (params: ExtensionStatusParams, call) in
         let status = try await call.services.subscriptions.extensionStatus(
-            tenant: call.caller.tenant, bundleId: params.bundleId, environment: params.environment, productId: params.productId,
-            requestIdentifier: params.requestIdentifier)
+            tenant: call.caller.tenant, bundleId: params.bundleId, environment: params.environment,
+            productId: params.productId, requestIdentifier: params.requestIdentifier)
         return ExtensionStatusResult(
             requestIdentifier: status.requestIdentifier ?? params.requestIdentifier, complete: status.complete ?? false, completeDate: status.completeDate?.date,
             succeededCount: status.succeededCount, failedCount: status.failedCount)

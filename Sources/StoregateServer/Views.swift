@@ -1,7 +1,7 @@
+import AppStoreServer
 import Foundation
 import JSONRPC
 import Storegate
-import StoregatePostgres
 
 /// What RPC results show of a tenant.
 struct TenantView: Encodable, Sendable {
@@ -11,7 +11,7 @@ struct TenantView: Encodable, Sendable {
     let status: String
     let createdAt: Date
 
-    init(_ tenant: TenantRecord) {
+    init(_ tenant: Tenant) {
         id = tenant.id.uuidString.lowercased()
         slug = tenant.slug
         name = tenant.name
@@ -51,9 +51,9 @@ struct AppView: Encodable, Sendable {
         id = details.app.id.uuidString.lowercased()
         bundleId = details.app.bundleId
         appAppleId = details.app.appAppleId
-        environments = details.app.environments
-        keys = details.keys.map { Key(keyId: $0.keyId, issuerId: $0.issuerId.uuidString.lowercased(), kind: $0.kind, createdAt: $0.createdAt) }
-        notificationURLs = Dictionary(uniqueKeysWithValues: details.webhooks.map { ($0.environment, NotificationURL.make(publicURL: publicURL, token: $0.token)) })
+        environments = details.app.environments.map(\.rawValue)
+        keys = details.keys.map { Key(keyId: $0.keyId, issuerId: $0.issuerId.uuidString.lowercased(), kind: $0.kind.rawValue, createdAt: $0.createdAt) }
+        notificationURLs = Dictionary(uniqueKeysWithValues: details.webhooks.map { ($0.environment.rawValue, NotificationURL.make(publicURL: publicURL, token: $0.token)) })
     }
 
     static let bundleIdSchema = Schema.string(pattern: "^[A-Za-z0-9.-]{1,155}$")

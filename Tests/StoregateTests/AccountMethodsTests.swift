@@ -57,9 +57,7 @@ import Testing
                     #expect(
                         try result(try await call("accounts.resolve", ["bundleId": SimulatorHarness.bundleId, "originalTransactionId": transactionId]))["customerId"] as? String
                             == "max")
-                    let audit = try await services.database.withConnection { conn in
-                        try await AuditLog(logger: services.database.logger).entries(tenantId: a.tenant.tenant.id, on: conn)
-                    }
+                    let audit = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }
                     #expect(audit.contains { $0.action == "account.transfer" && $0.detail.contains("lee@example.com") })
 
                     var parts = signed.split(separator: ".").map(String.init)
@@ -91,7 +89,7 @@ extension AccountMethodsTests {
             try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL) { services, _ in
                 let a = try await Fixtures.tenant(services, slug: "offercode", bundleId: SimulatorHarness.bundleId)
                 _ = try await services.apps.importKey(
-                    tenantId: a.tenant.tenant.id, bundleId: SimulatorHarness.bundleId, keyId: "OFFERCODE1", issuerId: Fixtures.issuerId,
+                    tenant: a.tenant.tenant, bundleId: SimulatorHarness.bundleId, keyId: "OFFERCODE1", issuerId: Fixtures.issuerId,
                     p8: sim.keyPEM, actor: Actor("test"))
                 await sim.store.registerKey(bundleId: SimulatorHarness.bundleId, keyId: "OFFERCODE1", issuerId: Fixtures.issuerId, publicKey: sim.key.publicKey)
 

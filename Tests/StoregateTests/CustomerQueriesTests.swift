@@ -1,6 +1,6 @@
+import AppStoreServer
 import Foundation
 import Storegate
-import StoregatePostgres
 import Testing
 
 /// The queries behind `subscriptions.status` and `entitlements.list` by customer: a subscription or purchase
@@ -10,17 +10,14 @@ import Testing
     @Test func bothPathsEachOnceAndNoOneElses() async throws {
         try await TestDatabase.with { services, _ in
             let tenant = try await services.tenants.create(slug: "queries", name: "Queries", actor: Actor("test"))
-            let app = try await services.apps.add(tenantId: tenant.id, bundleId: "com.example.queries", appAppleId: 1, environments: ["Sandbox"], actor: Actor("test"))
+            let app = try await services.apps.add(tenant: tenant, bundleId: "com.example.queries", appAppleId: 1, environments: ["Sandbox"], actor: Actor("test"))
             let appId = app.app.id
-            let accounts = AccountRepository(logger: services.database.logger)
-            let subscriptions = SubscriptionRepository(logger: services.database.logger)
-            let schema = tenant.schema
 
-            try await services.database.withConnection { conn in
-                let ada = try await accounts.ensureCustomer(customerId: "ada", in: schema, on: conn).0.id
-                let bob = try await accounts.ensureCustomer(customerId: "bob", in: schema, on: conn).0.id
+            try await services.persistence.inTenant(tenant) { unit in
+                let ada = try await unit.customers.ensure(customerId: "ada").customer.id
+                let bob = try await unit.customers.ensure(customerId: "bob").customer.id
                 func link(_ original: String, to customer: UUID) async throws {
-                    try await accounts.setLink(appId: appId, kind: "originalTransactionId", value: original, customer: customer, in: schema, on: conn)
+                    try await unit.customers.setLink(appId: appId, kind: .originalTransactionId, value: original, customer: customer)
                 }
                 // original → (stored customer, linked customer)
                 let owners: [(String, UUID?, UUID?)] = [
@@ -32,33 +29,32 @@ import Testing
                     ("1006", nil, nil),  // nobody's
                 ]
                 for (i, (original, stored, linked)) in owners.enumerated() {
-                    try await subscriptions.upsert(
-                        SubscriptionRow(
-                            appId: appId, environment: "Sandbox", originalTransactionId: original, subscriptionGroupIdentifier: "group.\(original)", customer: stored,
-                            status: 1, productId: "com.example.monthly", latestTransactionId: original, purchaseDate: Date(), expiresDate: Date() + 86_400,
+                    try await unit.subscriptions.upsert(
+                        Subscription(
+                            appId: appId, environment: .sandbox, originalTransactionId: original, subscriptionGroupIdentifier: "group.\(original)", customer: stored,
+                            status: .active, productId: "com.example.monthly", latestTransactionId: original, purchaseDate: Date(), expiresDate: Date() + 86_400,
                             autoRenewStatus: true, autoRenewProductId: nil, inBillingRetry: false, gracePeriodExpiresDate: nil, offerType: nil, offerIdentifier: nil,
-                            price: 990, currency: "USD", signedDate: Date()), in: schema, on: conn)
+                            price: 990, currency: "USD", signedDate: Date()))
                     let purchase = "5\(original)"  // a one-time purchase in the same family of ids
-                    try await accounts.upsert(
-                        TransactionRow(
-                            appId: appId, environment: "Sandbox", transactionId: purchase, originalTransactionId: purchase, appTransactionId: nil, customer: stored,
-                            productId: "com.example.coins", productType: "Consumable", purchaseDate: Date(timeIntervalSince1970: Double(1_700_000_000 + i)),
-                            expiresDate: nil, revocationDate: nil, appAccountToken: nil, signedDate: Date(), signedTransaction: "x.y.z", payload: #"{"quantity":2}"#),
-                        in: schema, on: conn)
+                    try await unit.transactions.upsert(
+                        StoredTransaction(
+                            appId: appId, environment: .sandbox, transactionId: purchase, originalTransactionId: purchase, appTransactionId: nil, customer: stored,
+                            productId: "com.example.coins", productType: .consumable, purchaseDate: Date(timeIntervalSince1970: Double(1_700_000_000 + i)),
+                            expiresDate: nil, revocationDate: nil, appAccountToken: nil, signedDate: Date(), signedTransaction: "x.y.z", payload: #"{"quantity":2}"#))
                     if let linked {
                         try await link(original, to: linked)
                         try await link(purchase, to: linked)
                     }
                 }
 
-                let adas = try await subscriptions.list(customer: ada, in: schema, on: conn)
+                let adas = try await unit.subscriptions.list(customer: ada)
                 #expect(adas.map(\.originalTransactionId) == ["1001", "1002", "1003"])
-                #expect(try await subscriptions.list(customer: bob, in: schema, on: conn).map(\.originalTransactionId) == ["1004", "1005"])
+                #expect(try await unit.subscriptions.list(customer: bob).map(\.originalTransactionId) == ["1004", "1005"])
 
-                let purchases = try await subscriptions.oneTimePurchases(customer: ada, in: schema, on: conn)
+                let purchases = try await unit.transactions.oneTimePurchases(customer: ada)
                 #expect(purchases.map(\.transactionId) == ["51001", "51002", "51003"], "in purchase order, each once")
                 #expect(purchases.allSatisfy { $0.quantity == 2 })
-                #expect(try await subscriptions.oneTimePurchases(customer: bob, in: schema, on: conn).map(\.transactionId) == ["51004", "51005"])
+                #expect(try await unit.transactions.oneTimePurchases(customer: bob).map(\.transactionId) == ["51004", "51005"])
             }
         }
     }

@@ -23,8 +23,8 @@ import Testing
                 await #expect(throws: StoregateError.self) { try await services.tenants.create(slug: slug, name: "ok", actor: Actor("test")) }
             }
             #expect(try await services.tenants.list().isEmpty, "nothing was created")
-            let schemas = try await services.database.withConnection { conn in
-                try await conn.first("SELECT count(*)::int FROM pg_namespace WHERE nspname LIKE 't\\_%'", as: Int.self, logger: services.database.logger)
+            let schemas = try await services.postgres.client.withConnection { conn in
+                try await conn.first("SELECT count(*)::int FROM pg_namespace WHERE nspname LIKE 't\\_%'", as: Int.self, logger: services.postgres.logger)
             }
             #expect(schemas == 0)
 
@@ -37,14 +37,14 @@ import Testing
             let tenant = try await services.tenants.create(slug: "valid-slug", name: "Valid", actor: Actor("test"))
             for value in Self.hostile {
                 await #expect(throws: StoregateError.self) {
-                    try await services.apps.add(tenantId: tenant.id, bundleId: value, appAppleId: nil, environments: ["Sandbox"], actor: Actor("test"))
+                    try await services.apps.add(tenant: tenant, bundleId: value, appAppleId: nil, environments: ["Sandbox"], actor: Actor("test"))
                 }
             }
             for value in Self.invalidText {
-                await #expect(throws: StoregateError.self) { try await services.apiKeys.issue(tenantId: tenant.id, label: value, actor: Actor("test")) }
+                await #expect(throws: StoregateError.self) { try await services.apiKeys.issue(tenant: tenant, label: value, actor: Actor("test")) }
             }
-            #expect(try await services.apps.list(tenantId: tenant.id).isEmpty)
-            #expect(try await services.apiKeys.list(tenantId: tenant.id).isEmpty)
+            #expect(try await services.apps.list(tenant: tenant).isEmpty)
+            #expect(try await services.apiKeys.list(tenant: tenant).isEmpty)
         }
     }
 

@@ -51,7 +51,7 @@ import Testing
                 _ = try await services.tenants.setStatus(slug: "revoker", .active, actor: Actor("test"))
                 try await Task.sleep(for: .milliseconds(150))
                 #expect(try await server.rpc(raw: call, apiKey: a.apiKey).status == 200)
-                try await services.apiKeys.revoke(tenantId: a.tenant.tenant.id, prefix: a.tenant.apiKeyPrefix, actor: Actor("test"))
+                try await services.apiKeys.revoke(tenant: a.tenant.tenant, prefix: a.tenant.apiKeyPrefix, actor: Actor("test"))
                 try await Task.sleep(for: .milliseconds(150))
                 let revoked = try await server.rpc(raw: call, apiKey: a.apiKey)
                 #expect(revoked.status == 401)

@@ -51,27 +51,23 @@ import Testing
             let a = try await Fixtures.tenant(services, slug: "rotator", bundleId: "com.example.rotator")
             let pem = Fixtures.p8()
             let key = try await services.apps.importKey(
-                tenantId: a.tenant.tenant.id, bundleId: "com.example.rotator", keyId: "ROTATE0001", issuerId: Fixtures.issuerId, p8: pem, actor: Actor("test"))
-            let before = try await services.database.withConnection {
-                try await services.repositoriesForTests.apps.sealedKey(tenantId: key.tenantId, keyRowId: key.id, on: $0)
-            }
+                tenant: a.tenant.tenant, bundleId: "com.example.rotator", keyId: "ROTATE0001", issuerId: Fixtures.issuerId, p8: pem, actor: Actor("test"))
+            let before = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.apps.sealedKey(id: key.id) }
 
-            let rotating = Services(database: services.database, vault: TestDatabase.makeVault([new, old]))
+            let rotating = try services.with(vault: TestDatabase.makeVault([new, old]))
             #expect(try await rotating.rotateMasterKey(actor: Actor("test")) == 1)
             #expect(try await rotating.rotateMasterKey(actor: Actor("test")) == 0, "a second run has nothing to do")
 
-            let after = try await services.database.withConnection {
-                try await services.repositoriesForTests.apps.sealedKey(tenantId: key.tenantId, keyRowId: key.id, on: $0)
-            }
+            let after = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.apps.sealedKey(id: key.id) }
             #expect(after?.ciphertext == before?.ciphertext)
             #expect(after?.masterKeyId != before?.masterKeyId)
 
-            let newOnly = Services(database: services.database, vault: TestDatabase.makeVault([new]))
-            let opened = try await newOnly.signingKeys.privateKey(for: key)
+            let newOnly = try services.with(vault: TestDatabase.makeVault([new]))
+            let opened = try await newOnly.signingKeys.privateKey(for: key, of: a.tenant.tenant)
             #expect(opened.publicKey.x963Representation == (try P256.Signing.PrivateKey(pemRepresentation: pem)).publicKey.x963Representation)
 
-            let oldOnly = Services(database: services.database, vault: TestDatabase.makeVault([old]))
-            await #expect(throws: StoregateError.self) { try await oldOnly.signingKeys.privateKey(for: key) }
+            let oldOnly = try services.with(vault: TestDatabase.makeVault([old]))
+            await #expect(throws: StoregateError.self) { try await oldOnly.signingKeys.privateKey(for: key, of: a.tenant.tenant) }
         }
     }
 
@@ -80,8 +76,8 @@ import Testing
         try await TestDatabase.with { services, _ in
             let a = try await Fixtures.tenant(services, slug: "cacher", bundleId: "com.example.cacher")
             let key = try await services.apps.importKey(
-                tenantId: a.tenant.tenant.id, bundleId: "com.example.cacher", keyId: "CACHE00001", issuerId: Fixtures.issuerId, p8: Fixtures.p8(), actor: Actor("test"))
-            for _ in 0..<20 { _ = try await services.signingKeys.privateKey(for: key) }
+                tenant: a.tenant.tenant, bundleId: "com.example.cacher", keyId: "CACHE00001", issuerId: Fixtures.issuerId, p8: Fixtures.p8(), actor: Actor("test"))
+            for _ in 0..<20 { _ = try await services.signingKeys.privateKey(for: key, of: a.tenant.tenant) }
             #expect(services.signingKeys.decryptionCount == 1)
         }
     }
@@ -94,11 +90,9 @@ import Testing
             let privateKey = P256.Signing.PrivateKey()
             let pem = privateKey.pemRepresentation
             let key = try await services.apps.importKey(
-                tenantId: a.tenant.tenant.id, bundleId: "com.example.leaky", keyId: "LEAKY00001", issuerId: Fixtures.issuerId, p8: pem, actor: Actor("test"))
-            _ = try await services.signingKeys.privateKey(for: key)
-            let sealed = try await services.database.withConnection {
-                try await services.repositoriesForTests.apps.sealedKey(tenantId: key.tenantId, keyRowId: key.id, on: $0)
-            }
+                tenant: a.tenant.tenant, bundleId: "com.example.leaky", keyId: "LEAKY00001", issuerId: Fixtures.issuerId, p8: pem, actor: Actor("test"))
+            _ = try await services.signingKeys.privateKey(for: key, of: a.tenant.tenant)
+            let sealed = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.apps.sealedKey(id: key.id) }
             let export = String(decoding: try await services.tenants.export(slug: "leaky"), as: UTF8.self)
             let replies = try await TestServer.with(services, logger: capture.logger) { server in
                 var replies: [String] = []

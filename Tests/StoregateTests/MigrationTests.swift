@@ -13,7 +13,7 @@ import Testing
             for i in 0..<200 { _ = try await services.tenants.create(slug: "tenant-\(i)", name: "Tenant \(i)", actor: Actor("test")) }
             let next = TenantChain.chain.latestVersion + 1
             let added = Migration(next, "notes", ["CREATE TABLE {{schema}}.notes (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body text NOT NULL)"])
-            let upgraded = Migrator(database: services.database, tenantChain: TenantChain.chain.appending(added), concurrency: 4)
+            let upgraded = Migrator(client: services.postgres.client, logger: services.postgres.logger, tenantChain: TenantChain.chain.appending(added), concurrency: 4)
             #expect(try await upgraded.isCurrent() == false)
 
             // Two runs at once: every tenant is migrated exactly once between them.
@@ -29,22 +29,24 @@ import Testing
             #expect(try await upgraded.isCurrent())
             #expect(try await upgraded.migrateControl().isEmpty)
 
-            let stats = try await services.database.withConnection { conn in
+            let stats = try await services.postgres.client.withConnection { conn in
                 try await conn.first(
-                    "SELECT count(*)::int FROM storegate.tenants WHERE schema_version = \(next)", as: Int.self, logger: services.database.logger)
+                    "SELECT count(*)::int FROM storegate.tenants WHERE schema_version = \(next)", as: Int.self, logger: services.postgres.logger)
             }
             #expect(stats == 200)
             // Each tenant's own ledger records both versions, once.
             for tenant in try await services.tenants.list().prefix(5) {
-                let ledger = try await services.database.withConnection { conn in
+                let ledger = try await services.postgres.client.withConnection { conn in
                     try await conn.first(
-                        "SELECT string_agg(version::text, ',' ORDER BY version) FROM \(unescaped: tenant.schema.sql).schema_migrations", as: String.self,
-                        logger: services.database.logger)
+                        "SELECT string_agg(version::text, ',' ORDER BY version) FROM \(unescaped: try TenantSchema(validating: tenant.storageName).sql).schema_migrations", as: String.self,
+                        logger: services.postgres.logger)
                 }
                 #expect(ledger == (1...next).map(String.init).joined(separator: ","))
             }
             // A new tenant is created at the latest version directly.
-            let upgradedServices = Services(database: services.database, vault: services.vault, migrator: upgraded)
+            let upgradedServices = try Services(
+                persistence: PostgresPersistence(client: services.postgres.client, logger: services.postgres.logger, tenantChain: upgraded.tenantChain),
+                vault: services.vault, logger: services.postgres.logger)
             let fresh = try await upgradedServices.tenants.create(slug: "fresh", name: "Fresh", actor: Actor("test"))
             #expect(fresh.schemaVersion == next)
         }
@@ -56,10 +58,10 @@ import Testing
             let tenant = try await services.tenants.create(slug: "drift", name: "Drift", actor: Actor("test"))
             let edited = Migration(1, "customers", ["SELECT 1"])
             let next = Migration(TenantChain.chain.latestVersion + 1, "x", ["CREATE TABLE {{schema}}.x (id int)"])
-            let migrator = Migrator(database: services.database, tenantChain: MigrationChain([edited] + TenantChain.chain.migrations.dropFirst() + [next]))
+            let migrator = Migrator(client: services.postgres.client, logger: services.postgres.logger, tenantChain: MigrationChain([edited] + TenantChain.chain.migrations.dropFirst() + [next]))
             let report = try await migrator.migrateTenants()
             #expect(report.failures.count == 1)
-            #expect(report.failures.first?.schema == tenant.schema.name)
+            #expect(report.failures.first?.schema == tenant.storageName)
             #expect(report.failures.first?.error.contains("was applied with different SQL") == true)
         }
     }

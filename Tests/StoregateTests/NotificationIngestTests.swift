@@ -15,8 +15,8 @@ import Testing
         try await SimulatorHarness.with { sim in
             try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false)) { services, _ in
                 let tenant = try await Fixtures.tenant(services, slug: "ingest", bundleId: SimulatorHarness.bundleId)
-                let app = try await services.apps.get(tenantId: tenant.tenant.tenant.id, bundleId: SimulatorHarness.bundleId)
-                let token = try #require(app.webhooks.first { $0.environment == "Sandbox" }?.token)
+                let app = try await services.apps.get(tenant: tenant.tenant.tenant, bundleId: SimulatorHarness.bundleId)
+                let token = try #require(app.webhooks.first { $0.environment == .sandbox }?.token)
                 try await TestServer.with(services) { server in
                     let url = server.baseURL + "/apple/notifications/" + token
                     await sim.store.setNotificationURL(bundleId: SimulatorHarness.bundleId, url: url)
@@ -32,9 +32,9 @@ import Testing
                     try await waitFor(1)
                     let first = try await stored()
                     #expect(first.count == 1)
-                    #expect(first.first?.notificationType == "SUBSCRIBED")
-                    #expect(first.first?.subtype == "INITIAL_BUY")
-                    #expect(first.first?.environment == "Sandbox")
+                    #expect(first.first?.notificationType.rawValue == "SUBSCRIBED")
+                    #expect(first.first?.subtype?.rawValue == "INITIAL_BUY")
+                    #expect(first.first?.environment == .sandbox)
                     let signed = try #require(first.first?.signedPayload)
 
                     func post(_ body: String, to target: String = url) async throws -> Int {
@@ -63,9 +63,9 @@ import Testing
                     #expect(try await post(#"{"signedPayload":"\#(foreignSigned)"}"#) == 400)
 
                     // The database fails: Apple is told 500 and sends the notification again later.
-                    let schema = tenant.tenant.tenant.schema.sql
-                    try await services.database.withConnection { conn in
-                        try await conn.run("ALTER TABLE \(unescaped: schema).notifications RENAME TO notifications_away", logger: services.database.logger)
+                    let schema = try TenantSchema(validating: tenant.tenant.tenant.storageName).sql
+                    try await services.postgres.client.withConnection { conn in
+                        try await conn.run("ALTER TABLE \(unescaped: schema).notifications RENAME TO notifications_away", logger: services.postgres.logger)
                     }
                     let original = try #require(await sim.store.transactions(ofCustomer: "kim").first?.originalTransactionId)
                     try await sim.simulator.renew(originalTransactionId: original)
@@ -73,11 +73,11 @@ import Testing
                     while await (sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.count ?? 0) < 1, ContinuousClock.now < deadline {
                         try await Task.sleep(for: .milliseconds(10))
                     }
-                    try await services.database.withConnection { conn in
-                        try await conn.run("ALTER TABLE \(unescaped: schema).notifications_away RENAME TO notifications", logger: services.database.logger)
+                    try await services.postgres.client.withConnection { conn in
+                        try await conn.run("ALTER TABLE \(unescaped: schema).notifications_away RENAME TO notifications", logger: services.postgres.logger)
                     }
                     try await waitFor(2)
-                    #expect(try await stored().map(\.notificationType).sorted() == ["DID_RENEW", "SUBSCRIBED"])
+                    #expect(try await stored().map(\.notificationType.rawValue).sorted() == ["DID_RENEW", "SUBSCRIBED"])
                     // The simulator records the attempt once Storegate has answered.
                     let answered = ContinuousClock.now + .seconds(5)
                     while await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.last?.sendAttemptResult != .success,

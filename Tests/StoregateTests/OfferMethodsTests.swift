@@ -16,7 +16,7 @@ import Testing
             let a = try await Fixtures.tenant(services, slug: "offers-a", bundleId: "com.example.offers")
             let privateKey = P256.Signing.PrivateKey()
             _ = try await services.apps.importKey(
-                tenantId: a.tenant.tenant.id, bundleId: "com.example.offers", keyId: "OFFERKEY01", issuerId: Fixtures.issuerId, p8: privateKey.pemRepresentation,
+                tenant: a.tenant.tenant, bundleId: "com.example.offers", keyId: "OFFERKEY01", issuerId: Fixtures.issuerId, p8: privateKey.pemRepresentation,
                 actor: Actor("test"))
             let publicKey = privateKey.publicKey
             try await TestServer.with(services) { server in
@@ -62,9 +62,7 @@ import Testing
                 #expect(((noKey["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "keyId")
             }
             #expect(services.signingKeys.decryptionCount == 1, "the key was opened once for every signature")
-            let audit = try await services.database.withConnection { conn in
-                try await AuditLog(logger: services.database.logger).entries(tenantId: a.tenant.tenant.id, on: conn)
-            }
+            let audit = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }
             let signings = audit.filter { $0.action == "offer.sign" }
             #expect(signings.count == 4)
             #expect(signings.allSatisfy { $0.actor == "apikey:\(a.tenant.apiKeyPrefix)" && !$0.detail.contains("signature") })
@@ -76,16 +74,14 @@ import Testing
         try await TestDatabase.with { services, _ in
             let a = try await Fixtures.tenant(services, slug: "offers-batch", bundleId: "com.example.batch")
             _ = try await services.apps.importKey(
-                tenantId: a.tenant.tenant.id, bundleId: "com.example.batch", keyId: "BATCHKEY01", issuerId: Fixtures.issuerId, p8: Fixtures.p8(), actor: Actor("test"))
+                tenant: a.tenant.tenant, bundleId: "com.example.batch", keyId: "BATCHKEY01", issuerId: Fixtures.issuerId, p8: Fixtures.p8(), actor: Actor("test"))
             let calls = (1...60).map { i in
                 #"{"jsonrpc":"2.0","method":"offers.signPromotionalJWS","params":{"bundleId":"com.example.batch","productId":"com.example.\#(i % 3)","offerId":"WINBACK"},"id":\#(i)}"#
             }
             let reply = try await TestServer.with(services) { server in try await server.rpc(raw: "[" + calls.joined(separator: ",") + "]", apiKey: a.apiKey) }
             let answers = try #require(reply.json as? [[String: Any]])
             #expect(answers.count == 60 && answers.allSatisfy { $0["result"] != nil })
-            let audit = try await services.database.withConnection { conn in
-                try await AuditLog(logger: services.database.logger).entries(tenantId: a.tenant.tenant.id, on: conn)
-            }
+            let audit = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }
             var counted: [String: Int] = [:]
             for entry in audit where entry.action == "offer.sign" {
                 let detail = try #require(try JSONSerialization.jsonObject(with: Data(entry.detail.utf8)) as? [String: Any])
@@ -115,7 +111,7 @@ import Testing
             let a = try await Fixtures.tenant(services, slug: "signer-a", bundleId: "com.example.signer-a")
             let b = try await Fixtures.tenant(services, slug: "signer-b", bundleId: "com.example.signer-b")
             _ = try await services.apps.importKey(
-                tenantId: b.tenant.tenant.id, bundleId: "com.example.signer-b", keyId: "SIGNERB001", issuerId: Fixtures.issuerId, p8: Fixtures.p8(), actor: Actor("test"))
+                tenant: b.tenant.tenant, bundleId: "com.example.signer-b", keyId: "SIGNERB001", issuerId: Fixtures.issuerId, p8: Fixtures.p8(), actor: Actor("test"))
             try await TestServer.with(services) { server in
                 let params: [String: Any] = ["productId": "p", "offerId": "o"]
                 let foreign = try await server.rpc(

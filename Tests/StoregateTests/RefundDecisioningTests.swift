@@ -160,7 +160,7 @@ import Testing
             ])
             try await s.simulator.requestRefund(transactionId: id)
             try await s.processed(2)
-            let request = try #require(try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: "pending", limit: 1).first)
+            let request = try #require(try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .pending, limit: 1).first)
 
             // Too early: the job waits for the policy time, 30 minutes before the deadline.
             let early = try await s.services.refunds.answer(tenantId: s.tenant.tenant.id, requestId: request.id, now: request.deadline - 3600)
@@ -179,9 +179,9 @@ import Testing
             let late = try await s.simulator.purchase(Self.coins("ed"))
             try await s.simulator.requestRefund(transactionId: late.transactionId ?? "")
             try await s.processed(4)
-            let second = try #require(try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: "pending", limit: 1).first)
+            let second = try #require(try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .pending, limit: 1).first)
             #expect(try await s.services.refunds.answer(tenantId: s.tenant.tenant.id, requestId: second.id, now: second.deadline + 1) == .done)
-            let expired = try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: "expired", limit: 5)
+            let expired = try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .expired, limit: 5)
             #expect(expired.map(\.id) == [second.id])
         }
     }

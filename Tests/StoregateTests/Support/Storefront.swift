@@ -43,10 +43,10 @@ struct Storefront {
 
     /// The processed notifications Storegate stored, counted.
     func processedCount() async throws -> Int {
-        try await services.database.withConnection { conn in
+        let schema = try TenantSchema(validating: tenant.tenant.storageName).sql
+        return try await services.postgres.client.withConnection { conn in
             try await conn.first(
-                "SELECT count(*)::bigint FROM \(unescaped: tenant.tenant.schema.sql).notifications WHERE processed_at IS NOT NULL", as: Int.self,
-                logger: services.database.logger) ?? 0
+                "SELECT count(*)::bigint FROM \(unescaped: schema).notifications WHERE processed_at IS NOT NULL", as: Int.self, logger: services.postgres.logger) ?? 0
         }
     }
 
@@ -60,9 +60,9 @@ struct Storefront {
             try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL) { services, _ in
                 let made = try await Fixtures.tenant(services, slug: slug, bundleId: bundleId)
                 _ = try await services.apps.importKey(
-                    tenantId: made.tenant.tenant.id, bundleId: bundleId, keyId: sim.key.keyId, issuerId: Fixtures.issuerId, p8: sim.keyPEM, actor: Actor("test"))
-                let app = try await services.apps.get(tenantId: made.tenant.tenant.id, bundleId: bundleId)
-                let token = try #require(app.webhooks.first { $0.environment == "Sandbox" }?.token)
+                    tenant: made.tenant.tenant, bundleId: bundleId, keyId: sim.key.keyId, issuerId: Fixtures.issuerId, p8: sim.keyPEM, actor: Actor("test"))
+                let app = try await services.apps.get(tenant: made.tenant.tenant, bundleId: bundleId)
+                let token = try #require(app.webhooks.first { $0.environment == .sandbox }?.token)
                 return try await TestServer.with(services) { server in
                     let url = server.baseURL + "/apple/notifications/" + token
                     if sendNotifications { await sim.store.setNotificationURL(bundleId: bundleId, url: url) }

@@ -41,7 +41,9 @@ enum TestDatabase {
         do {
             let config = try DatabaseConfiguration(url: url, maximumConnections: 8)
             let client = PostgresClient(configuration: config.client, backgroundLogger: logger)
-            let services = Services(database: Database(client: client, logger: logger), vault: vault, authCacheTTL: authCacheTTL, trust: trust, appStoreURL: appStoreURL,
+            let postgres = PostgresPersistence(client: client, logger: logger)
+            let services = try Services(
+                persistence: postgres, vault: vault, logger: logger, authCacheTTL: authCacheTTL, trust: trust, appStoreURL: appStoreURL,
                 workerPollInterval: workerPollInterval)
             let result = try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
@@ -49,7 +51,7 @@ enum TestDatabase {
                     return nil
                 }
                 defer { group.cancelAll() }
-                if migrate { try await services.migrator.migrateControl() }
+                if migrate { try await postgres.migrator.migrateControl() }
                 return try await body(services, url)
             }
             try await drop(String(name))
@@ -90,6 +92,17 @@ enum TestDatabase {
             try await client.withConnection { conn in try await body(conn, logger) }
         }
     }
+}
+
+extension Services {
+    /// The PostgreSQL behind the test's services, for tests that look at what is stored.
+    var postgres: PostgresPersistence {
+        guard let postgres = persistence as? PostgresPersistence else { preconditionFailure("test services run on PostgreSQL") }
+        return postgres
+    }
+
+    /// The same services with another vault (master keys).
+    func with(vault: KeyVault) throws -> Services { try Services(persistence: persistence, vault: vault, logger: postgres.logger) }
 }
 
 /// Captures log lines, to prove what never appears in them.

@@ -1,0 +1,128 @@
+import AppStoreServer
+import Foundation
+
+/// A customer of a tenant's app, known by the tenant's own `customerId`, with a stable `appAccountToken`.
+public struct Customer: Sendable, Equatable {
+    public let id: UUID
+    public let customerId: String
+    public let appAccountToken: UUID
+    public let createdAt: Date
+
+    public init(id: UUID, customerId: String, appAccountToken: UUID, createdAt: Date) {
+        self.id = id
+        self.customerId = customerId
+        self.appAccountToken = appAccountToken
+        self.createdAt = createdAt
+    }
+}
+
+/// An App Store identifier of an app linked to a customer.
+public struct AccountLink: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case appTransactionId, originalTransactionId
+    }
+
+    public let appId: UUID
+    public let kind: Kind
+    public let value: String
+    public let customer: UUID
+    public let linkedAt: Date
+
+    public init(appId: UUID, kind: Kind, value: String, customer: UUID, linkedAt: Date) {
+        self.appId = appId
+        self.kind = kind
+        self.value = value
+        self.customer = customer
+        self.linkedAt = linkedAt
+    }
+}
+
+/// A verified transaction as Storegate keeps it, with the signed data it came from.
+public struct StoredTransaction: Sendable {
+    public var appId: UUID
+    public var environment: AppStoreEnvironment
+    public var transactionId: String
+    public var originalTransactionId: String
+    public var appTransactionId: String?
+    public var customer: UUID?
+    public var productId: String
+    public var productType: ProductType
+    public var purchaseDate: Date?
+    public var expiresDate: Date?
+    public var revocationDate: Date?
+    public var appAccountToken: UUID?
+    public var signedDate: Date?
+    public var signedTransaction: String
+    /// The verified payload's JSON.
+    public var payload: String
+
+    public init(
+        appId: UUID, environment: AppStoreEnvironment, transactionId: String, originalTransactionId: String, appTransactionId: String?, customer: UUID?,
+        productId: String, productType: ProductType, purchaseDate: Date?, expiresDate: Date?, revocationDate: Date?, appAccountToken: UUID?, signedDate: Date?,
+        signedTransaction: String, payload: String
+    ) {
+        self.appId = appId
+        self.environment = environment
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.appTransactionId = appTransactionId
+        self.customer = customer
+        self.productId = productId
+        self.productType = productType
+        self.purchaseDate = purchaseDate
+        self.expiresDate = expiresDate
+        self.revocationDate = revocationDate
+        self.appAccountToken = appAccountToken
+        self.signedDate = signedDate
+        self.signedTransaction = signedTransaction
+        self.payload = payload
+    }
+}
+
+/// What Storegate knows of a stored transaction, for decisions about it.
+public struct TransactionFacts: Sendable, Equatable {
+    public let productType: ProductType
+    public let originalTransactionId: String
+    public let environment: AppStoreEnvironment
+    public let customer: UUID?
+
+    public init(productType: ProductType, originalTransactionId: String, environment: AppStoreEnvironment, customer: UUID?) {
+        self.productType = productType
+        self.originalTransactionId = originalTransactionId
+        self.environment = environment
+        self.customer = customer
+    }
+}
+
+/// A purchase that is not an auto-renewable subscription, for entitlements.
+public struct OneTimePurchase: Sendable, Equatable {
+    public let appId: UUID
+    public let environment: AppStoreEnvironment
+    public let transactionId: String
+    public let originalTransactionId: String
+    public let productId: String
+    public let productType: ProductType
+    public let purchaseDate: Date?
+    public let expiresDate: Date?
+    public let revocationDate: Date?
+    public let quantity: Int
+
+    public init(
+        appId: UUID, environment: AppStoreEnvironment, transactionId: String, originalTransactionId: String, productId: String, productType: ProductType,
+        purchaseDate: Date?, expiresDate: Date?, revocationDate: Date?, quantity: Int
+    ) {
+        self.appId = appId
+        self.environment = environment
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.productId = productId
+        self.productType = productType
+        self.purchaseDate = purchaseDate
+        self.expiresDate = expiresDate
+        self.revocationDate = revocationDate
+        self.quantity = quantity
+    }
+
+    /// Neither revoked nor expired at `now`.
+    public func grantsAccess(now: Date) -> Bool { revocationDate == nil && (expiresDate.map { $0 > now } ?? true) }
+}

@@ -1,0 +1,68 @@
+import AppStoreServer
+import Foundation
+
+/// An App Store Server Notification as received and verified, before it is applied.
+public struct StoredNotification: Sendable, Equatable {
+    /// How the notification reached Storegate.
+    public enum Source: String, Sendable {
+        /// Apple posted it to the app's notification URL.
+        case webhook
+        /// Recovered from Apple's notification history.
+        case backfill
+    }
+
+    public let notificationUUID: UUID
+    public let appId: UUID
+    public let environment: AppStoreEnvironment
+    public let notificationType: NotificationTypeV2
+    public let subtype: Subtype?
+    public let signedDate: Date?
+    public let signedPayload: String
+    /// The verified payload's JSON.
+    public let payload: String
+    public let source: Source
+    public let receivedAt: Date?
+    /// When it was applied; nil while it waits.
+    public let processedAt: Date?
+
+    public init(
+        notificationUUID: UUID, appId: UUID, environment: AppStoreEnvironment, notificationType: NotificationTypeV2, subtype: Subtype?, signedDate: Date?,
+        signedPayload: String, payload: String, source: Source, receivedAt: Date? = nil, processedAt: Date? = nil
+    ) {
+        self.notificationUUID = notificationUUID
+        self.appId = appId
+        self.environment = environment
+        self.notificationType = notificationType
+        self.subtype = subtype
+        self.signedDate = signedDate
+        self.signedPayload = signedPayload
+        self.payload = payload
+        self.source = source
+        self.receivedAt = receivedAt
+        self.processedAt = processedAt
+    }
+}
+
+/// A job in the durable queue: a pointer into a tenant's data, due at a time.
+public struct Job: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        /// Apply a stored notification (`ref` is its `notificationUUID`).
+        case processNotification = "process_notification"
+        /// Answer a `CONSUMPTION_REQUEST` (`ref` is the request's id).
+        case sendConsumption = "send_consumption"
+    }
+
+    public let id: Int64
+    public let tenantId: UUID
+    public let kind: Kind
+    public let ref: String
+    public let attempts: Int
+
+    public init(id: Int64, tenantId: UUID, kind: Kind, ref: String, attempts: Int) {
+        self.id = id
+        self.tenantId = tenantId
+        self.kind = kind
+        self.ref = ref
+        self.attempts = attempts
+    }
+}

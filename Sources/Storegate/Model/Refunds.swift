@@ -1,0 +1,206 @@
+import AppStoreServer
+import Foundation
+
+/// Apple's decision on a refund request, from a `REFUND`, `REFUND_DECLINED` or `REFUND_REVERSED` notification.
+public struct RefundOutcome: Sendable, Equatable {
+    public let notificationUUID: UUID
+    public let appId: UUID
+    public let environment: AppStoreEnvironment
+    /// The notification type: `REFUND`, `REFUND_DECLINED` or `REFUND_REVERSED`.
+    public let outcome: NotificationTypeV2
+    public let transactionId: String
+    public let originalTransactionId: String
+    public let productId: String
+    public let productType: ProductType
+    public let quantity: Int
+    public let familyShared: Bool
+    /// Apple's `revocationPercentage`, in milliunits (75000 = 75%).
+    public let refundPercentage: Int?
+    public let revocationType: RevocationType?
+    public let revocationReason: RevocationReason?
+    public let customer: UUID?
+    public let signedDate: Date?
+    public let recordedAt: Date?
+
+    public static let outcomes: [NotificationTypeV2] = [.refund, .refundDeclined, .refundReversed]
+
+    public init(
+        notificationUUID: UUID, appId: UUID, environment: AppStoreEnvironment, outcome: NotificationTypeV2, transactionId: String, originalTransactionId: String,
+        productId: String, productType: ProductType, quantity: Int, familyShared: Bool, refundPercentage: Int?, revocationType: RevocationType?,
+        revocationReason: RevocationReason?, customer: UUID?, signedDate: Date?, recordedAt: Date? = nil
+    ) {
+        self.notificationUUID = notificationUUID
+        self.appId = appId
+        self.environment = environment
+        self.outcome = outcome
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.productId = productId
+        self.productType = productType
+        self.quantity = quantity
+        self.familyShared = familyShared
+        self.refundPercentage = refundPercentage
+        self.revocationType = revocationType
+        self.revocationReason = revocationReason
+        self.customer = customer
+        self.signedDate = signedDate
+        self.recordedAt = recordedAt
+    }
+
+    /// What the app should take back for this decision.
+    public var revoke: RevokeInstruction { RevokeInstruction(self) }
+}
+
+/// What to take back after Apple's decision: the refunded fraction of a consumable's quantity (rounded
+/// down, in the customer's favour), access for anything else, nothing for a decline, and restoration for
+/// a reversal. `familyMembers` when Apple revoked a family-shared purchase (`FAMILY_REVOKE`).
+public struct RevokeInstruction: Sendable, Equatable {
+    public enum Action: String, Sendable, CaseIterable {
+        case revokeQuantity, revokeAccess, restore, none
+    }
+
+    public let action: Action
+    /// For a consumable: how many of the purchased quantity to take back.
+    public let quantity: Int?
+    /// Also revoke for the family members the purchase was shared with.
+    public let familyMembers: Bool
+    public let summary: String
+
+    public init(_ o: RefundOutcome) {
+        switch o.outcome {
+        case .refundDeclined:
+            self.init(.none, familyMembers: false, summary: "Apple declined the refund; change nothing.")
+        case .refundReversed:
+            self.init(.restore, familyMembers: false, summary: "Apple reversed the refund; restore what was revoked for it.")
+        default:
+            let family = o.revocationType == .familyRevoke
+            if o.productType == .consumable {
+                let percentage = o.refundPercentage ?? 100_000
+                let quantity = o.quantity * percentage / 100_000
+                self.init(
+                    .revokeQuantity, quantity: quantity, familyMembers: family,
+                    summary: "Take back \(quantity) of \(o.quantity) (\(Double(percentage) / 1000)% refunded).")
+            } else if family {
+                self.init(
+                    .revokeAccess, familyMembers: true,
+                    summary: "The purchaser stopped sharing or was refunded: revoke access for the family members it was shared with.")
+            } else {
+                self.init(.revokeAccess, familyMembers: false, summary: "Revoke access to \(o.productId).")
+            }
+        }
+    }
+
+    private init(_ action: Action, quantity: Int? = nil, familyMembers: Bool, summary: String) {
+        self.action = action
+        self.quantity = quantity
+        self.familyMembers = familyMembers
+        self.summary = summary
+    }
+}
+
+/// Which of Apple's endpoints answers consumption requests.
+public enum ConsumptionAPI: String, Sendable, Codable, CaseIterable {
+    /// Send Consumption Information.
+    case v2
+    /// The deprecated Send Consumption Data.
+    case v1
+}
+
+/// Apple's `CONSUMPTION_REQUEST` (a customer asked for a refund; Apple asks for consumption information
+/// within 12 hours) and what Storegate did about it.
+public struct RefundRequest: Sendable, Equatable {
+    public enum Status: String, Sendable, CaseIterable {
+        /// Waiting for facts or for the policy's time.
+        case pending
+        /// Consumption information was sent to Apple.
+        case sent
+        /// Not sent, for `statusReason`.
+        case notSent = "not_sent"
+        /// The deadline passed with nothing to send.
+        case expired
+    }
+
+    /// The notification's `notificationUUID`.
+    public let id: UUID
+    public let appId: UUID
+    public let environment: AppStoreEnvironment
+    public let transactionId: String
+    public let originalTransactionId: String
+    public let productType: ProductType
+    public let customer: UUID?
+    public let reason: ConsumptionRequestReason?
+    public let requestedAt: Date
+    public let deadline: Date
+    public let status: Status
+    public let statusReason: String?
+    public let apiVersion: ConsumptionAPI?
+    /// Exactly what was sent to Apple, as JSON.
+    public let sentBody: String?
+    public let sentAt: Date?
+    public let attempts: Int
+    public let lastError: String?
+
+    /// The 12 hours Apple gives to answer, from the notification's signed date.
+    public static let answerWindow: TimeInterval = 12 * 3600
+
+    public init(
+        id: UUID, appId: UUID, environment: AppStoreEnvironment, transactionId: String, originalTransactionId: String, productType: ProductType, customer: UUID?,
+        reason: ConsumptionRequestReason?, requestedAt: Date, deadline: Date, status: Status = .pending, statusReason: String? = nil,
+        apiVersion: ConsumptionAPI? = nil, sentBody: String? = nil, sentAt: Date? = nil, attempts: Int = 0, lastError: String? = nil
+    ) {
+        self.id = id
+        self.appId = appId
+        self.environment = environment
+        self.transactionId = transactionId
+        self.originalTransactionId = originalTransactionId
+        self.productType = productType
+        self.customer = customer
+        self.reason = reason
+        self.requestedAt = requestedAt
+        self.deadline = deadline
+        self.status = status
+        self.statusReason = statusReason
+        self.apiVersion = apiVersion
+        self.sentBody = sentBody
+        self.sentAt = sentAt
+        self.attempts = attempts
+        self.lastError = lastError
+    }
+}
+
+/// A renewal-date extension asked of Apple, one subscription's or a product's (mass).
+public struct RenewalExtension: Sendable, Equatable {
+    public let requestIdentifier: String
+    public let appId: UUID
+    public let environment: AppStoreEnvironment?
+    public let originalTransactionId: String?
+    public let productId: String?
+    public let days: Int
+    public let reasonCode: Int
+    public let mass: Bool
+    public let effectiveDate: Date?
+    /// nil while Apple has not answered.
+    public let succeeded: Bool?
+
+    public init(
+        requestIdentifier: String, appId: UUID, environment: AppStoreEnvironment?, originalTransactionId: String?, productId: String?, days: Int, reasonCode: Int,
+        mass: Bool, effectiveDate: Date? = nil, succeeded: Bool? = nil
+    ) {
+        self.requestIdentifier = requestIdentifier
+        self.appId = appId
+        self.environment = environment
+        self.originalTransactionId = originalTransactionId
+        self.productId = productId
+        self.days = days
+        self.reasonCode = reasonCode
+        self.mass = mass
+        self.effectiveDate = effectiveDate
+        self.succeeded = succeeded
+    }
+
+    func with(environment: AppStoreEnvironment?, effectiveDate: Date?, succeeded: Bool?) -> RenewalExtension {
+        RenewalExtension(
+            requestIdentifier: requestIdentifier, appId: appId, environment: environment, originalTransactionId: originalTransactionId, productId: productId,
+            days: days, reasonCode: reasonCode, mass: mass, effectiveDate: effectiveDate, succeeded: succeeded)
+    }
+}

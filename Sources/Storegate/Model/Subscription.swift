@@ -1,0 +1,97 @@
+import AppStoreServer
+import Foundation
+
+/// One auto-renewable subscription (by `originalTransactionId`) as Storegate last learned it from Apple.
+public struct Subscription: Sendable, Equatable {
+    public var appId: UUID
+    public var environment: AppStoreEnvironment
+    public var originalTransactionId: String
+    public var subscriptionGroupIdentifier: String?
+    public var customer: UUID?
+    /// Apple's status as signed.
+    public var status: Status
+    public var productId: String
+    public var latestTransactionId: String
+    public var purchaseDate: Date?
+    public var expiresDate: Date?
+    public var autoRenewStatus: Bool?
+    public var autoRenewProductId: String?
+    public var inBillingRetry: Bool
+    public var gracePeriodExpiresDate: Date?
+    public var offerType: OfferType?
+    public var offerIdentifier: String?
+    public var price: Int64?
+    public var currency: String?
+    /// When Apple signed the newest data applied; older data never replaces newer.
+    public var signedDate: Date
+    public var updatedAt: Date?
+
+    public init(
+        appId: UUID, environment: AppStoreEnvironment, originalTransactionId: String, subscriptionGroupIdentifier: String?, customer: UUID?, status: Status,
+        productId: String, latestTransactionId: String, purchaseDate: Date?, expiresDate: Date?, autoRenewStatus: Bool?, autoRenewProductId: String?,
+        inBillingRetry: Bool, gracePeriodExpiresDate: Date?, offerType: OfferType?, offerIdentifier: String?, price: Int64?, currency: String?, signedDate: Date,
+        updatedAt: Date? = nil
+    ) {
+        self.appId = appId
+        self.environment = environment
+        self.originalTransactionId = originalTransactionId
+        self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
+        self.customer = customer
+        self.status = status
+        self.productId = productId
+        self.latestTransactionId = latestTransactionId
+        self.purchaseDate = purchaseDate
+        self.expiresDate = expiresDate
+        self.autoRenewStatus = autoRenewStatus
+        self.autoRenewProductId = autoRenewProductId
+        self.inBillingRetry = inBillingRetry
+        self.gracePeriodExpiresDate = gracePeriodExpiresDate
+        self.offerType = offerType
+        self.offerIdentifier = offerIdentifier
+        self.price = price
+        self.currency = currency
+        self.signedDate = signedDate
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A subscription as callers see it at a moment: Apple's status, with an active one past its expiry (no
+/// renewal arrived) read as expired, and a grace period past its end read as billing retry.
+public struct SubscriptionState: Sendable {
+    public let subscription: Subscription
+    public let status: Status
+
+    public init(_ subscription: Subscription, now: Date = Date()) {
+        self.subscription = subscription
+        let stored = subscription.status
+        if stored == .active, let expires = subscription.expiresDate, expires < now {
+            status = .expired
+        } else if stored == .billingGracePeriod, let grace = subscription.gracePeriodExpiresDate, grace < now {
+            status = .billingRetry
+        } else {
+            status = stored
+        }
+    }
+
+    /// Whether the customer has access: active, or in the billing grace period.
+    public var grantsAccess: Bool { status == .active || status == .billingGracePeriod }
+
+    /// The status's name in Storegate's API.
+    public var statusName: StatusName { StatusName(status) }
+
+    /// Names of Apple's subscription statuses in Storegate's API.
+    public enum StatusName: String, Sendable, CaseIterable {
+        case active, expired, billingRetry, gracePeriod, revoked, unknown
+
+        public init(_ status: Status) {
+            switch status {
+            case .active: self = .active
+            case .expired: self = .expired
+            case .billingRetry: self = .billingRetry
+            case .billingGracePeriod: self = .gracePeriod
+            case .revoked: self = .revoked
+            default: self = .unknown
+            }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import AppStoreServer
+import Foundation
+import KeyVault
+
+/// Everything Storegate keeps, behind units of work. The domain decides; a unit stores and reads.
+/// `StoregatePostgres` implements it over PostgreSQL (the control schema and one schema per tenant).
+///
+/// A `.write` unit is one transaction: everything in it is committed together or not at all. A `.read`
+/// unit runs each statement on its own, on one connection, without the round trips of a transaction.
+public protocol Persistence: Sendable {
+    /// Work on the data that spans tenants: tenants, API keys by prefix, webhooks by token, the job queue.
+    func control<T: Sendable>(_ access: UnitAccess, _ body: (any ControlUnit) async throws -> T) async throws -> T
+    /// Work inside one tenant: its apps, keys and audit entries, and its own data.
+    func inTenant<T: Sendable>(_ tenant: Tenant, _ access: UnitAccess, _ body: (any TenantUnit) async throws -> T) async throws -> T
+    /// Whether every schema is at the version this build expects (for readiness).
+    func isCurrent() async throws -> Bool
+}
+
+public enum UnitAccess: Sendable {
+    /// Each statement on its own; for reads and single writes.
+    case read
+    /// One transaction.
+    case write
+}
+
+/// A write broke a uniqueness rule (another row has the same key).
+public struct UniqueViolation: Error, Sendable {
+    public let constraint: String
+    public init(constraint: String) { self.constraint = constraint }
+}
+
+extension Persistence {
+    public func control<T: Sendable>(_ body: (any ControlUnit) async throws -> T) async throws -> T { try await control(.write, body) }
+    public func inTenant<T: Sendable>(_ tenant: Tenant, _ body: (any TenantUnit) async throws -> T) async throws -> T { try await inTenant(tenant, .write, body) }
+
+    /// A write in which a uniqueness violation means `field` names something that already exists.
+    func control<T: Sendable>(conflictField field: String, _ body: (any ControlUnit) async throws -> T) async throws -> T {
+        do { return try await control(.write, body) } catch is UniqueViolation { throw StoregateError.conflict(field: field, reason: "already exists") }
+    }
+
+    func inTenant<T: Sendable>(_ tenant: Tenant, conflictField field: String, _ body: (any TenantUnit) async throws -> T) async throws -> T {
+        do { return try await inTenant(tenant, .write, body) } catch is UniqueViolation { throw StoregateError.conflict(field: field, reason: "already exists") }
+    }
+}
+
+// MARK: Units
+
+/// Data that spans tenants.
+public protocol ControlUnit: Sendable {
+    var tenants: any TenantRegistry { get }
+    /// API keys by their visible prefix, for authentication.
+    var apiKeys: any APIKeyLookup { get }
+    /// The webhook with this token, with its app and tenant.
+    func webhook(token: String) async throws -> (webhook: Webhook, app: App, tenant: Tenant)?
+    /// Sealed keys across tenants, for master-key rotation.
+    var sealedKeys: any SealedKeyRewrap { get }
+    var jobs: any JobQueue { get }
+    /// Appends audit entries in order.
+    func audit(_ entries: [NewAuditEntry]) async throws
+    /// The same unit of work, scoped to one tenant.
+    func inTenant(_ tenant: Tenant) throws -> any TenantUnit
+}
+
+/// Work inside one tenant. Every store is scoped to `tenant`: another tenant's data is never in reach.
+public protocol TenantUnit: Sendable {
+    var tenant: Tenant { get }
+    var apps: any AppStore { get }
+    var apiKeys: any APIKeyStore { get }
+    var customers: any CustomerStore { get }
+    var transactions: any TransactionStore { get }
+    var subscriptions: any SubscriptionStore { get }
+    var notifications: any NotificationStore { get }
+    var refunds: any RefundStore { get }
+    var extensions: any RenewalExtensionStore { get }
+    /// Adds a job for this tenant, or moves an existing one earlier (never later) when `due` is sooner.
+    func enqueue(_ kind: Job.Kind, ref: String, due: Date) async throws
+    /// Completes the job of this kind and ref, if there is one.
+    func completeJob(_ kind: Job.Kind, ref: String) async throws
+    func audit(_ actor: Actor, _ action: String, _ detail: [String: String]) async throws
+    func auditLog() async throws -> [AuditEntry]
+    /// Every table of the tenant's own data as JSON arrays of rows, by table name, for export.
+    func exportTables() async throws -> [(name: String, rows: String)]
+}
+
+// MARK: Control stores
+
+public protocol TenantRegistry: Sendable {
+    /// Creates the tenant and its storage, at the latest schema version.
+    func create(slug: String, name: String) async throws -> Tenant
+    func find(slug: String, forUpdate: Bool) async throws -> Tenant?
+    func find(id: UUID) async throws -> Tenant?
+    func list() async throws -> [Tenant]
+    func rename(_ tenant: Tenant, to name: String) async throws
+    func setStatus(_ tenant: Tenant, _ status: Tenant.Status) async throws
+    /// Drops the tenant's storage and its rows (apps, keys, API keys go with it); returns the ids of the keys destroyed.
+    func delete(_ tenant: Tenant) async throws -> [UUID]
+}
+
+public protocol APIKeyLookup: Sendable {
+    /// The key with this prefix and the hash of its secret; revoked keys too, so the caller can tell.
+    func find(prefix: String) async throws -> (key: APIKey, secretHash: Data)?
+    func touch(id: UUID) async throws
+}
+
+public protocol SealedKeyRewrap: Sendable {
+    /// Keys not sealed with `masterKeyId`, locked for re-wrapping, a batch at a time.
+    func sealedWithOther(than masterKeyId: String, limit: Int) async throws -> [(key: AppKey, sealed: SealedKey)]
+    func replaceSealed(keyId: UUID, _ sealed: SealedKey) async throws
+}
+
+/// The durable job queue. Claimed jobs are leased: a worker that dies leaves them to be claimed again.
+public protocol JobQueue: Sendable {
+    func claim(limit: Int, lease: Duration) async throws -> [Job]
+    func complete(_ job: Job) async throws
+    func retry(_ job: Job, at due: Date, error: String) async throws
+}
+
+// MARK: Tenant stores
+
+public protocol AppStore: Sendable {
+    func insert(_ app: App) async throws
+    func update(_ app: App) async throws
+    func delete(_ app: App) async throws
+    func find(bundleId: String) async throws -> App?
+    func find(id: UUID) async throws -> App?
+    func list() async throws -> [App]
+    /// The app with this bundle ID and its newest key (or the key with `keyId`), in one read.
+    func signingKey(bundleId: String, keyId: String?) async throws -> (app: App, key: AppKey?)?
+    func keys(appId: UUID?) async throws -> [AppKey]
+    func insertKey(_ key: AppKey, sealed: SealedKey) async throws
+    func sealedKey(id: UUID) async throws -> SealedKey?
+    /// Adds the webhook unless the app has one for its environment.
+    func insertWebhook(_ webhook: Webhook) async throws
+    func webhooks(appId: UUID) async throws -> [Webhook]
+}
+
+public protocol APIKeyStore: Sendable {
+    func insert(id: UUID, prefix: String, secretHash: Data, label: String) async throws
+    func list() async throws -> [APIKey]
+    /// Revokes the key with this prefix; false when there is none not yet revoked.
+    func revoke(prefix: String) async throws -> Bool
+}
+
+public protocol CustomerStore: Sendable {
+    /// The customer with this id, created with a fresh appAccountToken on first use.
+    func ensure(customerId: String) async throws -> (customer: Customer, created: Bool)
+    func find(id: UUID) async throws -> Customer?
+    func find(customerId: String) async throws -> Customer?
+    func find(appAccountToken: UUID) async throws -> Customer?
+    /// The link of an identifier, locked for the unit of work.
+    func link(appId: UUID, kind: AccountLink.Kind, value: String) async throws -> AccountLink?
+    func links(customer: UUID) async throws -> [AccountLink]
+    /// Links an identifier to a customer, moving it when it was linked to another.
+    func setLink(appId: UUID, kind: AccountLink.Kind, value: String, customer: UUID) async throws
+    /// Links an identifier unless it is linked already: links from Apple's data never move one.
+    func linkIfUnlinked(appId: UUID, kind: AccountLink.Kind, value: String, customer: UUID) async throws
+    /// The customer Apple's data belongs to: by the `originalTransactionId` link, the `appAccountToken`, or
+    /// the `appTransactionId` link, in that order.
+    func owner(appId: UUID, originalTransactionId: String, appAccountToken: UUID?, appTransactionId: String?) async throws -> UUID?
+}
+
+public protocol TransactionStore: Sendable {
+    /// Stores a transaction; an older signed version never replaces a newer one.
+    func upsert(_ transaction: StoredTransaction) async throws
+    func facts(appId: UUID, transactionId: String) async throws -> TransactionFacts?
+    /// A customer's purchases other than auto-renewable subscriptions.
+    func oneTimePurchases(customer: UUID) async throws -> [OneTimePurchase]
+}
+
+public protocol SubscriptionStore: Sendable {
+    /// Stores what Apple signed unless newer data is stored; returns whether it applied.
+    @discardableResult func upsert(_ subscription: Subscription) async throws -> Bool
+    /// Moves the expiry after a renewal-date extension (never earlier).
+    func extend(appId: UUID, originalTransactionId: String, to date: Date) async throws
+    /// The customer's subscriptions: stored with the customer or linked to them by `originalTransactionId`.
+    func list(customer: UUID) async throws -> [Subscription]
+    func list(appId: UUID, originalTransactionId: String) async throws -> [Subscription]
+}
+
+public protocol NotificationStore: Sendable {
+    /// Stores a notification unless one with its UUID is there; returns whether it was new.
+    func insert(_ notification: StoredNotification) async throws -> Bool
+    func list(appId: UUID?, limit: Int) async throws -> [StoredNotification]
+    /// One notification, locked for the unit of work when `lock` is set.
+    func find(_ uuid: UUID, lock: Bool) async throws -> StoredNotification?
+    func markProcessed(_ uuid: UUID, error: String?) async throws
+    /// Which of these UUIDs are stored already.
+    func existing(_ uuids: [UUID]) async throws -> Set<UUID>
+}
+
+public protocol RefundStore: Sendable {
+    /// Records an outcome once per notification; returns whether it was new.
+    @discardableResult func record(_ outcome: RefundOutcome) async throws -> Bool
+    /// Outcomes, newest first: of one app, one transaction, one customer, as filtered.
+    func outcomes(appId: UUID?, transactionId: String?, customer: UUID?, limit: Int) async throws -> [RefundOutcome]
+    /// How many refunds a customer has had (not later reversed).
+    func refundCount(customer: UUID) async throws -> Int
+    /// Opens a request once per notification; returns whether it was new.
+    @discardableResult func open(_ request: RefundRequest) async throws -> Bool
+    func request(id: UUID, lock: Bool) async throws -> RefundRequest?
+    func requests(appId: UUID?, transactionId: String?, status: RefundRequest.Status?, limit: Int) async throws -> [RefundRequest]
+    /// Closes a pending request with its status, reason and what was sent.
+    func close(id: UUID, status: RefundRequest.Status, reason: String?, api: ConsumptionAPI?, sentBody: String?) async throws
+    /// Notes a failed attempt; the request stays pending.
+    func failed(id: UUID, error: String) async throws
+    func setFacts(appId: UUID, transactionId: String, _ facts: ConsumptionFacts) async throws
+    func facts(appId: UUID, transactionId: String) async throws -> ConsumptionFacts?
+    func setPolicy(appId: UUID, _ policy: RefundPolicy) async throws
+    func policy(appId: UUID) async throws -> RefundPolicy?
+}
+
+public protocol RenewalExtensionStore: Sendable {
+    /// Records an extension, or updates its environment, date and result.
+    func record(_ extension: RenewalExtension) async throws
+    /// When the subscription's single extensions that did not fail were asked for, in the last 365 days.
+    func recent(appId: UUID, originalTransactionId: String) async throws -> [Date]
+    /// Serialises extensions of one subscription for the rest of the unit of work.
+    func lock(appId: UUID, originalTransactionId: String) async throws
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Storegate
+
+/// `Persistence` over PostgreSQL: the control schema `storegate` and one schema per tenant. A unit of
+/// work holds one connection (and, for `.write`, one transaction); its stores are bound to it and, in a
+/// tenant unit, to the tenant's schema, so no call site names a schema or a connection.
+public struct PostgresPersistence: Persistence {
+    public let client: PostgresClient
+    public let logger: Logger
+    public let migrator: Migrator
+
+    public init(client: PostgresClient, logger: Logger, tenantChain: MigrationChain = TenantChain.chain) {
+        self.client = client
+        self.logger = logger
+        self.migrator = Migrator(client: client, logger: logger, tenantChain: tenantChain)
+    }
+
+    public func control<T: Sendable>(_ access: UnitAccess, _ body: (any ControlUnit) async throws -> T) async throws -> T {
+        try await withConnection(access) { conn in try await body(PostgresControlUnit(conn: conn, logger: logger, migrator: migrator)) }
+    }
+
+    public func inTenant<T: Sendable>(_ tenant: Tenant, _ access: UnitAccess, _ body: (any TenantUnit) async throws -> T) async throws -> T {
+        let schema = try TenantSchema(validating: tenant.storageName)
+        return try await withConnection(access) { conn in try await body(PostgresTenantUnit(tenant: tenant, schema: schema, conn: conn, logger: logger)) }
+    }
+
+    public func isCurrent() async throws -> Bool { try await migrator.isCurrent() }
+
+    /// Runs `body` on one connection, in a transaction for `.write`. The error thrown inside is rethrown as
+    /// itself; a unique violation becomes the domain's `UniqueViolation`.
+    func withConnection<T: Sendable>(_ access: UnitAccess, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            switch access {
+            case .read: return try await client.withConnection { conn in try await body(conn) }
+            case .write: return try await client.transaction(logger: logger) { conn in try await body(conn) }
+            }
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    static func translate(_ error: any Error) -> any Error {
+        guard let error = error as? PSQLError, error.serverCode == .uniqueViolation else { return error }
+        return UniqueViolation(constraint: error.serverInfo?[.constraintName] ?? "")
+    }
+}
+
+/// A unit of work over the control schema.
+struct PostgresControlUnit: ControlUnit {
+    let conn: PostgresConnection
+    let logger: Logger
+    let migrator: Migrator
+
+    var tenants: any TenantRegistry { TenantRepository(conn: conn, logger: logger, migrator: migrator) }
+    var apiKeys: any APIKeyLookup { APIKeyRepository(conn: conn, logger: logger, tenantId: nil) }
+    var sealedKeys: any SealedKeyRewrap { SealedKeyRepository(conn: conn, logger: logger) }
+    var jobs: any Storegate.JobQueue { JobRepository(conn: conn, logger: logger, tenantId: nil) }
+
+    func webhook(token: String) async throws -> (webhook: Webhook, app: App, tenant: Tenant)? {
+        try await WebhookLookup(conn: conn, logger: logger).find(token: token)
+    }
+
+    func audit(_ entries: [NewAuditEntry]) async throws {
+        try await AuditRepository(conn: conn, logger: logger, tenantId: nil).append(entries)
+    }
+
+    func inTenant(_ tenant: Tenant) throws -> any TenantUnit {
+        PostgresTenantUnit(tenant: tenant, schema: try TenantSchema(validating: tenant.storageName), conn: conn, logger: logger)
+    }
+}
+
+/// A unit of work inside one tenant: control rows filtered by the tenant's id, and the tenant's schema.
+struct PostgresTenantUnit: TenantUnit {
+    let tenant: Tenant
+    let schema: TenantSchema
+    let conn: PostgresConnection
+    let logger: Logger
+
+    var scope: TenantScope { TenantScope(conn: conn, logger: logger, tenantId: tenant.id, schema: schema) }
+
+    var apps: any AppStore { AppRepository(scope: scope) }
+    var apiKeys: any APIKeyStore { APIKeyRepository(conn: conn, logger: logger, tenantId: tenant.id) }
+    var customers: any CustomerStore { CustomerRepository(scope: scope) }
+    var transactions: any TransactionStore { TransactionRepository(scope: scope) }
+    var subscriptions: any SubscriptionStore { SubscriptionRepository(scope: scope) }
+    var notifications: any NotificationStore { NotificationRepository(scope: scope) }
+    var refunds: any RefundStore { RefundRepository(scope: scope) }
+    var extensions: any RenewalExtensionStore { RenewalExtensionRepository(scope: scope) }
+
+    func enqueue(_ kind: Job.Kind, ref: String, due: Date) async throws {
+        try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).enqueue(kind, ref: ref, due: due)
+    }
+
+    func completeJob(_ kind: Job.Kind, ref: String) async throws {
+        try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).complete(kind, ref: ref)
+    }
+
+    func audit(_ actor: Actor, _ action: String, _ detail: [String: String]) async throws {
+        try await AuditRepository(conn: conn, logger: logger, tenantId: tenant.id).append([try NewAuditEntry(actor: actor, tenantId: tenant.id, action: action, detail: detail)])
+    }
+
+    func auditLog() async throws -> [AuditEntry] {
+        try await AuditRepository(conn: conn, logger: logger, tenantId: tenant.id).entries()
+    }
+
+    func exportTables() async throws -> [(name: String, rows: String)] {
+        try await TenantExportQueries(scope: scope).tables()
+    }
+}
+
+/// What every tenant repository holds: the unit's connection, the tenant's id and its schema.
+struct TenantScope: Sendable {
+    let conn: PostgresConnection
+    let logger: Logger
+    let tenantId: UUID
+    let schema: TenantSchema
+
+    /// The quoted schema name, the one piece of SQL text that is not a bound parameter.
+    var sql: String { schema.sql }
+
+    func run(_ query: PostgresQuery) async throws { try await conn.run(query, logger: logger) }
+
+    func first<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type) async throws -> T? { try await conn.first(query, as: type, logger: logger) }
+
+    func column<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type) async throws -> [T] { try await conn.column(query, as: type, logger: logger) }
+
+    func all<T>(_ query: PostgresQuery, _ make: (PostgresRow) throws -> T) async throws -> [T] {
+        try await conn.all(query, logger: logger, make)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import PostgresNIO
+
+/// Every table of a tenant's schema as JSON, for `tenant export`.
+struct TenantExportQueries: Sendable {
+    let scope: TenantScope
+
+    func tables() async throws -> [(name: String, rows: String)] {
+        var out: [(String, String)] = []
+        for table in try await tableNames() {
+            let rows =
+                try await scope.first(
+                    "SELECT coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb)::text FROM \(unescaped: scope.sql).\(unescaped: "\"\(table)\"") x", as: String.self) ?? "[]"
+            out.append((table, rows))
+        }
+        return out
+    }
+
+    /// The schema's tables; names are checked before they are spliced into SQL.
+    private func tableNames() async throws -> [String] {
+        try await scope.column(
+            """
+            SELECT c.relname::text FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = \(scope.schema.name) AND c.relkind IN ('r', 'p') ORDER BY c.relname
+            """, as: String.self
+        ).filter { $0.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F } }
+    }
+}
