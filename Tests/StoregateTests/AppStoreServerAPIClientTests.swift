@@ -275,6 +275,26 @@ import Testing
         }
     }
 
+    /// Requesting a test notification sends one each time, so a call that may have reached Apple is not
+    /// sent again: a timeout is reported, not retried. A 429 (refused unprocessed) is still retried.
+    @Test func testNotificationRequestsAreNotRepeatedAfterATimeout() async throws {
+        try await SimulatorHarness.with { sim in
+            let impatient = AppStoreServerAPIClient(
+                http: .shared, token: AppStoreServerAPIToken(key: sim.key), environment: .custom(sim.baseURL),
+                retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), budget: .seconds(8)), timeout: .milliseconds(1500))
+            let testPath = "/inApps/v1/notifications/test"
+            await sim.store.inject(.slow(.seconds(3)))
+            await #expect(throws: AppStoreServerAPIError.self) { _ = try await impatient.requestTestNotification() }
+            try await Task.sleep(for: .seconds(2))
+            #expect(await sim.store.received.filter { $0.path == testPath }.count == 1, "sent once, not repeated after the timeout")
+
+            await sim.store.inject(.rateLimited(retryAfter: .milliseconds(100)))
+            _ = try await impatient.requestTestNotification()
+            // The simulator records only what it lets through: the 429 is not counted, the retry is.
+            #expect(await sim.store.received.filter { $0.path == testPath }.count == 2, "retried after the 429")
+        }
+    }
+
     @Test func badTokensAreRefused() async throws {
         try await SimulatorHarness.with { sim in
             let expired = AppStoreServerAPIClient(

@@ -104,7 +104,7 @@ extension AppStoreServerAPIClient {
 
     /// Request a Test Notification: `POST /inApps/v1/notifications/test`.
     public func requestTestNotification() async throws(AppStoreServerAPIError) -> SendTestNotificationResponse {
-        try await decode(SendTestNotificationResponse.self, Call(method: .POST, path: ["inApps", "v1", "notifications", "test"]))
+        try await decode(SendTestNotificationResponse.self, Call(method: .POST, path: ["inApps", "v1", "notifications", "test"], idempotent: false))
     }
 
     /// Get Test Notification Status: `GET /inApps/v1/notifications/test/{testNotificationToken}`.

@@ -48,6 +48,16 @@ public struct AppStoreServerAPIClient: Sendable {
         var path: [String]
         var query: [(String, String)] = []
         var body: Data?
+        /// Whether sending the call twice does what sending it once does. A call that is not (requesting a
+        /// test notification sends one more each time) is retried only after Apple refused it unprocessed (429).
+        var idempotent = true
+
+        func mayRetry(after error: AppStoreServerAPIError) -> Bool {
+            guard error.isRetryable else { return false }
+            if idempotent { return true }
+            if case .api(429, _, _, _) = error { return true }
+            return false
+        }
     }
 
     static func encodePath(_ segments: [String]) -> String {
@@ -72,7 +82,7 @@ public struct AppStoreServerAPIClient: Sendable {
                 return try await sendOnce(call)
             } catch {
                 let elapsed = ContinuousClock.now - started
-                guard error.isRetryable, attempt < retry.maxAttempts else { throw error }
+                guard call.mayRetry(after: error), attempt < retry.maxAttempts else { throw error }
                 var wait = retry.delay(after: attempt)
                 if case .api(429, _, _, let retryAfter?) = error {
                     wait = .milliseconds(max(0, Int64(retryAfter.timeIntervalSinceNow * 1000)))
