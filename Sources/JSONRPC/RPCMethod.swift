@@ -15,6 +15,17 @@ public struct RPCParam: Sendable {
     }
 }
 
+/// A method's parameters, declared once: the type decodes them by name and documents each of them.
+/// A test checks that the two agree (every documented name decoded, required exactly when documented so).
+public protocol RPCParams: Decodable, Sendable {
+    static var parameters: [RPCParam] { get }
+}
+
+/// A method's result, declared once: the type encodes it and carries its JSON Schema.
+public protocol RPCResult: Encodable, Sendable {
+    static var schema: JSONValue { get }
+}
+
 /// Everything the OpenRPC document says about a method.
 public struct RPCMethodDescription: Sendable {
     public let name: String
@@ -43,7 +54,7 @@ public struct RPCMethodDescription: Sendable {
 
 /// A result that is its own JSON value, for hot-path methods: it is written without `JSONEncoder`.
 /// `jsonValue` must hold what encoding would (members sorted by name, as the encoder writes them).
-public protocol JSONValueConvertible: Encodable {
+public protocol JSONValueConvertible: RPCResult {
     var jsonValue: JSONValue { get }
 }
 
@@ -51,34 +62,47 @@ public protocol JSONValueConvertible: Encodable {
 public struct RPCMethod<Context: Sendable>: Sendable {
     public let description: RPCMethodDescription
     let invoke: @Sendable (_ params: JSONValue, _ context: Context) async throws -> [UInt8]
+    /// The type that decodes the method's parameters, for contract tests.
+    public let paramsType: any RPCParams.Type
 
-    public init<Params: Decodable & Sendable, Result: Encodable & Sendable>(
-        _ description: RPCMethodDescription,
+    /// A method; its parameters and result schema come from `Params` and `Result`.
+    public init<Params: RPCParams, Result: RPCResult>(
+        _ name: String, tag: String, summary: String, description: String = "", result resultName: String, errors: [RPCErrorDescription] = [],
         _ handler: @escaping @Sendable (Params, Context) async throws -> Result
     ) {
         // Made once per method: a configured encoder is safe to share, and making one per call showed on the hot path.
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
-        self.init(description, handler, encode: { Array(try encoder.encode($0)) })
+        self.init(
+            Self.description(name, tag, summary, description, resultName, errors, Params.self, Result.self), handler,
+            encode: { Array(try encoder.encode($0)) })
     }
 
     /// A method whose result writes itself (offer signing): no `JSONEncoder` on its path.
-    public init<Params: Decodable & Sendable, Result: JSONValueConvertible & Sendable>(
-        _ description: RPCMethodDescription,
+    public init<Params: RPCParams, Result: JSONValueConvertible>(
+        _ name: String, tag: String, summary: String, description: String = "", result resultName: String, errors: [RPCErrorDescription] = [],
         _ handler: @escaping @Sendable (Params, Context) async throws -> Result
     ) {
-        self.init(description, handler, encode: { $0.jsonValue.serialized })
+        self.init(Self.description(name, tag, summary, description, resultName, errors, Params.self, Result.self), handler, encode: { $0.jsonValue.serialized })
     }
 
-    private init<Params: Decodable & Sendable, Result: Encodable & Sendable>(
+    private static func description<Params: RPCParams, Result: RPCResult>(
+        _ name: String, _ tag: String, _ summary: String, _ description: String, _ resultName: String, _ errors: [RPCErrorDescription],
+        _: Params.Type, _: Result.Type
+    ) -> RPCMethodDescription {
+        RPCMethodDescription(
+            name, tag: tag, summary: summary, description: description, params: Params.parameters, result: resultName, schema: Result.schema, errors: errors)
+    }
+
+    private init<Params: RPCParams, Result: RPCResult>(
         _ description: RPCMethodDescription,
         _ handler: @escaping @Sendable (Params, Context) async throws -> Result,
         encode: @escaping @Sendable (Result) throws -> [UInt8]
     ) {
         self.description = description
         let allowed = Set(description.params.map(\.name))
-        self.invoke = { params, context in
+        let decode: @Sendable (JSONValue) throws -> Params = { params in
             var params = params
             if case .array(let positional) = params {
                 guard positional.isEmpty else {
@@ -89,14 +113,14 @@ public struct RPCMethod<Context: Sendable>: Sendable {
             if case .object(let members) = params, let unknown = members.first(where: { !allowed.contains($0.key) }) {
                 throw RPCError.invalidParams(field: unknown.key, reason: "is not a parameter of \(description.name)")
             }
-            let decoded: Params
             do {
-                decoded = try JSONValueDecoder.decode(Params.self, from: params)
+                return try JSONValueDecoder.decode(Params.self, from: params)
             } catch let error as DecodingError {
                 throw RPCError(decoding: error)
             }
-            return try encode(try await handler(decoded, context))
         }
+        self.paramsType = Params.self
+        self.invoke = { params, context in try encode(try await handler(try decode(params), context)) }
     }
 }
 
@@ -117,7 +141,9 @@ public struct RPCRegistry<Context: Sendable>: Sendable {
 }
 
 /// Decodes nothing, for methods without parameters.
-public struct NoParams: Decodable, Sendable {}
+public struct NoParams: RPCParams {
+    public static let parameters: [RPCParam] = []
+}
 
 extension RPCError {
     init(decoding error: DecodingError) {

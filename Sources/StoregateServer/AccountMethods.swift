@@ -13,11 +13,15 @@ enum AccountMethods {
         let linkedAt: Date
     }
 
-    struct Customer: Encodable, Sendable {
+    struct Customer: RPCResult {
         let customerId: String
         let appAccountToken: String
         let createdAt: Date
         let links: [Link]
+
+
+        static let schema: JSONValue = customerSchema
+
     }
 
     static func view(_ view: CustomerView, call: RPCCall) async throws -> Customer {
@@ -48,32 +52,33 @@ enum AccountMethods {
         "transfer", "Move identifiers already linked to another customer (audited). Without it such a link is refused.", schema: ["type": "boolean"],
         required: false)
 
-    struct EnsureParams: Decodable, Sendable {
+    struct EnsureParams: RPCParams {
         let customerId: String
+
+
+        static let parameters: [RPCParam] = [AccountMethods.customerId]
+
     }
 
     static let ensure = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "accounts.ensure", tag: "accounts", summary: "The customer, created on first use, with a stable appAccountToken.",
-            description: "StoreKit: `product.purchase(options: [.appAccountToken(UUID(uuidString: appAccountToken)!)])`.",
-            params: [customerId], result: "customer", schema: customerSchema, errors: [ErrorCode.invalidParams])
+        "accounts.ensure", tag: "accounts", summary: "The customer, created on first use, with a stable appAccountToken.", description: "StoreKit: `product.purchase(options: [.appAccountToken(UUID(uuidString: appAccountToken)!)])`.", result: "customer", errors: [ErrorCode.invalidParams]
     ) { (params: EnsureParams, call) in
         try await view(try await call.services.accounts.ensure(tenant: call.caller.tenant, customerId: params.customerId, actor: call.caller.actor), call: call)
     }
 
-    struct LinkAppTransactionParams: Decodable, Sendable {
+    struct LinkAppTransactionParams: RPCParams {
         let bundleId: String
         let customerId: String
         let signedAppTransaction: String
         let transfer: Bool?
+
+
+        static let parameters: [RPCParam] = [AccountMethods.bundleId, AccountMethods.customerId, RPCParam("signedAppTransaction", "The AppTransaction JWS.", schema: Schema.string()), AccountMethods.transfer]
+
     }
 
     static let linkAppTransaction = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "accounts.linkAppTransaction", tag: "accounts", summary: "Links the appTransactionId of a signed AppTransaction to the customer.",
-            description: "Send `AppTransaction.shared`'s `jwsRepresentation` from the device. It is verified before anything is linked.",
-            params: [bundleId, customerId, RPCParam("signedAppTransaction", "The AppTransaction JWS.", schema: Schema.string()), transfer],
-            result: "customer", schema: customerSchema, errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid])
+        "accounts.linkAppTransaction", tag: "accounts", summary: "Links the appTransactionId of a signed AppTransaction to the customer.", description: "Send `AppTransaction.shared`'s `jwsRepresentation` from the device. It is verified before anything is linked.", result: "customer", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid]
     ) { (params: LinkAppTransactionParams, call) in
         try await view(
             try await call.services.accounts.linkAppTransaction(
@@ -81,19 +86,19 @@ enum AccountMethods {
                 transfer: params.transfer ?? false, actor: call.caller.actor), call: call)
     }
 
-    struct LinkTransactionParams: Decodable, Sendable {
+    struct LinkTransactionParams: RPCParams {
         let bundleId: String
         let customerId: String
         let signedTransaction: String
         let transfer: Bool?
+
+
+        static let parameters: [RPCParam] = [AccountMethods.bundleId, AccountMethods.customerId, RPCParam("signedTransaction", "The transaction JWS.", schema: Schema.string()), AccountMethods.transfer]
+
     }
 
     static let linkTransaction = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "accounts.linkTransaction", tag: "accounts", summary: "Links a signed transaction's originalTransactionId and appTransactionId to the customer.",
-            description: "Send a `Transaction`'s `jwsRepresentation` from the device. It is verified and stored before anything is linked.",
-            params: [bundleId, customerId, RPCParam("signedTransaction", "The transaction JWS.", schema: Schema.string()), transfer],
-            result: "customer", schema: customerSchema, errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid])
+        "accounts.linkTransaction", tag: "accounts", summary: "Links a signed transaction's originalTransactionId and appTransactionId to the customer.", description: "Send a `Transaction`'s `jwsRepresentation` from the device. It is verified and stored before anything is linked.", result: "customer", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid]
     ) { (params: LinkTransactionParams, call) in
         try await view(
             try await call.services.accounts.linkTransaction(
@@ -101,26 +106,26 @@ enum AccountMethods {
                 transfer: params.transfer ?? false, actor: call.caller.actor), call: call)
     }
 
-    struct ResolveParams: Decodable, Sendable {
+    struct ResolveParams: RPCParams {
         let bundleId: String?
         let appAccountToken: UUID?
         let appTransactionId: String?
         let originalTransactionId: String?
         let transactionId: String?
-    }
 
-    static let resolve = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "accounts.resolve", tag: "accounts", summary: "Finds the customer from any identifier.",
-            description: "Give exactly one of appAccountToken, appTransactionId, originalTransactionId, transactionId; the last three need bundleId.",
-            params: [
+
+        static let parameters: [RPCParam] = [
                 RPCParam("bundleId", "The app's bundle ID (for transaction identifiers).", schema: AppView.bundleIdSchema, required: false),
                 RPCParam("appAccountToken", "The customer's appAccountToken.", schema: Schema.string(format: "uuid"), required: false),
                 RPCParam("appTransactionId", "An appTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$"), required: false),
                 RPCParam("originalTransactionId", "An originalTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$"), required: false),
                 RPCParam("transactionId", "A transactionId Storegate has stored.", schema: Schema.string(pattern: "^[0-9]{1,32}$"), required: false),
-            ],
-            result: "customer", schema: customerSchema, errors: [ErrorCode.invalidParams, ErrorCode.notFound])
+            ]
+
+    }
+
+    static let resolve = RPCMethod<RPCCall>(
+        "accounts.resolve", tag: "accounts", summary: "Finds the customer from any identifier.", description: "Give exactly one of appAccountToken, appTransactionId, originalTransactionId, transactionId; the last three need bundleId.", result: "customer", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: ResolveParams, call) in
         try await view(
             try await call.services.accounts.resolve(
@@ -130,27 +135,24 @@ enum AccountMethods {
 }
 
 extension AccountMethods {
-    struct SetAppAccountTokenParams: Decodable, Sendable {
+    struct SetAppAccountTokenParams: RPCParams {
         let bundleId: String
         let customerId: String
         let originalTransactionId: String
         let transfer: Bool?
+
+        static let parameters: [RPCParam] = [
+                AccountMethods.bundleId, AccountMethods.customerId, RPCParam("originalTransactionId", "The purchase's originalTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$")),
+                AccountMethods.transfer,
+            ]
     }
 
     static let setAppAccountToken = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "accounts.setAppAccountToken", tag: "accounts", summary: "Gives a purchase made outside the app the customer's appAccountToken.",
-            description: """
+        "accounts.setAppAccountToken", tag: "accounts", summary: "Gives a purchase made outside the app the customer's appAccountToken.", description: """
                 Calls Apple's Set App Account Token for the originalTransactionId (an offer-code redemption, a purchase made on another device) \
                 with the customer's appAccountToken, then links it. Family-shared purchases and IDs that are not original transaction IDs are \
                 refused by Apple with a clear AppStoreError.
-                """,
-            params: [
-                bundleId, customerId, RPCParam("originalTransactionId", "The purchase's originalTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$")),
-                transfer,
-            ],
-            result: "customer", schema: customerSchema,
-            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError, ErrorCode.keyUnavailable])
+                """, result: "customer", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError, ErrorCode.keyUnavailable]
     ) { (params: SetAppAccountTokenParams, call) in
         try await view(
             try await call.services.accounts.setAppAccountToken(

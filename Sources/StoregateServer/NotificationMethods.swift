@@ -7,9 +7,16 @@ import Storegate
 enum NotificationMethods {
     static let all = [list, requestTest, testStatus, backfill]
 
-    struct ListParams: Decodable, Sendable {
+    struct ListParams: RPCParams {
         let bundleId: String?
         let limit: Int?
+
+
+        static let parameters: [RPCParam] = [
+                RPCParam("bundleId", "Only this app's notifications.", schema: AppView.bundleIdSchema, required: false),
+                RPCParam("limit", "At most this many (1…200, default 50).", schema: Schema.integer(minimum: 1), required: false),
+            ]
+
     }
 
     struct Item: Encodable, Sendable {
@@ -22,20 +29,11 @@ enum NotificationMethods {
         let receivedAt: Date?
     }
 
-    struct ListResult: Encodable, Sendable {
+    struct ListResult: RPCResult {
         let notifications: [Item]
-    }
 
-    static let list = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "notifications.list", tag: "notifications", summary: "The notifications Apple sent, newest first.",
-            description: "Every App Store Server Notification V2 received for the tenant's apps (or one app), as stored.",
-            params: [
-                RPCParam("bundleId", "Only this app's notifications.", schema: AppView.bundleIdSchema, required: false),
-                RPCParam("limit", "At most this many (1…200, default 50).", schema: Schema.integer(minimum: 1), required: false),
-            ],
-            result: "notifications",
-            schema: Schema.object(
+
+        static let schema: JSONValue = Schema.object(
                 [
                     (
                         "notifications",
@@ -47,8 +45,12 @@ enum NotificationMethods {
                                     ("subtype", Schema.string()), ("signedDate", Schema.string(format: "date-time")), ("receivedAt", Schema.string(format: "date-time")),
                                 ], required: ["notificationUUID", "bundleId", "environment", "notificationType"]))
                     )
-                ], required: ["notifications"]),
-            errors: [ErrorCode.invalidParams, ErrorCode.notFound])
+                ], required: ["notifications"])
+
+    }
+
+    static let list = RPCMethod<RPCCall>(
+        "notifications.list", tag: "notifications", summary: "The notifications Apple sent, newest first.", description: "Every App Store Server Notification V2 received for the tenant's apps (or one app), as stored.", result: "notifications", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: ListParams, call) in
         let limit = params.limit ?? 50
         guard (1...200).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 200") }

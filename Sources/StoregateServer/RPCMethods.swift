@@ -44,41 +44,34 @@ public enum StoregateRPC {
 
     static func discover(_ document: JSONValue) -> RPCMethod<RPCCall> {
         RPCMethod(
-            RPCMethodDescription(
-                "rpc.discover", tag: "meta", summary: "Returns this OpenRPC document.", result: "openrpcDocument",
-                schema: ["$ref": "https://raw.githubusercontent.com/open-rpc/meta-schema/master/schema.json"])
-        ) { (_: NoParams, _) in RawJSON(value: document) }
+        "rpc.discover", tag: "meta", summary: "Returns this OpenRPC document.", result: "openrpcDocument"
+    ) { (_: NoParams, _) in RawJSON(value: document) }
     }
 
     static let tenantGet = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "tenant.get", tag: "tenant", summary: "The calling tenant.", description: "Returns the tenant that owns the API key of the request.",
-            result: "tenant", schema: TenantView.schema, errors: [ErrorCode.unauthenticated])
+        "tenant.get", tag: "tenant", summary: "The calling tenant.", description: "Returns the tenant that owns the API key of the request.", result: "tenant", errors: [ErrorCode.unauthenticated]
     ) { (_: NoParams, call) in TenantView(call.caller.tenant) }
 
     static let appsList = RPCMethod<RPCCall>(
-            RPCMethodDescription(
-                "apps.list", tag: "apps", summary: "The tenant's apps.",
-                description: "Every app of the calling tenant with its key IDs and kinds (never key material) and its notification URLs.",
-                result: "apps", schema: Schema.object([("apps", Schema.array(of: AppView.schema))], required: ["apps"]))
+        "apps.list", tag: "apps", summary: "The tenant's apps.", description: "Every app of the calling tenant with its key IDs and kinds (never key material) and its notification URLs.", result: "apps"
     ) { (_: NoParams, call) in
         AppList(apps: try await call.services.apps.list(tenant: call.caller.tenant).map { AppView($0, publicURL: call.publicURL) })
     }
 
-    struct AppsGetParams: Decodable, Sendable {
+    struct AppsGetParams: RPCParams {
         let bundleId: String?
         let appId: UUID?
+
+
+        static let parameters: [RPCParam] = [
+                    RPCParam("bundleId", "The app's bundle ID.", schema: AppView.bundleIdSchema, required: false),
+                    RPCParam("appId", "Storegate's id of the app.", schema: Schema.string(format: "uuid"), required: false),
+                ]
+
     }
 
     static let appsGet = RPCMethod<RPCCall>(
-            RPCMethodDescription(
-                "apps.get", tag: "apps", summary: "One app by bundle ID or app id.",
-                description: "Give exactly one of `bundleId` and `appId`. Another tenant's app is reported exactly like an app that does not exist.",
-                params: [
-                    RPCParam("bundleId", "The app's bundle ID.", schema: AppView.bundleIdSchema, required: false),
-                    RPCParam("appId", "Storegate's id of the app.", schema: Schema.string(format: "uuid"), required: false),
-                ],
-                result: "app", schema: AppView.schema, errors: [ErrorCode.invalidParams, ErrorCode.notFound])
+        "apps.get", tag: "apps", summary: "One app by bundle ID or app id.", description: "Give exactly one of `bundleId` and `appId`. Another tenant's app is reported exactly like an app that does not exist.", result: "app", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: AppsGetParams, call) in
         switch (params.bundleId, params.appId) {
         case (let bundleId?, nil): return AppView(try await call.services.apps.get(tenant: call.caller.tenant, bundleId: bundleId), publicURL: call.publicURL)
@@ -89,8 +82,10 @@ public enum StoregateRPC {
 }
 
 /// A result that is already JSON.
-struct RawJSON: Encodable, Sendable {
+struct RawJSON: RPCResult {
     let value: JSONValue
 
     func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+
+    static let schema: JSONValue = ["$ref": "https://raw.githubusercontent.com/open-rpc/meta-schema/master/schema.json"]
 }

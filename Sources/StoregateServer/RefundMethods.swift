@@ -12,7 +12,7 @@ enum RefundMethods {
     static let deliveryStatuses = DeliveryStatus.known.map(\.rawValue)
     static let refundPreferences = RefundPreference.known.map(\.rawValue)
 
-    struct ReportParams: Decodable, Sendable {
+    struct ReportParams: RPCParams {
         let bundleId: String
         let transactionId: String
         let customerConsented: Bool
@@ -26,29 +26,10 @@ enum RefundMethods {
         let lifetimeDollarsRefunded: Int32?
         let userStatus: Int32?
         let platform: Int32?
-    }
 
-    struct ReportResult: Encodable, Sendable {
-        let transactionId: String
-        /// The open `CONSUMPTION_REQUEST` these facts now answer, if any.
-        let pendingRequestId: String?
-        let deadline: Date?
-    }
 
-    static func v1Code(_ name: String, _ doc: String) -> RPCParam {
-        RPCParam(name, "v1 only: Apple's \(name) code (\(doc)).", schema: Schema.integer(minimum: 0), required: false)
-    }
-
-    static let reportConsumption = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "refunds.reportConsumption", tag: "refunds", summary: "Reports a transaction's consumption facts for Apple's refund decision.",
-            description: """
-                Stored per transaction. When a CONSUMPTION_REQUEST for it is open, Storegate sends Send Consumption Information (v2; v1 when the app's \
-                refund policy says so) right away, from a durable job queue that retries and honours Retry-After. Without customerConsented nothing \
-                is sent and the reason is recorded. consumptionPercentage is required with GRANT_PRORATED for anything but a subscription.
-                """,
-            params: [
-                bundleId, RPCParam("transactionId", "The transaction Apple asked about.", schema: transactionIdSchema),
+        static let parameters: [RPCParam] = [
+                RefundMethods.bundleId, RPCParam("transactionId", "The transaction Apple asked about.", schema: transactionIdSchema),
                 RPCParam("customerConsented", "Whether the customer consented to sharing consumption data with Apple.", schema: ["type": "boolean"]),
                 RPCParam("deliveryStatus", "Whether the purchase was delivered and works.", schema: Schema.enumeration(deliveryStatuses)),
                 RPCParam("sampleContentProvided", "Whether a free sample or trial was provided before purchase.", schema: ["type": "boolean"]),
@@ -57,12 +38,33 @@ enum RefundMethods {
                 v1Code("playTime", "0 undeclared … 7 over 16 days"), v1Code("accountTenure", "0 undeclared … 7 over 365 days"),
                 v1Code("lifetimeDollarsPurchased", "0 undeclared … 7 $2000 and more"), v1Code("lifetimeDollarsRefunded", "0 undeclared … 7 $2000 and more"),
                 v1Code("userStatus", "0 undeclared, 1 active, 2 suspended, 3 terminated, 4 limited access"), v1Code("platform", "0 undeclared, 1 Apple, 2 non-Apple"),
-            ],
-            result: "reported",
-            schema: Schema.object(
+            ]
+
+    }
+
+    struct ReportResult: RPCResult {
+        let transactionId: String
+        /// The open `CONSUMPTION_REQUEST` these facts now answer, if any.
+        let pendingRequestId: String?
+        let deadline: Date?
+
+
+        static let schema: JSONValue = Schema.object(
                 [("transactionId", Schema.string()), ("pendingRequestId", Schema.string(format: "uuid")), ("deadline", Schema.string(format: "date-time"))],
-                required: ["transactionId"]),
-            errors: [ErrorCode.invalidParams, ErrorCode.notFound])
+                required: ["transactionId"])
+
+    }
+
+    static func v1Code(_ name: String, _ doc: String) -> RPCParam {
+        RPCParam(name, "v1 only: Apple's \(name) code (\(doc)).", schema: Schema.integer(minimum: 0), required: false)
+    }
+
+    static let reportConsumption = RPCMethod<RPCCall>(
+        "refunds.reportConsumption", tag: "refunds", summary: "Reports a transaction's consumption facts for Apple's refund decision.", description: """
+                Stored per transaction. When a CONSUMPTION_REQUEST for it is open, Storegate sends Send Consumption Information (v2; v1 when the app's \
+                refund policy says so) right away, from a durable job queue that retries and honours Retry-After. Without customerConsented nothing \
+                is sent and the reason is recorded. consumptionPercentage is required with GRANT_PRORATED for anything but a subscription.
+                """, result: "reported", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: ReportParams, call) in
         let facts = ConsumptionFacts(
             customerConsented: p.customerConsented, deliveryStatus: p.deliveryStatus, sampleContentProvided: p.sampleContentProvided,
@@ -75,7 +77,7 @@ enum RefundMethods {
             transactionId: reported.transactionId, pendingRequestId: reported.pendingRequest?.id.uuidString.lowercased(), deadline: reported.pendingRequest?.deadline)
     }
 
-    struct PolicyParams: Decodable, Sendable {
+    struct PolicyParams: RPCParams {
         let bundleId: String
         let consumptionApi: String?
         let sendMinutesBeforeDeadline: Int?
@@ -84,6 +86,20 @@ enum RefundMethods {
         let sampleContentProvided: Bool?
         let refundPreference: RefundPreference?
         let declineAfterRefunds: Int?
+
+
+        static let parameters: [RPCParam] = [
+                RefundMethods.bundleId, RPCParam(
+                    "consumptionApi", "v2 (Send Consumption Information) or the deprecated v1.", schema: Schema.enumeration(ConsumptionAPI.allCases.map(\.rawValue)),
+                    required: false),
+                RPCParam("sendMinutesBeforeDeadline", "10 to 690.", schema: Schema.integer(minimum: 10), required: false),
+                RPCParam("customerConsented", "Your customers consented (in your terms) to sharing consumption data.", schema: ["type": "boolean"], required: false),
+                RPCParam("deliveryStatus", "Default DELIVERED.", schema: Schema.enumeration(deliveryStatuses), required: false),
+                RPCParam("sampleContentProvided", "Default false.", schema: ["type": "boolean"], required: false),
+                RPCParam("refundPreference", "Default none.", schema: Schema.enumeration(refundPreferences), required: false),
+                RPCParam("declineAfterRefunds", "Prefer DECLINE from this many earlier refunds.", schema: Schema.integer(minimum: 1), required: false),
+            ]
+
     }
 
     static let policySchema = Schema.object(
@@ -94,26 +110,12 @@ enum RefundMethods {
         ], required: ["consumptionApi", "customerConsented", "deliveryStatus", "sampleContentProvided"], title: "RefundPolicy")
 
     static let setPolicy = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "refunds.setPolicy", tag: "refunds", summary: "Sets how an app's CONSUMPTION_REQUESTs are answered when no facts were reported.",
-            description: """
+        "refunds.setPolicy", tag: "refunds", summary: "Sets how an app's CONSUMPTION_REQUESTs are answered when no facts were reported.", description: """
                 Replaces the app's policy (omitted fields take their defaults). Without reported facts, Storegate answers \
                 sendMinutesBeforeDeadline minutes before Apple's 12-hour deadline (omit it to never answer without facts) with the policy's \
                 consent, delivery status and sample flag, DECLINE when the customer already had declineAfterRefunds refunds, the policy's \
                 refundPreference otherwise, and for v1 the customer's account tenure. Defaults: v2, 60 minutes, no consent (so nothing is sent). Audited.
-                """,
-            params: [
-                bundleId, RPCParam(
-                    "consumptionApi", "v2 (Send Consumption Information) or the deprecated v1.", schema: Schema.enumeration(ConsumptionAPI.allCases.map(\.rawValue)),
-                    required: false),
-                RPCParam("sendMinutesBeforeDeadline", "10 to 690.", schema: Schema.integer(minimum: 10), required: false),
-                RPCParam("customerConsented", "Your customers consented (in your terms) to sharing consumption data.", schema: ["type": "boolean"], required: false),
-                RPCParam("deliveryStatus", "Default DELIVERED.", schema: Schema.enumeration(deliveryStatuses), required: false),
-                RPCParam("sampleContentProvided", "Default false.", schema: ["type": "boolean"], required: false),
-                RPCParam("refundPreference", "Default none.", schema: Schema.enumeration(refundPreferences), required: false),
-                RPCParam("declineAfterRefunds", "Prefer DECLINE from this many earlier refunds.", schema: Schema.integer(minimum: 1), required: false),
-            ],
-            result: "policy", schema: policySchema, errors: [ErrorCode.invalidParams, ErrorCode.notFound])
+                """, result: "policy", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: PolicyParams, call) in
         var policy = RefundPolicy()
         if let v = p.consumptionApi {
@@ -129,10 +131,18 @@ enum RefundMethods {
         return try await call.services.refunds.setPolicy(tenant: call.caller.tenant, bundleId: p.bundleId, policy: policy, actor: call.caller.actor)
     }
 
-    struct PendingParams: Decodable, Sendable {
+    struct PendingParams: RPCParams {
         let bundleId: String?
         let status: String?
         let limit: Int?
+
+
+        static let parameters: [RPCParam] = [
+                SubscriptionMethods.optionalBundleId,
+                RPCParam("status", "Default pending.", schema: Schema.enumeration(RefundRequest.Status.allCases.map(\.rawValue)), required: false),
+                RPCParam("limit", "1 to 200, default 50.", schema: Schema.integer(minimum: 1), required: false),
+            ]
+
     }
 
     struct Request: Encodable, Sendable {
@@ -154,21 +164,11 @@ enum RefundMethods {
         let lastError: String?
     }
 
-    struct PendingResult: Encodable, Sendable {
+    struct PendingResult: RPCResult {
         let requests: [Request]
-    }
 
-    static let pending = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "refunds.pending", tag: "refunds", summary: "Apple's CONSUMPTION_REQUESTs and what Storegate did about each.",
-            description: "Newest first; by default only those still pending (status: pending, sent, not_sent or expired to see others).",
-            params: [
-                SubscriptionMethods.optionalBundleId,
-                RPCParam("status", "Default pending.", schema: Schema.enumeration(RefundRequest.Status.allCases.map(\.rawValue)), required: false),
-                RPCParam("limit", "1 to 200, default 50.", schema: Schema.integer(minimum: 1), required: false),
-            ],
-            result: "consumptionRequests",
-            schema: Schema.object(
+
+        static let schema: JSONValue = Schema.object(
                 [
                     (
                         "requests",
@@ -187,8 +187,12 @@ enum RefundMethods {
                                     "id", "bundleId", "environment", "transactionId", "originalTransactionId", "productType", "requestedAt", "deadline", "status", "attempts",
                                 ]))
                     )
-                ], required: ["requests"]),
-            errors: [ErrorCode.invalidParams, ErrorCode.notFound])
+                ], required: ["requests"])
+
+    }
+
+    static let pending = RPCMethod<RPCCall>(
+        "refunds.pending", tag: "refunds", summary: "Apple's CONSUMPTION_REQUESTs and what Storegate did about each.", description: "Newest first; by default only those still pending (status: pending, sent, not_sent or expired to see others).", result: "consumptionRequests", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: PendingParams, call) in
         let limit = p.limit ?? 50
         guard (1...200).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 200") }
@@ -207,4 +211,8 @@ enum RefundMethods {
                     lastError: $0.lastError)
             })
     }
+}
+
+extension RefundPolicy: RPCResult {
+    public static var schema: JSONValue { RefundMethods.policySchema }
 }

@@ -37,32 +37,26 @@ extension RefundMethods {
         let revoke: Revoke
     }
 
-    struct OutcomesParams: Decodable, Sendable {
+    struct OutcomesParams: RPCParams {
         let bundleId: String?
         let transactionId: String?
         let customerId: String?
         let limit: Int?
-    }
 
-    struct OutcomesResult: Encodable, Sendable {
-        let outcomes: [Outcome]
-    }
 
-    static let outcomes = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "refunds.outcomes", tag: "refunds", summary: "Apple's refund decisions and what to revoke for each.",
-            description: """
-                From REFUND, REFUND_DECLINED and REFUND_REVERSED notifications, newest first: for one transaction (with bundleId), one customer, \
-                or one app. revoke.action is revokeQuantity (a consumable: the refunded fraction of its quantity, rounded down), revokeAccess \
-                (anything else; familyMembers for FAMILY_REVOKE), none (declined) or restore (reversed).
-                """,
-            params: [
+        static let parameters: [RPCParam] = [
                 SubscriptionMethods.optionalBundleId, RPCParam("transactionId", "One transaction.", schema: transactionIdSchema, required: false),
                 RPCParam("customerId", "One customer.", schema: Schema.string(maxLength: 128), required: false),
                 RPCParam("limit", "1 to 200, default 50.", schema: Schema.integer(minimum: 1), required: false),
-            ],
-            result: "refundOutcomes",
-            schema: Schema.object(
+            ]
+
+    }
+
+    struct OutcomesResult: RPCResult {
+        let outcomes: [Outcome]
+
+
+        static let schema: JSONValue = Schema.object(
                 [
                     (
                         "outcomes",
@@ -90,8 +84,16 @@ extension RefundMethods {
                                     "familyShared", "revoke",
                                 ]))
                     )
-                ], required: ["outcomes"]),
-            errors: [ErrorCode.invalidParams, ErrorCode.notFound])
+                ], required: ["outcomes"])
+
+    }
+
+    static let outcomes = RPCMethod<RPCCall>(
+        "refunds.outcomes", tag: "refunds", summary: "Apple's refund decisions and what to revoke for each.", description: """
+                From REFUND, REFUND_DECLINED and REFUND_REVERSED notifications, newest first: for one transaction (with bundleId), one customer, \
+                or one app. revoke.action is revokeQuantity (a consumable: the refunded fraction of its quantity, rounded down), revokeAccess \
+                (anything else; familyMembers for FAMILY_REVOKE), none (declined) or restore (reversed).
+                """, result: "refundOutcomes", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: OutcomesParams, call) in
         let limit = p.limit ?? 50
         guard (1...200).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 200") }
@@ -155,48 +157,53 @@ extension RefundMethods {
             ], required: [], title: "Transaction")
     }
 
-    struct HistoryParams: Decodable, Sendable {
+    struct HistoryParams: RPCParams {
         let bundleId: String
         let transactionId: String
+
+
+        static let parameters: [RPCParam] = [RefundMethods.bundleId, RPCParam("transactionId", "Any of the customer's transaction IDs.", schema: transactionIdSchema)]
+
     }
 
-    struct HistoryResult: Encodable, Sendable {
+    struct HistoryResult: RPCResult {
         let transactions: [Transaction]
+
+
+        static let schema: JSONValue = Schema.object([("transactions", Schema.array(of: Transaction.schema))], required: ["transactions"])
+
     }
 
     static let history = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "refunds.history", tag: "refunds", summary: "Apple's refund history for the customer behind a transaction, every page.",
-            description: "Apple's Get Refund History, all pages followed, each signed transaction verified.",
-            params: [bundleId, RPCParam("transactionId", "Any of the customer's transaction IDs.", schema: transactionIdSchema)],
-            result: "refundHistory", schema: Schema.object([("transactions", Schema.array(of: Transaction.schema))], required: ["transactions"]),
-            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid])
+        "refunds.history", tag: "refunds", summary: "Apple's refund history for the customer behind a transaction, every page.", description: "Apple's Get Refund History, all pages followed, each signed transaction verified.", result: "refundHistory", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid]
     ) { (p: HistoryParams, call) in
         HistoryResult(
             transactions: try await call.services.refunds.history(tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId).map(Transaction.init))
     }
 
-    struct LookupParams: Decodable, Sendable {
+    struct LookupParams: RPCParams {
         let bundleId: String
         let orderId: String
+
+
+        static let parameters: [RPCParam] = [RefundMethods.bundleId, RPCParam("orderId", "The order ID, such as MK5TTTVWJH.", schema: Schema.string(pattern: "^[A-Za-z0-9]{1,64}$"))]
+
     }
 
-    struct LookupResult: Encodable, Sendable {
+    struct LookupResult: RPCResult {
         let orderId: String
         let status: String
         let transactions: [Transaction]
+
+
+        static let schema: JSONValue = Schema.object(
+                [("orderId", Schema.string()), ("status", Schema.enumeration(["valid", "invalid"])), ("transactions", Schema.array(of: Transaction.schema))],
+                required: ["orderId", "status", "transactions"])
+
     }
 
     static let lookupOrder = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "refunds.lookupOrder", tag: "refunds", summary: "Looks up an order ID from a customer's App Store receipt email.",
-            description: "Apple's Look Up Order ID: `valid` with the order's verified transactions, or `invalid`.",
-            params: [bundleId, RPCParam("orderId", "The order ID, such as MK5TTTVWJH.", schema: Schema.string(pattern: "^[A-Za-z0-9]{1,64}$"))],
-            result: "order",
-            schema: Schema.object(
-                [("orderId", Schema.string()), ("status", Schema.enumeration(["valid", "invalid"])), ("transactions", Schema.array(of: Transaction.schema))],
-                required: ["orderId", "status", "transactions"]),
-            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid])
+        "refunds.lookupOrder", tag: "refunds", summary: "Looks up an order ID from a customer's App Store receipt email.", description: "Apple's Look Up Order ID: `valid` with the order's verified transactions, or `invalid`.", result: "order", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid]
     ) { (p: LookupParams, call) in
         let (valid, transactions) = try await call.services.refunds.lookupOrder(tenant: call.caller.tenant, bundleId: p.bundleId, orderId: p.orderId)
         return LookupResult(orderId: p.orderId, status: valid ? "valid" : "invalid", transactions: transactions.map(Transaction.init))

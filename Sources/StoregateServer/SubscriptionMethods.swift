@@ -79,31 +79,34 @@ enum SubscriptionMethods {
     static let environment = RPCParam(
         "environment", "Production or Sandbox (default: Production when the app has it).", schema: Schema.enumeration(["Production", "Sandbox"]), required: false)
 
-    struct StatusParams: Decodable, Sendable {
+    struct StatusParams: RPCParams {
         let customerId: String?
         let bundleId: String?
         let transactionId: String?
         let refresh: Bool?
+
+
+        static let parameters: [RPCParam] = [
+                RPCParam("customerId", "The tenant's own identifier of the customer.", schema: Schema.string(maxLength: 128), required: false), SubscriptionMethods.optionalBundleId,
+                RPCParam("transactionId", "Any transaction ID of the customer (original or not).", schema: transactionIdSchema, required: false),
+                RPCParam("refresh", "Ask Apple first.", schema: ["type": "boolean"], required: false),
+            ]
+
     }
 
-    struct StatusResult: Encodable, Sendable {
+    struct StatusResult: RPCResult {
         let subscriptions: [Subscription]
+
+
+        static let schema: JSONValue = Schema.object([("subscriptions", Schema.array(of: subscriptionSchema))], required: ["subscriptions"])
+
     }
 
     static let status = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "subscriptions.status", tag: "subscriptions", summary: "A customer's subscriptions, per subscription group, with Apple's status.",
-            description: """
+        "subscriptions.status", tag: "subscriptions", summary: "A customer's subscriptions, per subscription group, with Apple's status.", description: """
                 By `customerId`, or by any of the customer's transaction IDs with `bundleId`. Read from local state kept current by notifications; \
                 with `refresh: true` Apple's Get All Subscription Statuses is called first and reconciled into it (older signed data never replaces newer).
-                """,
-            params: [
-                RPCParam("customerId", "The tenant's own identifier of the customer.", schema: Schema.string(maxLength: 128), required: false), optionalBundleId,
-                RPCParam("transactionId", "Any transaction ID of the customer (original or not).", schema: transactionIdSchema, required: false),
-                RPCParam("refresh", "Ask Apple first.", schema: ["type": "boolean"], required: false),
-            ],
-            result: "subscriptions", schema: Schema.object([("subscriptions", Schema.array(of: subscriptionSchema))], required: ["subscriptions"]),
-            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid])
+                """, result: "subscriptions", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid]
     ) { (params: StatusParams, call) in
         let states = try await call.services.subscriptions.status(
             tenant: call.caller.tenant, customerId: params.customerId, bundleId: params.bundleId, transactionId: params.transactionId, refresh: params.refresh ?? false)
@@ -111,8 +114,12 @@ enum SubscriptionMethods {
         return StatusResult(subscriptions: states.map { Subscription($0, bundles: bundles) })
     }
 
-    struct EntitlementsParams: Decodable, Sendable {
+    struct EntitlementsParams: RPCParams {
         let customerId: String
+
+
+        static let parameters: [RPCParam] = [RPCParam("customerId", "The tenant's own identifier of the customer.", schema: Schema.string(maxLength: 128))]
+
     }
 
     struct Purchase: Encodable, Sendable {
@@ -127,22 +134,13 @@ enum SubscriptionMethods {
         let quantity: Int
     }
 
-    struct EntitlementsResult: Encodable, Sendable {
+    struct EntitlementsResult: RPCResult {
         let customerId: String
         let subscriptions: [Subscription]
         let purchases: [Purchase]
-    }
 
-    static let entitlements = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "entitlements.list", tag: "subscriptions", summary: "What a customer may use now.",
-            description: """
-                Subscriptions that grant access (active, or in the billing grace period) and purchases of every other type \
-                (consumable, non-consumable, non-renewing subscription) that are neither revoked nor expired.
-                """,
-            params: [RPCParam("customerId", "The tenant's own identifier of the customer.", schema: Schema.string(maxLength: 128))],
-            result: "entitlements",
-            schema: Schema.object(
+
+        static let schema: JSONValue = Schema.object(
                 [
                     ("customerId", Schema.string()), ("subscriptions", Schema.array(of: subscriptionSchema)),
                     (
@@ -156,8 +154,15 @@ enum SubscriptionMethods {
                                     ("expiresDate", Schema.string(format: "date-time")), ("quantity", Schema.integer(minimum: 1)),
                                 ], required: ["bundleId", "environment", "productId", "type", "transactionId", "originalTransactionId", "quantity"]))
                     ),
-                ], required: ["customerId", "subscriptions", "purchases"]),
-            errors: [ErrorCode.invalidParams, ErrorCode.notFound])
+                ], required: ["customerId", "subscriptions", "purchases"])
+
+    }
+
+    static let entitlements = RPCMethod<RPCCall>(
+        "entitlements.list", tag: "subscriptions", summary: "What a customer may use now.", description: """
+                Subscriptions that grant access (active, or in the billing grace period) and purchases of every other type \
+                (consumable, non-consumable, non-renewing subscription) that are neither revoked nor expired.
+                """, result: "entitlements", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: EntitlementsParams, call) in
         let (subscriptions, purchases) = try await call.services.subscriptions.entitlements(tenant: call.caller.tenant, customerId: params.customerId)
         let bundles = try await bundles(call)
@@ -177,36 +182,38 @@ enum SubscriptionMethods {
         "requestIdentifier", "Your identifier of this request (default: a new UUID); repeat it to retry safely.", schema: Schema.string(maxLength: 128),
         required: false)
 
-    struct ExtendParams: Decodable, Sendable {
+    struct ExtendParams: RPCParams {
         let bundleId: String
         let originalTransactionId: String
         let extendByDays: Int
         let extendReasonCode: Int
         let requestIdentifier: String?
+
+
+        static let parameters: [RPCParam] = [
+                SubscriptionMethods.bundleId, RPCParam("originalTransactionId", "The subscription's original transaction ID.", schema: transactionIdSchema), SubscriptionMethods.extendByDays, SubscriptionMethods.extendReasonCode,
+                SubscriptionMethods.requestIdentifier,
+            ]
+
     }
 
-    struct ExtendResult: Encodable, Sendable {
+    struct ExtendResult: RPCResult {
         let requestIdentifier: String
         let originalTransactionId: String
         let success: Bool
         let effectiveDate: Date?
-    }
 
-    static let extendRenewalDate = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "subscriptions.extendRenewalDate", tag: "subscriptions", summary: "Extends one subscription's renewal date (Apple's Extend a Subscription Renewal Date).",
-            description: "At most two extensions per subscription in 365 days: checked locally before Apple is called (error 1009 names the earlier dates). Audited.",
-            params: [
-                bundleId, RPCParam("originalTransactionId", "The subscription's original transaction ID.", schema: transactionIdSchema), extendByDays, extendReasonCode,
-                requestIdentifier,
-            ],
-            result: "extension",
-            schema: Schema.object(
+
+        static let schema: JSONValue = Schema.object(
                 [
                     ("requestIdentifier", Schema.string()), ("originalTransactionId", Schema.string()), ("success", ["type": "boolean"]),
                     ("effectiveDate", Schema.string("The new renewal date.", format: "date-time")),
-                ], required: ["requestIdentifier", "originalTransactionId", "success"]),
-            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError])
+                ], required: ["requestIdentifier", "originalTransactionId", "success"])
+
+    }
+
+    static let extendRenewalDate = RPCMethod<RPCCall>(
+        "subscriptions.extendRenewalDate", tag: "subscriptions", summary: "Extends one subscription's renewal date (Apple's Extend a Subscription Renewal Date).", description: "At most two extensions per subscription in 365 days: checked locally before Apple is called (error 1009 names the earlier dates). Audited.", result: "extension", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError]
     ) { (params: ExtendParams, call) in
         let result = try await call.services.subscriptions.extendRenewalDate(
             tenant: call.caller.tenant, bundleId: params.bundleId, originalTransactionId: params.originalTransactionId, extendByDays: params.extendByDays,
@@ -215,7 +222,7 @@ enum SubscriptionMethods {
             requestIdentifier: result.requestIdentifier, originalTransactionId: result.originalTransactionId, success: result.success, effectiveDate: result.effectiveDate)
     }
 
-    struct ExtendAllParams: Decodable, Sendable {
+    struct ExtendAllParams: RPCParams {
         let bundleId: String
         let environment: AppStoreEnvironment?
         let productId: String
@@ -223,27 +230,30 @@ enum SubscriptionMethods {
         let extendReasonCode: Int
         let storefrontCountryCodes: [String]?
         let requestIdentifier: String?
+
+
+        static let parameters: [RPCParam] = [
+                SubscriptionMethods.bundleId, SubscriptionMethods.environment, SubscriptionMethods.productId, SubscriptionMethods.extendByDays, SubscriptionMethods.extendReasonCode,
+                RPCParam(
+                    "storefrontCountryCodes", "Only these storefronts (ISO 3166-1 alpha-3).", schema: Schema.array(of: Schema.string(pattern: "^[A-Z]{3}$")),
+                    required: false),
+                SubscriptionMethods.requestIdentifier,
+            ]
+
     }
 
-    struct RequestIdentifier: Encodable, Sendable {
+    struct RequestIdentifier: RPCResult {
         let requestIdentifier: String
+
+
+        static let schema: JSONValue = Schema.object([("requestIdentifier", Schema.string())], required: ["requestIdentifier"])
+
     }
 
     static let productId = RPCParam("productId", "The subscription's product identifier.", schema: Schema.string(maxLength: 255))
 
     static let extendAll = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "subscriptions.extendAll", tag: "subscriptions", summary: "Extends the renewal date of every active subscriber of a product.",
-            description: "Apple's Extend Subscription Renewal Dates for All Active Subscribers. Follow progress with `subscriptions.extensionStatus`. Audited.",
-            params: [
-                bundleId, environment, productId, extendByDays, extendReasonCode,
-                RPCParam(
-                    "storefrontCountryCodes", "Only these storefronts (ISO 3166-1 alpha-3).", schema: Schema.array(of: Schema.string(pattern: "^[A-Z]{3}$")),
-                    required: false),
-                requestIdentifier,
-            ],
-            result: "massExtension", schema: Schema.object([("requestIdentifier", Schema.string())], required: ["requestIdentifier"]),
-            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError])
+        "subscriptions.extendAll", tag: "subscriptions", summary: "Extends the renewal date of every active subscriber of a product.", description: "Apple's Extend Subscription Renewal Dates for All Active Subscribers. Follow progress with `subscriptions.extensionStatus`. Audited.", result: "massExtension", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError]
     ) { (params: ExtendAllParams, call) in
         RequestIdentifier(
             requestIdentifier: try await call.services.subscriptions.extendAll(
@@ -252,35 +262,38 @@ enum SubscriptionMethods {
                 requestIdentifier: params.requestIdentifier, actor: call.caller.actor))
     }
 
-    struct ExtensionStatusParams: Decodable, Sendable {
+    struct ExtensionStatusParams: RPCParams {
         let bundleId: String
         let environment: AppStoreEnvironment?
         let productId: String
         let requestIdentifier: String
+
+
+        static let parameters: [RPCParam] = [
+                SubscriptionMethods.bundleId, SubscriptionMethods.environment, SubscriptionMethods.productId,
+                RPCParam("requestIdentifier", "The identifier `subscriptions.extendAll` returned.", schema: Schema.string(maxLength: 128)),
+            ]
+
     }
 
-    struct ExtensionStatusResult: Encodable, Sendable {
+    struct ExtensionStatusResult: RPCResult {
         let requestIdentifier: String
         let complete: Bool
         let completeDate: Date?
         let succeededCount: Int64?
         let failedCount: Int64?
-    }
 
-    static let extensionStatus = RPCMethod<RPCCall>(
-        RPCMethodDescription(
-            "subscriptions.extensionStatus", tag: "subscriptions", summary: "Apple's progress on a mass renewal-date extension.",
-            params: [
-                bundleId, environment, productId,
-                RPCParam("requestIdentifier", "The identifier `subscriptions.extendAll` returned.", schema: Schema.string(maxLength: 128)),
-            ],
-            result: "extensionStatus",
-            schema: Schema.object(
+
+        static let schema: JSONValue = Schema.object(
                 [
                     ("requestIdentifier", Schema.string()), ("complete", ["type": "boolean"]), ("completeDate", Schema.string(format: "date-time")),
                     ("succeededCount", Schema.integer(minimum: 0)), ("failedCount", Schema.integer(minimum: 0)),
-                ], required: ["requestIdentifier", "complete"]),
-            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError])
+                ], required: ["requestIdentifier", "complete"])
+
+    }
+
+    static let extensionStatus = RPCMethod<RPCCall>(
+        "subscriptions.extensionStatus", tag: "subscriptions", summary: "Apple's progress on a mass renewal-date extension.", result: "extensionStatus", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError]
     ) { (params: ExtensionStatusParams, call) in
         let status = try await call.services.subscriptions.extensionStatus(
             tenant: call.caller.tenant, bundleId: params.bundleId, environment: params.environment,

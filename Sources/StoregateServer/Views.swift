@@ -4,7 +4,7 @@ import JSONRPC
 import Storegate
 
 /// What RPC results show of a tenant.
-struct TenantView: Encodable, Sendable {
+struct TenantView: RPCResult {
     let id: String
     let slug: String
     let name: String
@@ -26,12 +26,16 @@ struct TenantView: Encodable, Sendable {
         ], required: ["id", "slug", "name", "status", "createdAt"], title: "Tenant")
 }
 
-struct AppList: Encodable, Sendable {
+struct AppList: RPCResult {
     let apps: [AppView]
+
+
+    static let schema: JSONValue = Schema.object([("apps", Schema.array(of: AppView.schema))], required: ["apps"])
+
 }
 
 /// What RPC results show of an app: public facts, key ids and kinds, notification URLs. Never key material.
-struct AppView: Encodable, Sendable {
+struct AppView: RPCResult {
     struct Key: Encodable, Sendable {
         let keyId: String
         let issuerId: String

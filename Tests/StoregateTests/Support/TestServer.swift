@@ -8,6 +8,7 @@ import NIOSSL
 import Storegate
 import StoregatePostgres
 import StoregateServer
+import Testing
 
 /// A real Storegate HTTP server on a free loopback port, and a client to talk to it.
 struct TestServer {
@@ -77,6 +78,7 @@ struct TestServer {
         let body: [String: Any] = ["jsonrpc": "2.0", "method": method, "params": params, "id": 1]
         let raw = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
         let reply = try await rpc(raw: raw, apiKey: apiKey)
+        ResultContract.check(method: method, response: reply.body)
         return reply.json as? [String: Any] ?? [:]
     }
 }

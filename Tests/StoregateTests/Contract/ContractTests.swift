@@ -1,0 +1,131 @@
+import AppStoreServer
+import AppStoreSimulator
+import Foundation
+import JSONRPC
+import Storegate
+import StoregateServer
+import Synchronization
+import Testing
+
+/// Each RPC method is declared once (its `Params` and `Result` types); these tests check that what the
+/// OpenRPC document says is what the code does. Every result a test receives through `TestServer.call` is
+/// also validated against its method's documented schema (see `ResultContract`).
+@Suite struct ContractTests {
+    /// The documented parameters are exactly the ones the method decodes, required exactly when documented so.
+    @Test(arguments: StoregateRPC.registry.descriptions.map(\.name))
+    func paramsAgreeWithTheirDocumentation(_ name: String) throws {
+        let method = try #require(StoregateRPC.registry.methods[name])
+        let decoded = try ParamsProbe.keys(of: method.paramsType)
+        let documented = method.description.params
+        #expect(Set(documented.filter(\.required).map(\.name)) == decoded.required, "\(name): required parameters")
+        #expect(Set(documented.filter { !$0.required }.map(\.name)) == decoded.optional, "\(name): optional parameters")
+        #expect(Set(documented.map(\.name)).count == documented.count, "\(name): a parameter documented twice")
+    }
+
+    /// The checks above can fail: the validator refuses what a schema does not allow, and the probe tells
+    /// required from optional.
+    @Test func theChecksCanFail() throws {
+        let schema = StoregateRPC.registry.methods["accounts.ensure"]!.description.resultSchema
+        let good: JSONValue = [
+            "customerId": "ivy", "appAccountToken": .string(UUID().uuidString.lowercased()), "createdAt": "2026-11-24T10:00:00Z", "links": [],
+        ]
+        #expect(SchemaValidator.violations(of: good, against: schema).isEmpty)
+        let bad: JSONValue = ["customerId": .number(1), "appAccountToken": "not-a-uuid", "createdAt": "2026-11-24T10:00:00Z", "links": [], "extra": true]
+        #expect(SchemaValidator.violations(of: bad, against: schema).count == 3, "\(SchemaValidator.violations(of: bad, against: schema))")
+
+        struct Sample: Decodable {
+            let needed: String
+            let maybe: String?
+            let maybeNumber: Int?
+            let when: Date
+        }
+        let keys = try ParamsProbe.keys(of: Sample.self)
+        #expect(keys.required == ["needed", "when"] && keys.optional == ["maybe", "maybeNumber"])
+    }
+
+    /// Every method in `api-spec/openrpc.json` is called once with real data (Storegate, the simulator and
+    /// PostgreSQL over HTTP), and its result validates against the method's result schema.
+    @Test func everyMethodAnswersWithItsDocumentedResult() async throws {
+        try await Storefront.with(slug: "contract") { s in
+            let called = Mutex<Set<String>>([])
+            func result(_ method: String, _ params: [String: Any] = [:]) async throws -> [String: Any] {
+                called.withLock { _ = $0.insert(method) }
+                return try await s.result(method, params)  // validated against the schema by TestServer.call
+            }
+            let bundleId = Storefront.bundleId
+            _ = try await result("rpc.discover")
+            _ = try await result("tenant.get")
+            let apps = try await result("apps.list")
+            let appId = try #require(((apps["apps"] as? [[String: Any]])?.first)?["id"] as? String)
+            _ = try await result("apps.get", ["appId": appId])
+
+            _ = try await result("offers.signPromotional", ["bundleId": bundleId, "productId": "com.example.monthly", "offerId": "winback", "appAccountToken": UUID().uuidString])
+            _ = try await result("offers.signPromotionalJWS", ["bundleId": bundleId, "productId": "com.example.monthly", "offerId": "winback"])
+            _ = try await result(
+                "offers.signIntroductoryEligibility", ["bundleId": bundleId, "productId": "com.example.monthly", "allowIntroductoryOffer": true, "transactionId": "1"])
+            _ = try await result(
+                "offers.signAdvancedCommerceRequest",
+                ["bundleId": bundleId, "request": ["operation": "CREATE_ONE_TIME_CHARGE", "version": "1", "requestInfo": ["requestReferenceId": UUID().uuidString]]])
+
+            // A customer with a subscription and a consumable, linked from the device's signed data.
+            let customer = try await result("accounts.ensure", ["customerId": "ivy"])
+            let token = try #require(UUID(uuidString: customer["appAccountToken"] as? String ?? ""))
+            let subscription = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("ivy-device", token: token))
+            let coins = try await s.simulator.purchase(RefundDecisioningTests.coins("ivy-device"))
+            let original = try #require(subscription.originalTransactionId)
+            let coinsId = try #require(coins.transactionId)
+            try await s.processed(2)
+            let signedCoins = try #require(try await s.sim.client.getTransactionInfo(transactionId: coinsId).signedTransactionInfo)
+            _ = try await result("accounts.linkTransaction", ["bundleId": bundleId, "customerId": "ivy", "signedTransaction": signedCoins])
+            let appTransaction = try #require(try await s.sim.client.getAppTransactionInfo(anyTransactionId: coinsId).signedAppTransactionInfo)
+            _ = try await result("accounts.linkAppTransaction", ["bundleId": bundleId, "customerId": "ivy", "signedAppTransaction": appTransaction])
+            _ = try await result("accounts.setAppAccountToken", ["bundleId": bundleId, "customerId": "ivy", "originalTransactionId": original])
+            _ = try await result("accounts.resolve", ["bundleId": bundleId, "transactionId": coinsId])
+
+            _ = try await result("subscriptions.status", ["customerId": "ivy", "refresh": true])
+            _ = try await result("entitlements.list", ["customerId": "ivy"])
+            _ = try await result("subscriptions.extendRenewalDate", ["bundleId": bundleId, "originalTransactionId": original, "extendByDays": 3, "extendReasonCode": 1])
+            let mass = try await result(
+                "subscriptions.extendAll", ["bundleId": bundleId, "productId": "com.example.monthly", "extendByDays": 1, "extendReasonCode": 3])
+            _ = try await result(
+                "subscriptions.extensionStatus",
+                ["bundleId": bundleId, "productId": "com.example.monthly", "requestIdentifier": try #require(mass["requestIdentifier"] as? String)])
+
+            // Refunds: a policy, a consumption request answered from reported facts, Apple's refund, its history.
+            _ = try await result("refunds.setPolicy", ["bundleId": bundleId, "customerConsented": true, "refundPreference": "DECLINE"])
+            try await s.simulator.requestRefund(transactionId: coinsId, reason: .unsatisfiedWithPurchase)
+            try await s.processed(3)
+            _ = try await result("refunds.pending", ["bundleId": bundleId])
+            _ = try await result(
+                "refunds.reportConsumption",
+                ["bundleId": bundleId, "transactionId": coinsId, "customerConsented": true, "deliveryStatus": "DELIVERED", "sampleContentProvided": false,
+                 "consumptionPercentage": 25_000])
+            try await s.eventually("the consumption information sent") { await s.store.consumptionReports[coinsId] != nil }
+            _ = try await s.simulator.refund(transactionId: coinsId, percentage: 75_000)
+            try await s.processed(4)
+            _ = try await result("refunds.outcomes", ["customerId": "ivy"])
+            _ = try await result("refunds.history", ["bundleId": bundleId, "transactionId": coinsId])
+            _ = try await result("refunds.lookupOrder", ["bundleId": bundleId, "orderId": try #require(await s.store.orderId(of: coinsId))])
+
+            _ = try await result("notifications.list", ["bundleId": bundleId])
+            _ = try await result("notifications.backfill", ["bundleId": bundleId, "startDate": (Date() - 3600).formatted(.iso8601)])
+            let test = try await result("notifications.requestTest", ["bundleId": bundleId])
+            _ = try await result("notifications.testStatus", ["bundleId": bundleId, "testNotificationToken": try #require(test["testNotificationToken"] as? String)])
+
+            let documented = Set(StoregateRPC.registry.descriptions.map(\.name))
+            #expect(called.withLock { $0 } == documented, "every documented method is called")
+        }
+    }
+}
+
+/// Checks a result received over HTTP against its method's result schema in the OpenRPC document.
+enum ResultContract {
+    static func check(method: String, response: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let schema = StoregateRPC.registry.methods[method]?.description.resultSchema,
+            let reply = try? JSONParser.parse(response), let result = reply["result"]
+        else { return }
+        for violation in SchemaValidator.violations(of: result, against: schema) {
+            Issue.record("\(method) answered outside its documented result: \(violation)", sourceLocation: sourceLocation)
+        }
+    }
+}
