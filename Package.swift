@@ -39,10 +39,11 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
-        // Apple-facing layer: no tenancy, no database.
+        // Apple-facing layer: no tenancy, no database. Uses JSONRPC's JSON writer.
         .target(
             name: "AppStoreServer",
             dependencies: [
+                "JSONRPC",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

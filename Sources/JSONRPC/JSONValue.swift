@@ -61,7 +61,9 @@ public enum JSONValue: Sendable, Equatable {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    static func writeString(_ s: String, to out: inout [UInt8]) {
+    /// Writes `s` as a JSON string, escaped as `JSONEncoder` escapes it (`\b`, `\f`, `\n`, `\r`, `\t`, other
+    /// control characters as `\u00XX`; `/` left alone). The one string escaper of the project.
+    public static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         defer { out.append(UInt8(ascii: "\"")) }
         // Most strings (a JWS, an identifier) need no escape: copied in one piece.
@@ -74,6 +76,8 @@ public enum JSONValue: Sendable, Equatable {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
             case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
+            case 0x08: out.append(contentsOf: [92, UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [92, UInt8(ascii: "f")])
             case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
             case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
             case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])

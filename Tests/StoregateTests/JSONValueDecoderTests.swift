@@ -101,3 +101,16 @@ import Testing
         #expect(String(decoding: decoded.request.serialized, as: UTF8.self) == #"{"version":"1","operation":"CREATE","price":1.50,"id":9007199254740993}"#)
     }
 }
+
+/// The project's one JSON string escaper (JSON-RPC results and JWS claims) writes what `JSONEncoder` writes.
+@Suite struct JSONStringEscapeTests {
+    @Test func escapesAsJSONEncoderDoes() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let text = String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self) + "\"\\/é😀"
+        var written: [UInt8] = []
+        JSONValue.writeString(text, to: &written)
+        #expect(String(decoding: written, as: UTF8.self) == String(decoding: try encoder.encode(text), as: UTF8.self))
+        #expect(String(decoding: written, as: UTF8.self).contains(#"\b"#) && String(decoding: written, as: UTF8.self).contains(#"\f"#))
+    }
+}

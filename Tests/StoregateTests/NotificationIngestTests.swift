@@ -24,8 +24,7 @@ import Testing
                         try await services.notifications.list(tenant: tenant.tenant.tenant, appId: nil, limit: 100)
                     }
                     func waitFor(_ count: Int) async throws {
-                        let deadline = ContinuousClock.now + .seconds(10)
-                        while try await stored().count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                        try await eventually("\(count) stored notifications") { try await stored().count >= count }
                     }
 
                     _ = try await sim.simulator.purchase(AppStoreServerAPIClientTests.subscription("kim"))
@@ -69,9 +68,8 @@ import Testing
                     }
                     let original = try #require(await sim.store.transactions(ofCustomer: "kim").first?.originalTransactionId)
                     try await sim.simulator.renew(originalTransactionId: original)
-                    let deadline = ContinuousClock.now + .seconds(5)
-                    while await (sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.count ?? 0) < 1, ContinuousClock.now < deadline {
-                        try await Task.sleep(for: .milliseconds(10))
+                    try await eventually("a delivery attempt while storage is away", timeout: .seconds(5)) {
+                        await (sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.count ?? 0) >= 1
                     }
                     try await services.postgres.client.withConnection { conn in
                         try await conn.run("ALTER TABLE \(unescaped: schema).notifications_away RENAME TO notifications", logger: services.postgres.logger)
@@ -79,11 +77,8 @@ import Testing
                     try await waitFor(2)
                     #expect(try await stored().map(\.notificationType.rawValue).sorted() == ["DID_RENEW", "SUBSCRIBED"])
                     // The simulator records the attempt once Storegate has answered.
-                    let answered = ContinuousClock.now + .seconds(5)
-                    while await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.last?.sendAttemptResult != .success,
-                        ContinuousClock.now < answered
-                    {
-                        try await Task.sleep(for: .milliseconds(10))
+                    try await eventually("the successful redelivery recorded", timeout: .seconds(5)) {
+                        await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.last?.sendAttemptResult == .success
                     }
                     let attempts = await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.map(\.sendAttemptResult)
                     #expect(attempts?.first == .unsuccessfulHttpResponseCode)

@@ -27,7 +27,9 @@ import Testing
                 let signedTransaction = try #require(notification.data?.signedTransactionInfo)
                 #expect(try #require(await sim.verifier().verify(signedTransaction).payload).decode(JWSTransactionDecodedPayload.self).transactionId == bought.transactionId)
 
-                try await Task.sleep(for: .milliseconds(50))
+                try await eventually("the third attempt recorded") {
+                    await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).first?.attempts.count == 3
+                }
                 let attempts = await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).first?.attempts.map(\.sendAttemptResult)
                 #expect(attempts == [.unsuccessfulHttpResponseCode, .unsuccessfulHttpResponseCode, .success])
                 let history = try await sim.client.getNotificationHistory(

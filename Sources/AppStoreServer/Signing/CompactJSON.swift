@@ -1,3 +1,5 @@
+import JSONRPC
+
 /// JWS claims written straight to JSON bytes, in declaration order, without `JSONEncoder`: offer signing
 /// is a hot path, and the generic encoder cost as much as the signature. Output is what `JSONEncoder`
 /// with `.withoutEscapingSlashes` writes: nil members left out, `"`, `\` and control characters escaped.
@@ -42,34 +44,8 @@ struct JSONObjectWriter {
         bytes.append(UInt8(ascii: ":"))
     }
 
-    private static let hex = Array("0123456789abcdef".utf8)
-
     private mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        defer { bytes.append(UInt8(ascii: "\"")) }
-        let utf8 = value.utf8
-        // Scanned as one contiguous buffer: iterating the UTF8View element by element showed on the signing path.
-        let plain = utf8.withContiguousStorageIfAvailable { !$0.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") } }
-        if plain == true {
-            bytes.append(contentsOf: utf8)
-            return
-        }
-        for byte in utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                bytes.append(contentsOf: Array("\\u00".utf8))
-                bytes.append(Self.hex[Int(byte >> 4)])
-                bytes.append(Self.hex[Int(byte & 0xF)])
-            default: bytes.append(byte)
-            }
-        }
+        JSONValue.writeString(value, to: &bytes)
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Synchronization
+import Testing
 
 /// A stand-in for a developer's notification endpoint: records every `signedPayload` it receives and
 /// answers with the statuses it is told to (then 200).
@@ -41,7 +42,6 @@ final class NotificationReceiver: Sendable {
 
     /// Waits until `count` notifications arrived (bounded).
     func wait(for count: Int, timeout: Duration = .seconds(10)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while received.count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try await eventually("\(count) notifications received", timeout: timeout) { received.count >= count }
     }
 }

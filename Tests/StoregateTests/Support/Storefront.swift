@@ -31,14 +31,9 @@ struct Storefront {
         return try #require(reply["result"] as? [String: Any], "\(method): \(reply)", sourceLocation: sourceLocation)
     }
 
-    /// Polls until `condition` holds (notifications and jobs arrive asynchronously), for at most 10 seconds.
+    /// Polls until `condition` holds (notifications and jobs arrive asynchronously); a timeout fails the test.
     func eventually(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+        try await StoregateTests.eventually(what, sourceLocation: sourceLocation, condition)
     }
 
     /// The processed notifications Storegate stored, counted.
