@@ -1,4 +1,5 @@
 import AppStoreServer
+@_spi(LegacyConsumption) import AppStoreServer
 import Foundation
 import Logging
 
@@ -133,7 +134,7 @@ public struct RefundService: Sendable {
                     v1.accountTenure = AccountTenure(rawValue: Self.tenureCode(since: customer.createdAt, now: now))
                 }
                 body = try encoder.encode(v1)
-                try await client.sendConsumptionData(transactionId: request.transactionId, request: v1)
+                try await client.sendConsumptionDataToLegacyEndpoint(transactionId: request.transactionId, request: v1)
             case .v2:
                 body = try encoder.encode(facts.v2)
                 try await client.sendConsumptionInformation(transactionId: request.transactionId, request: facts.v2)

@@ -1,3 +1,4 @@
+import AppStoreServer
 import Foundation
 
 extension TenantService {

@@ -156,4 +156,4 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     try await servicesWithApple.tenants.delete(slug: slug, confirm: slug, actor: .cli)
     group.cancelAll()
 }
-try await http.shutdown()
+try await http.shutdown().get()

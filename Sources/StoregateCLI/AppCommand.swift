@@ -1,3 +1,4 @@
+import AppStoreServer
 import ArgumentParser
 import Foundation
 import Storegate

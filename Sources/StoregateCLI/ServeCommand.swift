@@ -17,9 +17,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on (STOREGATE_HOST).") var host = ProcessInfo.processInfo.environment["STOREGATE_HOST"] ?? "127.0.0.1"
     @Option(help: "Port to listen on; 0 picks a free one (STOREGATE_PORT).") var port = Int(ProcessInfo.processInfo.environment["STOREGATE_PORT"] ?? "") ?? 8080
     @Option(name: .customLong("tls-cert"), help: "PEM certificate chain: serve HTTPS directly (STOREGATE_TLS_CERT).")
-    var tlsCert = ProcessInfo.processInfo.environment["STOREGATE_TLS_CERT"]
+    var tlsCertOption: String?
     @Option(name: .customLong("tls-key"), help: "PEM private key for --tls-cert (STOREGATE_TLS_KEY).")
-    var tlsKey = ProcessInfo.processInfo.environment["STOREGATE_TLS_KEY"]
+    var tlsKeyOption: String?
+    var tlsCert: String? { tlsCertOption ?? ProcessInfo.processInfo.environment["STOREGATE_TLS_CERT"] }
+    var tlsKey: String? { tlsKeyOption ?? ProcessInfo.processInfo.environment["STOREGATE_TLS_KEY"] }
     @Option(help: "Largest request body in bytes.") var maxBodyBytes = 1 << 20
     @Option(help: "Most requests in one JSON-RPC batch.") var maxBatchSize = 100
     @Option(help: "How many calls of one batch run at once.") var batchConcurrency = 32

@@ -82,13 +82,13 @@ extension PostgresConnection {
     }
 
     /// The first row decoded as `T`, or nil.
-    public func first<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> T? {
+    public func first<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> T? {
         for try await value in try await self.query(query, logger: logger).decode(T.self) { return value }
         return nil
     }
 
     /// The first column of every row.
-    func column<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> [T] {
+    func column<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> [T] {
         var out: [T] = []
         for try await value in try await self.query(query, logger: logger).decode(T.self) { out.append(value) }
         return out

@@ -122,9 +122,9 @@ struct TenantScope: Sendable {
 
     func run(_ query: PostgresQuery) async throws { try await conn.run(query, logger: logger) }
 
-    func first<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type) async throws -> T? { try await conn.first(query, as: type, logger: logger) }
+    func first<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> T? { try await conn.first(query, as: type, logger: logger) }
 
-    func column<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type) async throws -> [T] { try await conn.column(query, as: type, logger: logger) }
+    func column<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> [T] { try await conn.column(query, as: type, logger: logger) }
 
     func all<T>(_ query: PostgresQuery, _ make: (PostgresRow) throws -> T) async throws -> [T] {
         try await conn.all(query, logger: logger, make)

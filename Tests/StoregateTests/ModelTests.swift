@@ -5,7 +5,8 @@ import Testing
 /// Every decoded-payload and response fixture in ../shared/vectors/apple/models decodes, and
 /// re-encoding gives back the same JSON: no field lost, unknown enum values kept, UUIDs lowercase.
 @Suite struct ModelTests {
-    static let types: [String: any Codable.Type] = [
+    static var types: [String: any Codable.Type] {
+        [
         "apiException": ErrorPayload.self, "apiTooManyRequestsException": ErrorPayload.self, "apiUnknownError": ErrorPayload.self,
         "appTransactionDoesNotExistError": ErrorPayload.self, "familyTransactionNotSupportedError": ErrorPayload.self,
         "invalidAppAccountTokenUUIDError": ErrorPayload.self, "invalidTransactionIdError": ErrorPayload.self, "transactionIdNotFoundError": ErrorPayload.self,
@@ -59,7 +60,8 @@ import Testing
         "advancedCommerceSubscriptionReactivateItem": AdvancedCommerceSubscriptionReactivateItem.self,
         "advancedCommerceSubscriptionRevokeRequest": AdvancedCommerceSubscriptionRevokeRequest.self,
         "advancedCommerceSubscriptionRevokeResponse": AdvancedCommerceSubscriptionRevokeResponse.self,
-    ]
+        ]
+    }
 
     @Test func everyFixtureHasAModel() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: AppleVectors.root.appendingPathComponent("models").path)

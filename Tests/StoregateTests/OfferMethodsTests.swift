@@ -34,7 +34,8 @@ import Testing
 
                 func jws(_ method: String, _ params: [String: Any]) async throws -> (header: [String: Any], claims: [String: Any]) {
                     let reply = try await server.call(method, params, apiKey: a.apiKey)
-                    let compact = try #require((reply["result"] as? [String: Any])?["compactJWS"] as? String, "\(reply)")
+                    struct NoCompactJWS: Error, CustomStringConvertible { let description: String }
+                    guard let compact = (reply["result"] as? [String: Any])?["compactJWS"] as? String else { throw NoCompactJWS(description: "\(reply)") }
                     return try OfferSigningTests.open(compact, publicKey: publicKey)
                 }
                 let promotional = try await jws(

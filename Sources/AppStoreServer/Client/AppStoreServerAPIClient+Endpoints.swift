@@ -120,6 +120,13 @@ extension AppStoreServerAPIClient {
     /// Send Consumption Information (v1): `PUT /inApps/v1/transactions/consumption/{transactionId}`.
     @available(*, deprecated, message: "Apple deprecated v1; use sendConsumptionInformation")
     public func sendConsumptionData(transactionId: String, request: ConsumptionRequestV1) async throws(AppStoreServerAPIError) {
+        try await sendConsumptionDataToLegacyEndpoint(transactionId: transactionId, request: request)
+    }
+
+    /// The same, for a caller that must still serve apps configured for v1 and says so by importing the
+    /// `LegacyConsumption` SPI (Storegate's refund policy with `consumptionApi: v1`).
+    @_spi(LegacyConsumption)
+    public func sendConsumptionDataToLegacyEndpoint(transactionId: String, request: ConsumptionRequestV1) async throws(AppStoreServerAPIError) {
         _ = try await send(Call(method: .PUT, path: ["inApps", "v1", "transactions", "consumption", transactionId], body: try Self.json(request)))
     }
 
