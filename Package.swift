@@ -147,6 +147,7 @@ let package = Package(
             dependencies: [
                 "StoregateServer", "Storegate", "StoregatePostgres", "JSONRPC", "KeyVault", "AppStoreServer", "AppStoreSimulator", "StoregateCLI",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -25,9 +25,10 @@ public struct AppStoreSimulator: Sendable {
     }
 
     /// The HTTP application; `onServerRunning` gets the bound port.
-    public func application(host: String = "127.0.0.1", port: Int, logger: Logger = Logger(label: "storegate.simulator"),
-        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol
-    {
+    public func application(
+        host: String = "127.0.0.1", port: Int, logger: Logger = Logger(label: "storegate.simulator"),
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
         let router = Router(context: SimulatorContext.self)
         router.add(middleware: SimulatorMiddleware(simulator: self))
         addRoutes(to: router)
@@ -70,7 +71,8 @@ struct SimulatorMiddleware: RouterMiddleware {
                 response.headers[HTTPField.Name("Retry-After")!] = String(Int64(retryAt.timeIntervalSince1970 * 1000))
                 return response
             case .serverError:
-                return AppStoreSimulator.error(.generalInternalRetryable, "An unknown retryable error occurred. Please retry this request.", status: .internalServerError)
+                return AppStoreSimulator.error(
+                    .generalInternalRetryable, "An unknown retryable error occurred. Please retry this request.", status: .internalServerError)
             case .slow(let delay):
                 try await Task.sleep(for: delay)
             }

@@ -34,7 +34,8 @@ enum BearerCheck {
             let iat = claims.iat, iat <= now.timeIntervalSince1970 + 60, exp - iat <= 3600
         else { return nil }
         let flat = [
-            "iss": claims.iss ?? "", "aud": claims.aud ?? "", "bid": bid, "kid": kid, "typ": header.typ ?? "", "iat": String(Int64(iat)), "exp": String(Int64(exp)),
+            "iss": claims.iss ?? "", "aud": claims.aud ?? "", "bid": bid, "kid": kid, "typ": header.typ ?? "", "iat": String(Int64(iat)),
+            "exp": String(Int64(exp)),
         ]
         return (bid, flat)
     }

@@ -26,7 +26,8 @@ extension AppStoreSimulator {
         let productIds = query.getAll("productId").map { String($0) }
         if !productIds.isEmpty { items = items.filter { productIds.contains($0.productId ?? "") } }
         let typeNames: [String: ProductType] = [
-            "AUTO_RENEWABLE": .autoRenewableSubscription, "NON_RENEWABLE": .nonRenewingSubscription, "CONSUMABLE": .consumable, "NON_CONSUMABLE": .nonConsumable,
+            "AUTO_RENEWABLE": .autoRenewableSubscription, "NON_RENEWABLE": .nonRenewingSubscription, "CONSUMABLE": .consumable,
+            "NON_CONSUMABLE": .nonConsumable,
         ]
         let types = query.getAll("productType").compactMap { typeNames[String($0)] }
         if !types.isEmpty { items = items.filter { $0.type.map(types.contains) ?? false } }
@@ -73,7 +74,8 @@ extension AppStoreSimulator {
             if groups[group] == nil { order.append(group) }
             groups[group, default: []].append(
                 LastTransactionsItem(
-                    status: status, originalTransactionId: original, signedTransactionInfo: try ca.sign(latest), signedRenewalInfo: try renewal.map { try ca.sign($0) }))
+                    status: status, originalTransactionId: original, signedTransactionInfo: try ca.sign(latest),
+                    signedRenewalInfo: try renewal.map { try ca.sign($0) }))
         }
         return Self.json(
             StatusResponse(
@@ -86,8 +88,12 @@ extension AppStoreSimulator {
         guard let body = try await decodeBody(ExtendRenewalDateRequest.self, request) else {
             return Self.error(.generalBadRequest, "Bad request.", status: .badRequest)
         }
-        guard let days = body.extendByDays, (1...90).contains(days) else { return Self.error(.invalidExtendByDays, "Invalid extend by days value.", status: .badRequest) }
-        guard let reason = body.extendReasonCode, reason.isKnown else { return Self.error(.invalidExtendReasonCode, "Invalid extend reason code.", status: .badRequest) }
+        guard let days = body.extendByDays, (1...90).contains(days) else {
+            return Self.error(.invalidExtendByDays, "Invalid extend by days value.", status: .badRequest)
+        }
+        guard let reason = body.extendReasonCode, reason.isKnown else {
+            return Self.error(.invalidExtendReasonCode, "Invalid extend reason code.", status: .badRequest)
+        }
         guard body.requestIdentifier?.isEmpty == false else { return Self.error(.invalidRequestIdentifier, "Invalid request identifier.", status: .badRequest) }
         guard let extended = await store.extend(bundleId: context.bundleId, originalTransactionId: original, days: Int(days)) else {
             return Self.error(.originalTransactionIdNotFound, "Original transaction id not found.", status: .notFound)
@@ -105,7 +111,9 @@ extension AppStoreSimulator {
         guard let body = try await decodeBody(MassExtendRenewalDateRequest.self, request), let productId = body.productId,
             let requestIdentifier = body.requestIdentifier
         else { return Self.error(.generalBadRequest, "Bad request.", status: .badRequest) }
-        guard let days = body.extendByDays, (1...90).contains(days) else { return Self.error(.invalidExtendByDays, "Invalid extend by days value.", status: .badRequest) }
+        guard let days = body.extendByDays, (1...90).contains(days) else {
+            return Self.error(.invalidExtendByDays, "Invalid extend by days value.", status: .badRequest)
+        }
         let count = await store.extendAll(bundleId: context.bundleId, productId: productId, days: Int(days))
         await store.setMassExtension(
             MassExtendRenewalDateStatusResponse(
@@ -118,9 +126,12 @@ extension AppStoreSimulator {
         guard let body = try await decodeBody(NotificationHistoryRequest.self, request), let start = body.startDate, let end = body.endDate else {
             return Self.error(.generalBadRequest, "Bad request.", status: .badRequest)
         }
-        guard start < end else { return Self.error(.startDateAfterEndDate, "Invalid request. The end date precedes the start date or the dates are the same.", status: .badRequest) }
+        guard start < end else {
+            return Self.error(.startDateAfterEndDate, "Invalid request. The end date precedes the start date or the dates are the same.", status: .badRequest)
+        }
         if body.transactionId != nil && body.notificationType != nil {
-            return Self.error(.multipleFiltersSupplied, "Invalid request. Supply either a transaction id or a notification type, but not both.", status: .badRequest)
+            return Self.error(
+                .multipleFiltersSupplied, "Invalid request. Supply either a transaction id or a notification type, but not both.", status: .badRequest)
         }
         var items = await store.notifications(bundleId: context.bundleId).filter { item in
             guard let signed = item.payload.signedDate, signed >= start, signed < end else { return false }
@@ -137,14 +148,16 @@ extension AppStoreSimulator {
         let (page, token, more) = Self.page(items, after: request.uri.queryParameters["paginationToken"].map(String.init))
         return Self.json(
             NotificationHistoryResponse(
-                paginationToken: token, hasMore: more, notificationHistory: page.map { NotificationHistoryResponseItem(signedPayload: $0.signed, sendAttempts: $0.attempts) }))
+                paginationToken: token, hasMore: more,
+                notificationHistory: page.map { NotificationHistoryResponseItem(signedPayload: $0.signed, sendAttempts: $0.attempts) }))
     }
 
     func requestTestNotification(_ context: SimulatorContext) async throws -> Response {
         guard let app = await store.app(context.bundleId) else { return Self.error(.appNotFound, "App not found.", status: .notFound) }
         let payload = ResponseBodyV2DecodedPayload(
             notificationType: .test, notificationUUID: UUID().uuidString.lowercased(),
-            data: NotificationData(environment: app.environment, appAppleId: app.appAppleId, bundleId: app.bundleId), version: "2.0", signedDate: Timestamp(now()))
+            data: NotificationData(environment: app.environment, appAppleId: app.appAppleId, bundleId: app.bundleId), version: "2.0",
+            signedDate: Timestamp(now()))
         let signed = try ca.sign(payload)
         let token = UUID().uuidString.lowercased() + "_" + String(Int64(now().timeIntervalSince1970 * 1000))
         await store.addTestNotification(token: token, signed: signed)
@@ -167,8 +180,12 @@ extension AppStoreSimulator {
             guard let consumption = try? JSONDecoder().decode(ConsumptionRequest.self, from: body) else {
                 return Self.error(.generalBadRequest, "Bad request.", status: .badRequest)
             }
-            guard consumption.customerConsented else { return Self.error(.invalidCustomerConsented, "Invalid request. The customer consented field is invalid.", status: .badRequest) }
-            guard consumption.deliveryStatus.isKnown else { return Self.error(.invalidDeliveryStatus, "Invalid request. The delivery status field is invalid.", status: .badRequest) }
+            guard consumption.customerConsented else {
+                return Self.error(.invalidCustomerConsented, "Invalid request. The customer consented field is invalid.", status: .badRequest)
+            }
+            guard consumption.deliveryStatus.isKnown else {
+                return Self.error(.invalidDeliveryStatus, "Invalid request. The delivery status field is invalid.", status: .badRequest)
+            }
             if let percentage = consumption.consumptionPercentage, !(0...100_000).contains(percentage) {
                 return Self.error(.generalBadRequest, "Invalid request. The consumption percentage is invalid.", status: .badRequest)
             }
@@ -186,10 +203,12 @@ extension AppStoreSimulator {
             return Self.error(.transactionIdNotFound, "Transaction id not found.", status: .notFound)
         }
         guard transaction.originalTransactionId == id else {
-            return Self.error(.transactionIdNotOriginalTransactionId, "Invalid request. The transaction ID provided is not an original transaction ID.", status: .badRequest)
+            return Self.error(
+                .transactionIdNotOriginalTransactionId, "Invalid request. The transaction ID provided is not an original transaction ID.", status: .badRequest)
         }
         guard transaction.inAppOwnershipType != .familyShared else {
-            return Self.error(.familyTransactionNotSupported, "Invalid request. Family Sharing transactions aren't supported by this endpoint.", status: .badRequest)
+            return Self.error(
+                .familyTransactionNotSupported, "Invalid request. Family Sharing transactions aren't supported by this endpoint.", status: .badRequest)
         }
         await store.setAppAccountToken(originalTransactionId: id, token: body.appAccountToken)
         return Response(status: .ok)
@@ -219,7 +238,9 @@ extension SimulatorStore {
     }
 
     func extendAll(bundleId: String, productId: String, days: Int) -> Int {
-        let originals = Set(transactions.values.filter { $0.bundleId == bundleId && $0.productId == productId && $0.type == .autoRenewableSubscription }.compactMap(\.originalTransactionId))
+        let originals = Set(
+            transactions.values.filter { $0.bundleId == bundleId && $0.productId == productId && $0.type == .autoRenewableSubscription }.compactMap(
+                \.originalTransactionId))
         var count = 0
         for original in originals.sorted() {
             if case .success = extend(bundleId: bundleId, originalTransactionId: original, days: days) { count += 1 }

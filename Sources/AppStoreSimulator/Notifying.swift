@@ -27,7 +27,8 @@ extension AppStoreSimulator {
             notificationType: type, subtype: subtype, notificationUUID: UUID().uuidString.lowercased(),
             data: NotificationData(
                 environment: app.environment, appAppleId: app.appAppleId, bundleId: bundleId, bundleVersion: "1",
-                signedTransactionInfo: try transaction.map { try ca.sign($0) }, signedRenewalInfo: try renewal.map { try ca.sign($0) }, status: subscriptionStatus,
+                signedTransactionInfo: try transaction.map { try ca.sign($0) }, signedRenewalInfo: try renewal.map { try ca.sign($0) },
+                status: subscriptionStatus,
                 consumptionRequestReason: consumptionRequestReason),
             version: "2.0", signedDate: Timestamp(now()))
         let signed = try ca.sign(payload)
@@ -70,15 +71,19 @@ extension AppStoreSimulator {
         guard let (transaction, renewal) = await store.failRenewal(originalTransactionId: originalTransactionId, gracePeriod: gracePeriod, now: now()) else {
             throw ScenarioError.unknownTransaction(originalTransactionId)
         }
-        try await notify(.didFailToRenew, subtype: gracePeriod == nil ? nil : .gracePeriod, bundleId: transaction.bundleId ?? "", transaction: transaction, renewal: renewal)
+        try await notify(
+            .didFailToRenew, subtype: gracePeriod == nil ? nil : .gracePeriod, bundleId: transaction.bundleId ?? "", transaction: transaction, renewal: renewal)
     }
 
     /// The subscription expires: `EXPIRED` with `VOLUNTARY` or `BILLING_RETRY`.
     public func expire(originalTransactionId: String, billingRetryExhausted: Bool = false) async throws {
-        guard let (transaction, renewal) = await store.expire(originalTransactionId: originalTransactionId, billingRetryExhausted: billingRetryExhausted, now: now())
+        guard
+            let (transaction, renewal) = await store.expire(
+                originalTransactionId: originalTransactionId, billingRetryExhausted: billingRetryExhausted, now: now())
         else { throw ScenarioError.unknownTransaction(originalTransactionId) }
         try await notify(
-            .expired, subtype: billingRetryExhausted ? .billingRetry : .voluntary, bundleId: transaction.bundleId ?? "", transaction: transaction, renewal: renewal)
+            .expired, subtype: billingRetryExhausted ? .billingRetry : .voluntary, bundleId: transaction.bundleId ?? "", transaction: transaction,
+            renewal: renewal)
     }
 
     /// The customer turns auto-renew on or off: `DID_CHANGE_RENEWAL_STATUS`.
@@ -102,7 +107,9 @@ extension AppStoreSimulator {
     /// Apple refunds: `REFUND` with `revocationPercentage` (milliunits) and `revocationType`.
     @discardableResult
     public func refund(transactionId: String, percentage: Int32 = 100_000) async throws -> JWSTransactionDecodedPayload {
-        guard let transaction = await store.refund(transactionId: transactionId, percentage: percentage) else { throw ScenarioError.unknownTransaction(transactionId) }
+        guard let transaction = await store.refund(transactionId: transactionId, percentage: percentage) else {
+            throw ScenarioError.unknownTransaction(transactionId)
+        }
         try await notify(.refund, bundleId: transaction.bundleId ?? "", transaction: transaction)
         return transaction
     }
@@ -115,7 +122,9 @@ extension AppStoreSimulator {
 
     /// Apple reverses a refund: `REFUND_REVERSED`.
     public func reverseRefund(transactionId: String) async throws {
-        guard let transaction = await store.reverseRefund(transactionId: transactionId, now: now()) else { throw ScenarioError.unknownTransaction(transactionId) }
+        guard let transaction = await store.reverseRefund(transactionId: transactionId, now: now()) else {
+            throw ScenarioError.unknownTransaction(transactionId)
+        }
         try await notify(.refundReversed, bundleId: transaction.bundleId ?? "", transaction: transaction)
     }
 }

@@ -29,7 +29,9 @@ extension AppStoreSimulator {
             guard let all = await store.customerTransactions(bundleId: context.bundleId, anyId: try context.parameters.require("id")) else {
                 return Self.error(.transactionIdNotFound, "Transaction id not found.", status: .notFound)
             }
-            let refunded = all.filter { $0.revocationDate != nil }.sorted { ($0.revocationDate ?? Timestamp(millisecondsSince1970: 0)) < ($1.revocationDate ?? Timestamp(millisecondsSince1970: 0)) }
+            let refunded = all.filter { $0.revocationDate != nil }.sorted {
+                ($0.revocationDate ?? Timestamp(millisecondsSince1970: 0)) < ($1.revocationDate ?? Timestamp(millisecondsSince1970: 0))
+            }
             let (page, revision, more) = Self.page(refunded, after: request.uri.queryParameters["revision"].map(String.init))
             return Self.json(RefundHistoryResponse(signedTransactions: try page.map { try ca.sign($0) }, revision: revision, hasMore: more))
         }
@@ -44,16 +46,24 @@ extension AppStoreSimulator {
         api.put("v1/subscriptions/extend/:id") { request, context in try await extend(request, context) }
         api.post("v1/subscriptions/extend/mass") { request, context in try await massExtend(request, context) }
         api.get("v1/subscriptions/extend/mass/:productId/:requestIdentifier") { _, context in
-            guard let status = await store.massExtension(
-                productId: try context.parameters.require("productId"), requestIdentifier: try context.parameters.require("requestIdentifier"))
-            else { return Self.error(.statusRequestNotFound, "The server didn't find a subscription-renewal-date extension request for this requestIdentifier and productId combination.", status: .notFound) }
+            guard
+                let status = await store.massExtension(
+                    productId: try context.parameters.require("productId"), requestIdentifier: try context.parameters.require("requestIdentifier"))
+            else {
+                return Self.error(
+                    .statusRequestNotFound,
+                    "The server didn't find a subscription-renewal-date extension request for this requestIdentifier and productId combination.",
+                    status: .notFound)
+            }
             return Self.json(status)
         }
         api.post("v1/notifications/history") { request, context in try await notificationHistory(request, context) }
         api.post("v1/notifications/test") { _, context in try await requestTestNotification(context) }
         api.get("v1/notifications/test/:token") { _, context in
             guard let signed = await store.testNotification(token: try context.parameters.require("token")) else {
-                return Self.error(.testNotificationNotFound, "Either the test notification token is expired or the notification and status are not yet available.", status: .notFound)
+                return Self.error(
+                    .testNotificationNotFound, "Either the test notification token is expired or the notification and status are not yet available.",
+                    status: .notFound)
             }
             let attempts = await store.notifications(bundleId: context.bundleId).first { $0.signed == signed }?.attempts ?? []
             return Self.json(CheckTestNotificationResponse(signedPayload: signed, sendAttempts: attempts))

@@ -60,20 +60,24 @@ extension AppStoreSimulator {
         }
         scenario.post("apps") { request, context in
             let body = try await request.decode(as: AppRequest.self, context: context)
-            await store.register(bundleId: body.bundleId, appAppleId: body.appAppleId, environment: AppStoreEnvironment(rawValue: body.environment ?? "Sandbox"))
+            await store.register(
+                bundleId: body.bundleId, appAppleId: body.appAppleId, environment: AppStoreEnvironment(rawValue: body.environment ?? "Sandbox"))
             await store.setNotificationURL(bundleId: body.bundleId, url: body.notificationURL)
             return Response(status: .created)
         }
         scenario.post("apps/:bundleId/keys") { request, context in
             let body = try await request.decode(as: KeyRequest.self, context: context)
-            guard let key = try? P256.Signing.PublicKey(pemRepresentation: body.publicKey) else { throw HTTPError(.badRequest, message: "publicKey must be a P-256 PEM public key") }
+            guard let key = try? P256.Signing.PublicKey(pemRepresentation: body.publicKey) else {
+                throw HTTPError(.badRequest, message: "publicKey must be a P-256 PEM public key")
+            }
             await store.registerKey(bundleId: try context.parameters.require("bundleId"), keyId: body.keyId, issuerId: body.issuerId, publicKey: key)
             return Response(status: .created)
         }
         scenario.post("purchases") { request, context in
             let body = try await request.decode(as: PurchaseRequest.self, context: context)
             var purchase = SimulatorStore.Purchase(
-                customer: body.customer, bundleId: body.bundleId, productId: body.productId, type: ProductType(rawValue: body.type), appAccountToken: body.appAccountToken)
+                customer: body.customer, bundleId: body.bundleId, productId: body.productId, type: ProductType(rawValue: body.type),
+                appAccountToken: body.appAccountToken)
             purchase.quantity = body.quantity ?? 1
             purchase.price = body.price ?? purchase.price
             purchase.subscriptionGroupIdentifier = body.subscriptionGroupIdentifier

@@ -51,7 +51,8 @@ extension SimulatorStore {
             quantity: purchase.quantity, type: purchase.type, appAccountToken: purchase.appAccountToken.map(LowercaseUUID.init),
             inAppOwnershipType: purchase.familyShared ? .familyShared : .purchased, signedDate: Timestamp(Date()), offerType: purchase.offerType,
             offerIdentifier: purchase.offerIdentifier, environment: environment, storefront: purchase.storefront, storefrontId: "143441",
-            transactionReason: .purchase, currency: purchase.currency, price: purchase.price, appTransactionId: appTransactions[purchase.customer]?.appTransactionId)
+            transactionReason: .purchase, currency: purchase.currency, price: purchase.price,
+            appTransactionId: appTransactions[purchase.customer]?.appTransactionId)
         transactions[id] = transaction
         transactionOrder.append(id)
         customerOf[id] = purchase.customer
@@ -72,7 +73,8 @@ extension SimulatorStore {
 
     /// Refunds a transaction: `percentage` in milliunits (100000 = full).
     @discardableResult
-    public func refund(transactionId: String, percentage: Int32 = 100_000, reason: RevocationReason = .refundedForOtherReason) -> JWSTransactionDecodedPayload? {
+    public func refund(transactionId: String, percentage: Int32 = 100_000, reason: RevocationReason = .refundedForOtherReason) -> JWSTransactionDecodedPayload?
+    {
         guard var transaction = transactions[transactionId] else { return nil }
         transaction.revocationDate = Timestamp(Date())
         transaction.revocationReason = reason

@@ -25,7 +25,9 @@ public struct AccountService: Sendable {
     }
 
     /// Verifies an `AppTransaction` from the device and links its `appTransactionId` to the customer.
-    public func linkAppTransaction(tenant: Tenant, bundleId: String, customerId: String, signedAppTransaction: String, transfer: Bool, actor: Actor)
+    public func linkAppTransaction(
+        tenant: Tenant, bundleId: String, customerId: String, signedAppTransaction: String, transfer: Bool, actor: Actor
+    )
         async throws -> CustomerView
     {
         let customerId = try Validate.customerId(customerId)
@@ -39,7 +41,9 @@ public struct AccountService: Sendable {
     }
 
     /// Verifies a transaction from the device, stores it and links its `originalTransactionId` and `appTransactionId`.
-    public func linkTransaction(tenant: Tenant, bundleId: String, customerId: String, signedTransaction: String, transfer: Bool, actor: Actor)
+    public func linkTransaction(
+        tenant: Tenant, bundleId: String, customerId: String, signedTransaction: String, transfer: Bool, actor: Actor
+    )
         async throws -> CustomerView
     {
         let customerId = try Validate.customerId(customerId)
@@ -50,7 +54,8 @@ public struct AccountService: Sendable {
         var ids: [(AccountLink.Kind, String)] = [(.originalTransactionId, purchase.originalTransactionId)]
         if let appTransactionId = purchase.transaction.appTransactionId { ids.append((.appTransactionId, appTransactionId)) }
         return try await link(
-            tenant: tenant, app: app, customerId: customerId, ids: ids, transfer: transfer, actor: actor, transaction: purchase.stored(appId: app.id, customer: nil))
+            tenant: tenant, app: app, customerId: customerId, ids: ids, transfer: transfer, actor: actor,
+            transaction: purchase.stored(appId: app.id, customer: nil))
     }
 
     /// The customer behind exactly one identifier. Transaction identifiers need the app's bundle ID.
@@ -62,7 +67,8 @@ public struct AccountService: Sendable {
             ("transactionId", transactionId),
         ].compactMap { field, value in value.map { (field, $0) } }
         guard given.count == 1, let (field, value) = given.first else {
-            throw StoregateError.invalid(field: "appAccountToken", reason: "give exactly one of appAccountToken, appTransactionId, originalTransactionId, transactionId")
+            throw StoregateError.invalid(
+                field: "appAccountToken", reason: "give exactly one of appAccountToken, appTransactionId, originalTransactionId, transactionId")
         }
         let app: App? = field == "appAccountToken" ? nil : try await persistence.app(tenant, bundleId: bundleId ?? "")
         let id = field == "appAccountToken" ? value : try Validate.transactionId(value, field: field)
@@ -71,7 +77,8 @@ public struct AccountService: Sendable {
                 switch (field, app) {
                 case ("appAccountToken", _): try await unit.customers.find(appAccountToken: appAccountToken ?? UUID())?.id
                 case ("transactionId", let app?): try await unit.transactions.facts(appId: app.id, transactionId: id)?.customer
-                case (_, let app?): try await unit.customers.link(appId: app.id, kind: AccountLink.Kind(rawValue: field) ?? .originalTransactionId, value: id)?.customer
+                case (_, let app?):
+                    try await unit.customers.link(appId: app.id, kind: AccountLink.Kind(rawValue: field) ?? .originalTransactionId, value: id)?.customer
                 default: nil
                 }
             guard let customerId, let customer = try await unit.customers.find(id: customerId) else { throw StoregateError.notFound(field: field) }
@@ -125,7 +132,8 @@ extension AccountService {
         for environment in app.environmentsProductionFirst {
             let client = try await gateway.client(tenant: tenant, app: app, key: key, environment: environment)
             do {
-                try await client.setAppAccountToken(originalTransactionId: original, request: UpdateAppAccountTokenRequest(appAccountToken: LowercaseUUID(customer.appAccountToken)))
+                try await client.setAppAccountToken(
+                    originalTransactionId: original, request: UpdateAppAccountTokenRequest(appAccountToken: LowercaseUUID(customer.appAccountToken)))
                 environmentUsed = environment
                 break
             } catch {

@@ -27,7 +27,8 @@ public final class AppStoreGateway: Sendable {
             token = cached
         } else {
             let privateKey = try await signingKeys.privateKey(for: key, of: tenant)
-            let created = AppStoreServerAPIToken(key: SigningKey(keyId: key.keyId, issuerId: key.issuerId.uuidString, bundleId: app.bundleId, privateKey: privateKey))
+            let created = AppStoreServerAPIToken(
+                key: SigningKey(keyId: key.keyId, issuerId: key.issuerId.uuidString, bundleId: app.bundleId, privateKey: privateKey))
             token = tokens.withLock { tokens in
                 if let existing = tokens[key.id] { return existing }
                 tokens[key.id] = created
@@ -42,7 +43,9 @@ public final class AppStoreGateway: Sendable {
     /// A client for the app's newest key in `environment`; `notFound(bundleId)` when the app has no key.
     func client(tenant: Tenant, app: App, environment: AppStoreEnvironment) async throws -> AppStoreServerAPIClient {
         let found = try await persistence.inTenant(tenant, .read) { try await $0.apps.signingKey(bundleId: app.bundleId, keyId: nil) }
-        guard let key = found?.key else { throw StoregateError.invalid(field: "bundleId", reason: "has no In-App Purchase key; import one with `storegate app key import`") }
+        guard let key = found?.key else {
+            throw StoregateError.invalid(field: "bundleId", reason: "has no In-App Purchase key; import one with `storegate app key import`")
+        }
         return try await client(tenant: tenant, app: app, key: key, environment: environment)
     }
 

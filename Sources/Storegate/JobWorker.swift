@@ -74,7 +74,9 @@ public final class JobWorker: Sendable {
             case .retry(let at, let reason): try await persistence.control(.read) { try await $0.jobs.retry(job, at: at, error: reason) }
             }
         } catch {
-            logger.warning("job failed", metadata: ["job.kind": .string(job.kind.rawValue), "job.attempts": .stringConvertible(job.attempts), "error": .string("\(error)")])
+            logger.warning(
+                "job failed",
+                metadata: ["job.kind": .string(job.kind.rawValue), "job.attempts": .stringConvertible(job.attempts), "error": .string("\(error)")])
             if job.kind == .processNotification, job.attempts >= Self.maxNotificationAttempts, await giveUp(job, error: error) { return }
             let delay = min(pow(2, Double(job.attempts)) * 5, 3600)
             try? await persistence.control(.read) { try await $0.jobs.retry(job, at: Date() + delay, error: "\(error)") }

@@ -57,7 +57,8 @@ public struct ManifestApplier: Sendable {
         }
     }
 
-    private func write(slug: String, name: String, apps: [CheckedApp], labels: [String], actor: Actor, in control: any ControlUnit) async throws -> ApplyResult {
+    private func write(slug: String, name: String, apps: [CheckedApp], labels: [String], actor: Actor, in control: any ControlUnit) async throws -> ApplyResult
+    {
         var result: ApplyResult
         // Locks the tenant's row (or, for a new slug, its creation) for the rest of the transaction.
         if var existing = try await control.tenants.find(slug: slug, forUpdate: true) {
@@ -69,7 +70,8 @@ public struct ManifestApplier: Sendable {
             }
             result.tenant = existing
         } else {
-            result = ApplyResult(tenant: try await TenantService.create(slug: slug, name: name, actor: actor, in: control), changes: ["tenant \(slug): created"])
+            result = ApplyResult(
+                tenant: try await TenantService.create(slug: slug, name: name, actor: actor, in: control), changes: ["tenant \(slug): created"])
         }
         let unit = try control.inTenant(result.tenant)
 
@@ -79,14 +81,16 @@ public struct ManifestApplier: Sendable {
                 app = existing
                 if existing.appAppleId != checked.appAppleId || existing.environments != checked.environments {
                     app = App(
-                        id: existing.id, tenantId: existing.tenantId, bundleId: existing.bundleId, appAppleId: checked.appAppleId, environments: checked.environments,
+                        id: existing.id, tenantId: existing.tenantId, bundleId: existing.bundleId, appAppleId: checked.appAppleId,
+                        environments: checked.environments,
                         createdAt: existing.createdAt)
                     try await unit.apps.update(app)
                     try await AppService.ensureWebhooks(app, in: unit)
                     result.changes.append("app \(app.bundleId): updated")
                 }
             } else {
-                app = try await AppService.insert(bundleId: checked.bundleId, appAppleId: checked.appAppleId, environments: checked.environments, actor: actor, in: unit)
+                app = try await AppService.insert(
+                    bundleId: checked.bundleId, appAppleId: checked.appAppleId, environments: checked.environments, actor: actor, in: unit)
                 result.changes.append("app \(app.bundleId): added")
             }
             for (j, key) in checked.keys.enumerated() {

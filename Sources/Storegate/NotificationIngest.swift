@@ -40,16 +40,24 @@ public struct NotificationIngest: Sendable {
     }
 
     /// Verifies a signed notification as the app's in `environment`, ready to store.
-    func verify(_ signed: String, app: App, environment: AppStoreEnvironment, source: StoredNotification.Source) async -> Result<StoredNotification, VerificationFailure> {
+    func verify(
+        _ signed: String, app: App, environment: AppStoreEnvironment, source: StoredNotification.Source
+    ) async -> Result<StoredNotification, VerificationFailure> {
         switch await verification.verifier(app: app, environment: environment).verify(signed, as: .notification) {
         case .invalid(let failure): return .failure(failure)
         case .valid(let verified):
-            guard let decoded = try? verified.decode(ResponseBodyV2DecodedPayload.self) else { return .failure(.malformed("the notification payload is not valid")) }
-            guard let uuid = decoded.notificationUUID.flatMap(UUID.init(uuidString:)) else { return .failure(.malformed("the notification has no notificationUUID")) }
+            guard let decoded = try? verified.decode(ResponseBodyV2DecodedPayload.self) else {
+                return .failure(.malformed("the notification payload is not valid"))
+            }
+            guard let uuid = decoded.notificationUUID.flatMap(UUID.init(uuidString:)) else {
+                return .failure(.malformed("the notification has no notificationUUID"))
+            }
             return .success(
                 StoredNotification(
-                    notificationUUID: uuid, appId: app.id, environment: environment, notificationType: decoded.notificationType ?? NotificationTypeV2(rawValue: "UNKNOWN"),
-                    subtype: decoded.subtype, signedDate: decoded.signedDate?.date, signedPayload: signed, payload: String(decoding: verified.payload, as: UTF8.self),
+                    notificationUUID: uuid, appId: app.id, environment: environment,
+                    notificationType: decoded.notificationType ?? NotificationTypeV2(rawValue: "UNKNOWN"),
+                    subtype: decoded.subtype, signedDate: decoded.signedDate?.date, signedPayload: signed,
+                    payload: String(decoding: verified.payload, as: UTF8.self),
                     source: source))
         }
     }

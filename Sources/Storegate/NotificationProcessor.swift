@@ -67,7 +67,8 @@ public struct NotificationProcessor: Sendable {
                     transactionId: purchase.transactionId, originalTransactionId: purchase.originalTransactionId, productId: transaction.productId ?? "",
                     productType: transaction.type ?? ProductType(rawValue: ""), quantity: Int(transaction.quantity ?? 1),
                     familyShared: transaction.inAppOwnershipType == .familyShared, refundPercentage: transaction.revocationPercentage.map(Int.init),
-                    revocationType: transaction.revocationType, revocationReason: transaction.revocationReason, customer: customer, signedDate: stored.signedDate))
+                    revocationType: transaction.revocationType, revocationReason: transaction.revocationReason, customer: customer,
+                    signedDate: stored.signedDate))
             for request in try await unit.refunds.requests(appId: app.id, transactionId: purchase.transactionId, status: .pending, limit: 10) {
                 try await unit.refunds.close(
                     id: request.id, status: .notSent, reason: "Apple decided (\(stored.notificationType.rawValue)) before consumption information was sent",

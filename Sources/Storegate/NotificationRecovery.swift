@@ -21,11 +21,16 @@ extension NotificationIngest {
     ) async throws -> BackfillReport {
         let app = try await persistence.app(tenant, bundleId: bundleId)
         guard startDate < endDate else { throw StoregateError.invalid(field: "endDate", reason: "must be after startDate") }
-        guard startDate > Date() - 180 * 86_400 else { throw StoregateError.invalid(field: "startDate", reason: "must be within the last 180 days (Apple keeps no older history)") }
-        let environments = try environment.map { given throws(StoregateError) in
-            guard app.environments.contains(given) else { throw StoregateError.invalid(field: "environment", reason: "is not one of the app's environments") }
-            return [given]
-        } ?? app.environments
+        guard startDate > Date() - 180 * 86_400 else {
+            throw StoregateError.invalid(field: "startDate", reason: "must be within the last 180 days (Apple keeps no older history)")
+        }
+        let environments =
+            try environment.map { given throws(StoregateError) in
+                guard app.environments.contains(given) else {
+                    throw StoregateError.invalid(field: "environment", reason: "is not one of the app's environments")
+                }
+                return [given]
+            } ?? app.environments
         var report = BackfillReport()
         for environment in environments {
             let client = try await gateway.client(tenant: tenant, app: app, environment: environment)
@@ -67,7 +72,9 @@ extension NotificationIngest {
     }
 
     /// Apple's record of a test notification's delivery, and whether Storegate stored it.
-    public func testStatus(tenant: Tenant, bundleId: String, environment: AppStoreEnvironment?, token: String) async throws
+    public func testStatus(
+        tenant: Tenant, bundleId: String, environment: AppStoreEnvironment?, token: String
+    ) async throws
         -> (attempts: [SendAttemptItem], received: Bool)
     {
         let app = try await persistence.app(tenant, bundleId: bundleId)

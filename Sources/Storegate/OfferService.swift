@@ -42,7 +42,9 @@ public struct OfferService: Sendable {
         try await audits.record(.init(actor: actor.description, tenantId: app.tenantId, action: "offer.sign", detail: detail))
     }
 
-    public func signPromotional(tenant: Tenant, bundleId: String, keyId: String? = nil, productId: String, offerId: String, appAccountToken: UUID?, actor: Actor)
+    public func signPromotional(
+        tenant: Tenant, bundleId: String, keyId: String? = nil, productId: String, offerId: String, appAccountToken: UUID?, actor: Actor
+    )
         async throws -> PromotionalOfferSignature
     {
         let productId = try Validate.storeIdentifier(productId, field: "productId")
@@ -53,7 +55,9 @@ public struct OfferService: Sendable {
         return signature
     }
 
-    public func signPromotionalJWS(tenant: Tenant, bundleId: String, keyId: String? = nil, productId: String, offerId: String, transactionId: String?, actor: Actor)
+    public func signPromotionalJWS(
+        tenant: Tenant, bundleId: String, keyId: String? = nil, productId: String, offerId: String, transactionId: String?, actor: Actor
+    )
         async throws -> String
     {
         let productId = try Validate.storeIdentifier(productId, field: "productId")
@@ -72,12 +76,15 @@ public struct OfferService: Sendable {
         let transactionId = try Validate.transactionId(transactionId, field: "transactionId")
         let (app, signer) = try await signer(tenant: tenant, bundleId: bundleId, keyId: keyId)
         let jws = try signer.introductoryOfferEligibilityJWS(productId: productId, allowIntroductoryOffer: allowIntroductoryOffer, transactionId: transactionId)
-        try await audit(.introductoryEligibility, app: app, actor: actor, detail: ["productId": productId, "allowIntroductoryOffer": String(allowIntroductoryOffer)])
+        try await audit(
+            .introductoryEligibility, app: app, actor: actor, detail: ["productId": productId, "allowIntroductoryOffer": String(allowIntroductoryOffer)])
         return jws
     }
 
     /// `requestJSON` is the Advanced Commerce request object, already serialized.
-    public func signAdvancedCommerceRequest(tenant: Tenant, bundleId: String, keyId: String? = nil, requestJSON: Data, operation: String, actor: Actor)
+    public func signAdvancedCommerceRequest(
+        tenant: Tenant, bundleId: String, keyId: String? = nil, requestJSON: Data, operation: String, actor: Actor
+    )
         async throws -> String
     {
         let (app, signer) = try await signer(tenant: tenant, bundleId: bundleId, keyId: keyId)

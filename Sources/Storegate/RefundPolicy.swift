@@ -76,14 +76,17 @@ public struct ConsumptionFacts: Codable, Sendable, Equatable {
         if let preference = refundPreference {
             try Validate.known(preference, field: "refundPreference")
             if preference == .grantProrated, productType != .autoRenewableSubscription, consumptionPercentage == nil {
-                throw StoregateError.invalid(field: "consumptionPercentage", reason: "is required with GRANT_PRORATED for a purchase that is not a subscription")
+                throw StoregateError.invalid(
+                    field: "consumptionPercentage", reason: "is required with GRANT_PRORATED for a purchase that is not a subscription")
             }
         }
         for (field, value, range) in [
             ("playTime", playTime, 0...7), ("accountTenure", accountTenure, 0...7), ("lifetimeDollarsPurchased", lifetimeDollarsPurchased, 0...7),
             ("lifetimeDollarsRefunded", lifetimeDollarsRefunded, 0...7), ("userStatus", userStatus, 0...4), ("platform", platform, 0...2),
         ] as [(String, Int32?, ClosedRange<Int32>)] {
-            if let value, !range.contains(value) { throw StoregateError.invalid(field: field, reason: "must be \(range.lowerBound) to \(range.upperBound) (Apple's v1 code)") }
+            if let value, !range.contains(value) {
+                throw StoregateError.invalid(field: field, reason: "must be \(range.lowerBound) to \(range.upperBound) (Apple's v1 code)")
+            }
         }
         return self
     }
@@ -114,7 +117,8 @@ public struct ConsumptionFacts: Codable, Sendable, Equatable {
             }
         return ConsumptionRequestV1(
             customerConsented: customerConsented, consumptionStatus: ConsumptionStatus(rawValue: consumption ?? 0), platform: Platform(rawValue: platform ?? 1),
-            sampleContentProvided: sampleContentProvided, deliveryStatus: DeliveryStatusV1(rawValue: delivery), accountTenure: AccountTenure(rawValue: accountTenure ?? 0),
+            sampleContentProvided: sampleContentProvided, deliveryStatus: DeliveryStatusV1(rawValue: delivery),
+            accountTenure: AccountTenure(rawValue: accountTenure ?? 0),
             playTime: PlayTime(rawValue: playTime ?? 0), lifetimeDollarsRefunded: LifetimeDollarsRefunded(rawValue: lifetimeDollarsRefunded ?? 0),
             lifetimeDollarsPurchased: LifetimeDollarsPurchased(rawValue: lifetimeDollarsPurchased ?? 0), userStatus: UserStatus(rawValue: userStatus ?? 0),
             refundPreference: RefundPreferenceV1(rawValue: preference))

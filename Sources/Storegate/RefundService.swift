@@ -101,7 +101,9 @@ public struct RefundService: Sendable {
         let request = loaded.request
         let policy = loaded.policy
         func close(_ status: RefundRequest.Status, _ reason: String?, api: ConsumptionAPI? = nil, body: String? = nil) async throws -> JobResult {
-            try await persistence.inTenant(tenant, .read) { try await $0.refunds.close(id: request.id, status: status, reason: reason, api: api, sentBody: body) }
+            try await persistence.inTenant(tenant, .read) {
+                try await $0.refunds.close(id: request.id, status: status, reason: reason, api: api, sentBody: body)
+            }
             logger.info(
                 "consumption request closed",
                 metadata: ["tenant": .string(tenant.slug), "transactionId": .string(request.transactionId), "status": .string(status.rawValue)])

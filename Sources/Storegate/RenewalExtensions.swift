@@ -14,7 +14,8 @@ extension SubscriptionService {
     static func validateExtension(days: Int, reasonCode: Int, requestIdentifier: String?) throws -> String {
         guard (1...90).contains(days) else { throw StoregateError.invalid(field: "extendByDays", reason: "must be 1 to 90") }
         guard (0...3).contains(reasonCode) else {
-            throw StoregateError.invalid(field: "extendReasonCode", reason: "must be 0 (undeclared), 1 (customer satisfaction), 2 (other) or 3 (service issue or outage)")
+            throw StoregateError.invalid(
+                field: "extendReasonCode", reason: "must be 0 (undeclared), 1 (customer satisfaction), 2 (other) or 3 (service issue or outage)")
         }
         let identifier = requestIdentifier ?? UUID().uuidString.lowercased()
         guard (1...128).contains(identifier.utf8.count), identifier.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
@@ -36,7 +37,8 @@ extension SubscriptionService {
             let recent = try await unit.extensions.recent(appId: app.id, originalTransactionId: original)
             if recent.count >= 2 {
                 let dates = recent.map { $0.formatted(.iso8601) }.joined(separator: " and ")
-                throw StoregateError.conflict(field: "originalTransactionId", reason: "was extended on \(dates); Apple allows two extensions per subscription in 365 days")
+                throw StoregateError.conflict(
+                    field: "originalTransactionId", reason: "was extended on \(dates); Apple allows two extensions per subscription in 365 days")
             }
             let environment = try await unit.subscriptions.list(appId: app.id, originalTransactionId: original).first?.environment
             let reserved = RenewalExtension(
@@ -45,11 +47,14 @@ extension SubscriptionService {
             try await unit.extensions.record(reserved)
             return reserved
         }
-        let request = ExtendRenewalDateRequest(extendByDays: Int32(days), extendReasonCode: ExtendReasonCode(rawValue: Int32(reasonCode)), requestIdentifier: identifier)
+        let request = ExtendRenewalDateRequest(
+            extendByDays: Int32(days), extendReasonCode: ExtendReasonCode(rawValue: Int32(reasonCode)), requestIdentifier: identifier)
         let response: ExtendRenewalDateResponse
         let usedEnvironment: AppStoreEnvironment
         do {
-            (response, usedEnvironment) = try await gateway.firstEnvironment(tenant: tenant, app: app, preferring: reserved.environment, field: "originalTransactionId") {
+            (response, usedEnvironment) = try await gateway.firstEnvironment(
+                tenant: tenant, app: app, preferring: reserved.environment, field: "originalTransactionId"
+            ) {
                 client throws(AppStoreServerAPIError) in try await client.extendSubscriptionRenewalDate(originalTransactionId: original, request: request)
             }
         } catch {
@@ -100,13 +105,16 @@ extension SubscriptionService {
                     requestIdentifier: identifier, appId: app.id, environment: environment, originalTransactionId: nil, productId: productId, days: days,
                     reasonCode: reasonCode, mass: true))
             try await unit.audit(
-                actor, "apple.extendRenewalDateForAll", ["bundleId": app.bundleId, "productId": productId, "extendByDays": String(days), "requestIdentifier": identifier])
+                actor, "apple.extendRenewalDateForAll",
+                ["bundleId": app.bundleId, "productId": productId, "extendByDays": String(days), "requestIdentifier": identifier])
         }
         return identifier
     }
 
     /// Apple's progress on a mass extension.
-    public func extensionStatus(tenant: Tenant, bundleId: String, environment: AppStoreEnvironment?, productId: String, requestIdentifier: String) async throws
+    public func extensionStatus(
+        tenant: Tenant, bundleId: String, environment: AppStoreEnvironment?, productId: String, requestIdentifier: String
+    ) async throws
         -> MassExtendRenewalDateStatusResponse
     {
         let app = try await persistence.app(tenant, bundleId: bundleId)

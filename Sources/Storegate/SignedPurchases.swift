@@ -11,7 +11,8 @@ struct SignedPurchase: Sendable {
     let transactionId: String
     let originalTransactionId: String
 
-    init(_ verified: VerifiedPayload, signedTransaction: String, renewal: JWSRenewalInfoDecodedPayload?, environment: AppStoreEnvironment, field: String) throws {
+    init(_ verified: VerifiedPayload, signedTransaction: String, renewal: JWSRenewalInfoDecodedPayload?, environment: AppStoreEnvironment, field: String) throws
+    {
         let transaction = try verified.decode(JWSTransactionDecodedPayload.self)
         guard let transactionId = transaction.transactionId, let originalTransactionId = transaction.originalTransactionId else {
             throw StoregateError.invalid(field: field, reason: "has no transactionId or originalTransactionId")
@@ -30,7 +31,8 @@ struct SignedPurchase: Sendable {
     func stored(appId: UUID, customer: UUID?) -> StoredTransaction {
         StoredTransaction(
             appId: appId, environment: environment, transactionId: transactionId, originalTransactionId: originalTransactionId,
-            appTransactionId: transaction.appTransactionId, customer: customer, productId: transaction.productId ?? "", productType: transaction.type ?? ProductType(rawValue: ""),
+            appTransactionId: transaction.appTransactionId, customer: customer, productId: transaction.productId ?? "",
+            productType: transaction.type ?? ProductType(rawValue: ""),
             purchaseDate: transaction.purchaseDate?.date, expiresDate: transaction.expiresDate?.date, revocationDate: transaction.revocationDate?.date,
             appAccountToken: transaction.appAccountToken?.uuid, signedDate: transaction.signedDate?.date, signedTransaction: signedTransaction,
             payload: transactionJSON)
@@ -43,7 +45,8 @@ struct SignedPurchase: Sendable {
             appId: appId, environment: environment, originalTransactionId: originalTransactionId,
             subscriptionGroupIdentifier: transaction.subscriptionGroupIdentifier, customer: customer, status: status ?? derivedStatus(now: now),
             productId: transaction.productId ?? "", latestTransactionId: transactionId, purchaseDate: transaction.purchaseDate?.date,
-            expiresDate: transaction.expiresDate?.date, autoRenewStatus: renewal.map { $0.autoRenewStatus == .on }, autoRenewProductId: renewal?.autoRenewProductId,
+            expiresDate: transaction.expiresDate?.date, autoRenewStatus: renewal.map { $0.autoRenewStatus == .on },
+            autoRenewProductId: renewal?.autoRenewProductId,
             inBillingRetry: renewal?.isInBillingRetryPeriod ?? false, gracePeriodExpiresDate: renewal?.gracePeriodExpiresDate?.date,
             offerType: transaction.offerType, offerIdentifier: transaction.offerIdentifier, price: transaction.price, currency: transaction.currency,
             signedDate: signed)

@@ -25,7 +25,8 @@ public struct SubscriptionService: Sendable {
             let known = try await persistence.inTenant(tenant, .read) { try await $0.transactions.facts(appId: app.id, transactionId: id) }
             var originals: Set<String> = [known?.originalTransactionId ?? id]
             if refresh {
-                originals.formUnion(try await self.refresh(tenant: tenant, app: app, anyTransactionId: id, environment: known?.environment, customer: known?.customer))
+                originals.formUnion(
+                    try await self.refresh(tenant: tenant, app: app, anyTransactionId: id, environment: known?.environment, customer: known?.customer))
             }
             return try await persistence.inTenant(tenant, .read) { unit in
                 if let customer = try await unit.transactions.facts(appId: app.id, transactionId: id)?.customer {

@@ -11,12 +11,16 @@ extension TenantService {
             let apps = try await unit.apps.list()
             let keys = try await unit.apps.keys(appId: nil)
             let head = ExportHead(
-                tenant: .init(id: tenant.id, slug: tenant.slug, name: tenant.name, status: tenant.status.rawValue, schemaVersion: tenant.schemaVersion, createdAt: tenant.createdAt),
+                tenant: .init(
+                    id: tenant.id, slug: tenant.slug, name: tenant.name, status: tenant.status.rawValue, schemaVersion: tenant.schemaVersion,
+                    createdAt: tenant.createdAt),
                 apps: apps.map { app in
                     .init(
                         id: app.id, bundleId: app.bundleId, appAppleId: app.appAppleId, environments: app.environments.map(\.rawValue),
                         keys: keys.filter { $0.appId == app.id }.map {
-                            .init(keyId: $0.keyId, issuerId: $0.issuerId, kind: $0.kind.rawValue, publicKey: $0.publicKey.base64EncodedString(), createdAt: $0.createdAt)
+                            .init(
+                                keyId: $0.keyId, issuerId: $0.issuerId, kind: $0.kind.rawValue, publicKey: $0.publicKey.base64EncodedString(),
+                                createdAt: $0.createdAt)
                         })
                 },
                 apiKeys: try await unit.apiKeys.list().map {

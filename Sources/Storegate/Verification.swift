@@ -38,7 +38,9 @@ struct Verification: Sendable {
     }
 
     /// A transaction (and its renewal info) from Apple's server data, as data of `app` in `environment`.
-    func purchase(signedTransaction: String, signedRenewalInfo: String?, app: App, environment: AppStoreEnvironment, field: String) async throws
+    func purchase(
+        signedTransaction: String, signedRenewalInfo: String?, app: App, environment: AppStoreEnvironment, field: String
+    ) async throws
         -> SignedPurchase
     {
         let verifier = verifier(app: app, environment: environment)

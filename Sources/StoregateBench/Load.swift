@@ -70,7 +70,9 @@ struct Load {
                     return (ok, failed)
                 }
             }
-            return await group.reduce(into: (0, 0)) { $0.0 += $1.0; $0.1 += $1.1 }
+            return await group.reduce(into: (0, 0)) {
+                $0.0 += $1.0; $0.1 += $1.1
+            }
         }
         let elapsed = (ContinuousClock.now - start) / .seconds(1)
         return Figures(completed: results.0, failed: results.1, seconds: elapsed)

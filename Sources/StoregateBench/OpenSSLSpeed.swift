@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `openssl speed -seconds 3 ecdsap256`: single-core ECDSA P-256 signatures per second on this machine,

@@ -98,7 +98,11 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     purchase.subscriptionGroupIdentifier = "group.bench"
     let bought = try await simulator.purchase(purchase)
     for _ in 0..<200 {
-        if try await !servicesWithApple.subscriptions.status(tenant: tenant, customerId: "bench-customer", bundleId: nil, transactionId: nil, refresh: false).isEmpty { break }
+        if try await !servicesWithApple.subscriptions.status(tenant: tenant, customerId: "bench-customer", bundleId: nil, transactionId: nil, refresh: false)
+            .isEmpty
+        {
+            break
+        }
         try await Task.sleep(for: .milliseconds(10))
     }
     await simulator.store.setNotificationURL(bundleId: bundleId, url: nil)
@@ -122,7 +126,9 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     for _ in 0..<count {
         let payload = ResponseBodyV2DecodedPayload(
             notificationType: .didRenew, notificationUUID: UUID().uuidString.lowercased(),
-            data: NotificationData(environment: .sandbox, appAppleId: 1, bundleId: bundleId, bundleVersion: "1", signedTransactionInfo: try simulator.ca.sign(bought), status: .active),
+            data: NotificationData(
+                environment: .sandbox, appAppleId: 1, bundleId: bundleId, bundleVersion: "1", signedTransactionInfo: try simulator.ca.sign(bought),
+                status: .active),
             version: "2.0", signedDate: Timestamp(Date()))
         bodies.append(ByteBuffer(string: #"{"signedPayload":"\#(try simulator.ca.sign(payload))"}"#))
     }
@@ -147,11 +153,14 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     if let opensslRate { line("  batched / openssl single-core", String(format: "%.0f%% (target ≥ 50%%)", batchRate / opensslRate * 100)) }
     line(
         "single calls at 1,000/s (open loop)",
-        String(format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 10 ms); %.0f/s, %d failed", paced.percentile(0.5), paced.percentile(0.99),
+        String(
+            format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 10 ms); %.0f/s, %d failed", paced.percentile(0.5), paced.percentile(0.99),
             paced.latencies.max() ?? .nan, paced.perSecond, paced.failed))
     line("subscriptions.status, 8 in flight (100,000 others' in tenant)", String(format: "%.0f reads/s (%d failed)", statuses.perSecond, statuses.failed))
     let ingestedNew = min(ingested.completed, count)
-    line("notifications ingested (verify, store, process), 8 in flight", String(format: "%.0f/s (%d distinct, %d failed)", ingested.perSecond, ingestedNew, ingested.failed))
+    line(
+        "notifications ingested (verify, store, process), 8 in flight",
+        String(format: "%.0f/s (%d distinct, %d failed)", ingested.perSecond, ingestedNew, ingested.failed))
 
     try await servicesWithApple.tenants.delete(slug: slug, confirm: slug, actor: .cli)
     group.cancelAll()

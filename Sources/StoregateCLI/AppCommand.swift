@@ -35,7 +35,9 @@ struct AppCommand: AsyncParsableCommand {
             let slug = tenant.tenant
             let apps = try await Runtime.run { services in try await services.apps.list(tenant: try await services.tenants.get(slug: slug)) }
             for app in apps {
-                print("\(app.app.bundleId)\t\(app.app.appAppleId.map(String.init) ?? "-")\t\(app.app.environments.map(\.rawValue).joined(separator: ","))\tkeys: \(app.keys.map(\.keyId).joined(separator: ","))")
+                print(
+                    "\(app.app.bundleId)\t\(app.app.appAppleId.map(String.init) ?? "-")\t\(app.app.environments.map(\.rawValue).joined(separator: ","))\tkeys: \(app.keys.map(\.keyId).joined(separator: ","))"
+                )
             }
             if apps.isEmpty { print("no apps") }
         }

@@ -160,10 +160,13 @@ struct OfferCommand: AsyncParsableCommand {
             let output: [String: Any]
             switch format {
             case .legacy:
-                let signed = try signer.promotionalOffer(productId: productId ?? "", offerId: offerId ?? "", appAccountToken: appAccountToken.flatMap(UUID.init))
+                let signed = try signer.promotionalOffer(
+                    productId: productId ?? "", offerId: offerId ?? "", appAccountToken: appAccountToken.flatMap(UUID.init))
                 output = ["keyIdentifier": signed.keyIdentifier, "nonce": signed.nonce, "timestamp": signed.timestamp, "signature": signed.signature]
             case .jws:
-                output = ["compactJWS": try signer.promotionalOfferJWS(productId: productId ?? "", offerIdentifier: offerId ?? "", transactionId: transactionId)]
+                output = [
+                    "compactJWS": try signer.promotionalOfferJWS(productId: productId ?? "", offerIdentifier: offerId ?? "", transactionId: transactionId)
+                ]
             case .introductory:
                 output = [
                     "compactJWS": try signer.introductoryOfferEligibilityJWS(

@@ -35,7 +35,8 @@ enum Runtime {
     static func makeServices(
         logger: Logger, maximumConnections: Int = 10, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil
     ) throws -> (Services, PostgresPersistence) {
-        let config = try DatabaseConfiguration(url: environment["STOREGATE_DATABASE_URL"] ?? DatabaseConfiguration.defaultURL, maximumConnections: maximumConnections)
+        let config = try DatabaseConfiguration(
+            url: environment["STOREGATE_DATABASE_URL"] ?? DatabaseConfiguration.defaultURL, maximumConnections: maximumConnections)
         var clientLogger = logger
         clientLogger.logLevel = .warning
         let postgres = PostgresPersistence(client: PostgresClient(configuration: config.client, backgroundLogger: clientLogger), logger: logger)
@@ -78,7 +79,9 @@ enum Runtime {
         } catch let error as DatabaseError {
             throw fail(error.description)
         } catch let error as PSQLError {
-            if error.serverCode == .undefinedTable || error.serverCode == .invalidSchemaName { throw fail("the database is not migrated: run `storegate migrate`") }
+            if error.serverCode == .undefinedTable || error.serverCode == .invalidSchemaName {
+                throw fail("the database is not migrated: run `storegate migrate`")
+            }
             if error.code == .connectionError { throw fail("cannot reach PostgreSQL at STOREGATE_DATABASE_URL") }
             throw fail("database error: \(error.serverInfo?[.message] ?? String(describing: error.code))")
         }

@@ -98,7 +98,9 @@ struct MigrateCommand: AsyncParsableCommand {
                 if total > 0, done == total || done % 50 == 0 { print("\(done)/\(total) tenants") }
             }
             let elapsed = ContinuousClock.now - start
-            print("tenants: \(report.migrated) migrated, \(report.total - report.migrated - report.failures.count) skipped, \(report.failures.count) failed in \(elapsed.formatted(.units(allowed: [.seconds, .milliseconds])))")
+            print(
+                "tenants: \(report.migrated) migrated, \(report.total - report.migrated - report.failures.count) skipped, \(report.failures.count) failed in \(elapsed.formatted(.units(allowed: [.seconds, .milliseconds])))"
+            )
             return report
         }
         for failure in report.failures { FileHandle.standardError.write(Data("storegate: \(failure.schema): \(failure.error)\n".utf8)) }

@@ -11,7 +11,8 @@ struct StoregateCommand: AsyncParsableCommand {
             STOREGATE_MASTER_KEY_FILE), STOREGATE_PREVIOUS_MASTER_KEYS, STOREGATE_PUBLIC_URL, STOREGATE_LOG_LEVEL.
             """,
         subcommands: [
-            ServeCommand.self, MigrateCommand.self, TenantCommand.self, AppCommand.self, APIKeyCommand.self, KeysCommand.self, JWSCommand.self, OfferCommand.self, SimulatorCommand.self,
+            ServeCommand.self, MigrateCommand.self, TenantCommand.self, AppCommand.self, APIKeyCommand.self, KeysCommand.self, JWSCommand.self,
+            OfferCommand.self, SimulatorCommand.self,
             OpenRPCCommand.self,
         ]
     )

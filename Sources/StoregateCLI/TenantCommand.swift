@@ -44,7 +44,8 @@ struct TenantCommand: AsyncParsableCommand {
             try await Runtime.run { services in
                 let applier = ManifestApplier(services: services)
                 for (manifest, url) in list {
-                    let result = try await applier.apply(manifest, baseDirectory: url.deletingLastPathComponent(), environment: Runtime.environment, actor: .cli)
+                    let result = try await applier.apply(
+                        manifest, baseDirectory: url.deletingLastPathComponent(), environment: Runtime.environment, actor: .cli)
                     print(result.changes.isEmpty ? "tenant \(result.tenant.slug): unchanged" : result.changes.joined(separator: "\n"))
                     for key in result.issuedKeys {
                         print("\nAPI key \"\(key.record.label)\" (shown once; store it now):\n  \(key.secret)")
@@ -75,7 +76,9 @@ struct TenantCommand: AsyncParsableCommand {
                 let tenant = try await services.tenants.get(slug: slug)
                 return (tenant, try await services.apps.list(tenant: tenant), try await services.apiKeys.list(tenant: tenant))
             }
-            print("tenant \(tenant.slug): \(tenant.name)\n  id \(tenant.id.uuidString.lowercased())\n  status \(tenant.status.rawValue)\n  schema \(tenant.storageName) v\(tenant.schemaVersion)")
+            print(
+                "tenant \(tenant.slug): \(tenant.name)\n  id \(tenant.id.uuidString.lowercased())\n  status \(tenant.status.rawValue)\n  schema \(tenant.storageName) v\(tenant.schemaVersion)"
+            )
             for key in keys { print("  api key \(key.prefix) \"\(key.label)\"\(key.revokedAt == nil ? "" : " (revoked)")") }
             for app in apps {
                 print("  app \(app.app.bundleId)\(app.app.appAppleId.map { " (\($0))" } ?? "") \(app.app.environments.map(\.rawValue).joined(separator: ", "))")
@@ -135,7 +138,9 @@ struct TenantCommand: AsyncParsableCommand {
 }
 
 func printNotificationURLs(_ apps: [AppDetails]) {
-    let rows = apps.flatMap { app in app.webhooks.map { (app.app.bundleId, $0.environment.rawValue, NotificationURL.make(publicURL: Runtime.publicURL, token: $0.token)) } }
+    let rows = apps.flatMap { app in
+        app.webhooks.map { (app.app.bundleId, $0.environment.rawValue, NotificationURL.make(publicURL: Runtime.publicURL, token: $0.token)) }
+    }
     guard !rows.isEmpty else { return }
     print("\nApp Store Server Notifications V2 URLs (App Store Connect → App Information):")
     for (bundleId, environment, url) in rows { print("  \(bundleId)  \(environment.padding(toLength: 10, withPad: " ", startingAt: 0))  \(url)") }

@@ -73,7 +73,9 @@ struct AppRepository: AppStore {
             LEFT JOIN storegate.app_keys k ON k.app_id = a.id AND k.tenant_id = a.tenant_id AND (\(keyId)::text IS NULL OR k.key_id = \(keyId))
             WHERE a.tenant_id = \(tenantId) AND a.bundle_id = \(bundleId)
             ORDER BY k.created_at DESC NULLS LAST LIMIT 1
-            """) { row -> (app: App, key: AppKey?) in let r = try row.decode((UUID, UUID, String, Int64?, [String], Date, UUID?, String?, String?, UUID?, Data?, Date?).self)
+            """
+        ) { row -> (app: App, key: AppKey?) in
+            let r = try row.decode((UUID, UUID, String, Int64?, [String], Date, UUID?, String?, String?, UUID?, Data?, Date?).self)
             let app = Self.app((r.0, r.1, r.2, r.3, r.4, r.5))
             guard let id = r.6, let kind = r.7, let keyId = r.8, let issuerId = r.9, let publicKey = r.10, let created = r.11 else { return (app, nil) }
             return (app, try Self.key((id, r.1, r.0, kind, keyId, issuerId, publicKey, created)))
@@ -85,7 +87,8 @@ struct AppRepository: AppStore {
             """
             SELECT \(unescaped: Self.keyColumns) FROM storegate.app_keys
             WHERE tenant_id = \(tenantId) AND (\(appId)::uuid IS NULL OR app_id = \(appId)) ORDER BY created_at, key_id
-            """) { try Self.key($0.decode(KeyColumns.self)) }
+            """
+        ) { try Self.key($0.decode(KeyColumns.self)) }
     }
 
     func insertKey(_ key: AppKey, sealed: SealedKey) async throws {
@@ -100,7 +103,10 @@ struct AppRepository: AppStore {
 
     func sealedKey(id: UUID) async throws -> SealedKey? {
         try await scope.all(
-            "SELECT sealed_format, master_key_id, wrapped_data_key, ciphertext FROM storegate.app_keys WHERE tenant_id = \(tenantId) AND id = \(id)") { row in let r = try row.decode((Int, String, Data, Data).self); return SealedKey(format: r.0, masterKeyId: r.1, wrappedDataKey: r.2, ciphertext: r.3) }.first
+            "SELECT sealed_format, master_key_id, wrapped_data_key, ciphertext FROM storegate.app_keys WHERE tenant_id = \(tenantId) AND id = \(id)"
+        ) { row in
+            let r = try row.decode((Int, String, Data, Data).self); return SealedKey(format: r.0, masterKeyId: r.1, wrappedDataKey: r.2, ciphertext: r.3)
+        }.first
     }
 
     // MARK: Webhooks
@@ -115,7 +121,11 @@ struct AppRepository: AppStore {
 
     func webhooks(appId: UUID) async throws -> [Webhook] {
         try await scope.all(
-            "SELECT token, tenant_id, app_id, environment FROM storegate.webhooks WHERE tenant_id = \(tenantId) AND app_id = \(appId) ORDER BY environment") { row in let r = try row.decode((String, UUID, UUID, String).self); return Webhook(token: r.0, tenantId: r.1, appId: r.2, environment: AppStoreEnvironment(rawValue: r.3)) }
+            "SELECT token, tenant_id, app_id, environment FROM storegate.webhooks WHERE tenant_id = \(tenantId) AND app_id = \(appId) ORDER BY environment"
+        ) { row in
+            let r = try row.decode((String, UUID, UUID, String).self);
+            return Webhook(token: r.0, tenantId: r.1, appId: r.2, environment: AppStoreEnvironment(rawValue: r.3))
+        }
     }
 }
 
@@ -129,7 +139,9 @@ struct SealedKeyRepository: SealedKeyRewrap {
             """
             SELECT \(unescaped: AppRepository.keyColumns), sealed_format, master_key_id, wrapped_data_key, ciphertext FROM storegate.app_keys
             WHERE master_key_id <> \(masterKeyId) ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED
-            """, logger: logger) { row -> (key: AppKey, sealed: SealedKey) in let r = try row.decode((UUID, UUID, UUID, String, String, UUID, Data, Date, Int, String, Data, Data).self)
+            """, logger: logger
+        ) { row -> (key: AppKey, sealed: SealedKey) in
+            let r = try row.decode((UUID, UUID, UUID, String, String, UUID, Data, Date, Int, String, Data, Data).self)
             return (
                 try AppRepository.key((r.0, r.1, r.2, r.3, r.4, r.5, r.6, r.7)),
                 SealedKey(format: r.8, masterKeyId: r.9, wrappedDataKey: r.10, ciphertext: r.11)
@@ -158,7 +170,9 @@ struct WebhookLookup: Sendable {
                    t.slug, t.name, t.schema_name, t.status, t.schema_version, t.created_at
             FROM storegate.webhooks w JOIN storegate.apps a ON a.id = w.app_id JOIN storegate.tenants t ON t.id = a.tenant_id
             WHERE w.token = \(token)
-            """, logger: logger) { row -> (webhook: Webhook, app: App, tenant: Tenant) in let r = try row.decode((String, UUID, UUID, String, Int64?, [String], Date, String, String, String, String, Int, Date).self)
+            """, logger: logger
+        ) { row -> (webhook: Webhook, app: App, tenant: Tenant) in
+            let r = try row.decode((String, UUID, UUID, String, Int64?, [String], Date, String, String, String, String, Int, Date).self)
             let app = AppRepository.app((r.1, r.2, r.3, r.4, r.5, r.6))
             let tenant = Tenant(
                 id: r.2, slug: r.7, name: r.8, storageName: try TenantSchema(validating: r.9).name, status: Tenant.Status(rawValue: r.10) ?? .suspended,

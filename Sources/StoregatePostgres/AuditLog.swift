@@ -26,6 +26,9 @@ struct AuditRepository: Sendable {
     func entries() async throws -> [AuditEntry] {
         try await conn.all(
             "SELECT at, actor, action, detail::text FROM storegate.audit_log WHERE tenant_id = \(tenantId) ORDER BY id",
-            logger: logger) { row in let r = try row.decode((Date, String, String, String).self); return AuditEntry(at: r.0, actor: r.1, action: r.2, detail: r.3) }
+            logger: logger
+        ) { row in
+            let r = try row.decode((Date, String, String, String).self); return AuditEntry(at: r.0, actor: r.1, action: r.2, detail: r.3)
+        }
     }
 }

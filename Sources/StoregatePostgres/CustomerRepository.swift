@@ -17,7 +17,11 @@ struct CustomerRepository: CustomerStore {
             INSERT INTO \(unescaped: s).customers (id, customer_id, app_account_token) VALUES (\(UUID()), \(customerId), \(UUID()))
             ON CONFLICT (customer_id) DO UPDATE SET customer_id = excluded.customer_id
             RETURNING \(unescaped: Self.columns), (xmax = 0)
-            """) { row in let r = try row.decode((UUID, String, UUID, Date, Bool).self); return (Customer(id: r.0, customerId: r.1, appAccountToken: r.2, createdAt: r.3), r.4) }
+            """
+        ) { row in
+            let r = try row.decode((UUID, String, UUID, Date, Bool).self);
+            return (Customer(id: r.0, customerId: r.1, appAccountToken: r.2, createdAt: r.3), r.4)
+        }
         guard let first = found.first else { throw DatabaseError.invalidConfiguration("INSERT … RETURNING returned no row") }
         return first
     }
@@ -35,7 +39,9 @@ struct CustomerRepository: CustomerStore {
     }
 
     private func customers(_ query: PostgresQuery) async throws -> [Customer] {
-        try await scope.all(query) { row in let r = try row.decode((UUID, String, UUID, Date).self); return Customer(id: r.0, customerId: r.1, appAccountToken: r.2, createdAt: r.3) }
+        try await scope.all(query) { row in
+            let r = try row.decode((UUID, String, UUID, Date).self); return Customer(id: r.0, customerId: r.1, appAccountToken: r.2, createdAt: r.3)
+        }
     }
 
     func link(appId: UUID, kind: AccountLink.Kind, value: String) async throws -> AccountLink? {
@@ -53,7 +59,8 @@ struct CustomerRepository: CustomerStore {
     }
 
     private func links(_ query: PostgresQuery) async throws -> [AccountLink] {
-        try await scope.all(query) { row -> AccountLink in let r = try row.decode((UUID, String, String, UUID, Date).self)
+        try await scope.all(query) { row -> AccountLink in
+            let r = try row.decode((UUID, String, String, UUID, Date).self)
             guard let kind = AccountLink.Kind(rawValue: r.1) else { throw DatabaseError.invalidConfiguration("an account link has an unknown kind \(r.1)") }
             return AccountLink(appId: r.0, kind: kind, value: r.2, customer: r.3, linkedAt: r.4)
         }
@@ -117,8 +124,11 @@ struct TransactionRepository: TransactionStore {
             LEFT JOIN \(unescaped: s).account_links l
               ON l.app_id = t.app_id AND l.kind = 'originalTransactionId' AND l.value = t.original_transaction_id
             WHERE t.app_id = \(appId) AND t.transaction_id = \(transactionId) LIMIT 1
-            """) { row -> TransactionFacts in let r = try row.decode((String, String, String, UUID?).self)
-            return TransactionFacts(productType: ProductType(rawValue: r.0), originalTransactionId: r.1, environment: AppStoreEnvironment(rawValue: r.2), customer: r.3)
+            """
+        ) { row -> TransactionFacts in
+            let r = try row.decode((String, String, String, UUID?).self)
+            return TransactionFacts(
+                productType: ProductType(rawValue: r.0), originalTransactionId: r.1, environment: AppStoreEnvironment(rawValue: r.2), customer: r.3)
         }.first
     }
 
@@ -139,7 +149,9 @@ struct TransactionRepository: TransactionStore {
             JOIN \(unescaped: s).transactions t ON t.app_id = l.app_id AND t.original_transaction_id = l.value
             WHERE l.customer = \(customer) AND l.kind = 'originalTransactionId' AND t.product_type <> 'Auto-Renewable Subscription'
             ORDER BY purchase_date
-            """) { row -> OneTimePurchase in let r = try row.decode((UUID, String, String, String, String, String, Date?, Date?, Date?, Int).self)
+            """
+        ) { row -> OneTimePurchase in
+            let r = try row.decode((UUID, String, String, String, String, String, Date?, Date?, Date?, Int).self)
             return OneTimePurchase(
                 appId: r.0, environment: AppStoreEnvironment(rawValue: r.1), transactionId: r.2, originalTransactionId: r.3, productId: r.4,
                 productType: ProductType(rawValue: r.5), purchaseDate: r.6, expiresDate: r.7, revocationDate: r.8, quantity: r.9)

@@ -32,8 +32,11 @@ struct JobRepository: Storegate.JobQueue {
                 SELECT id FROM storegate.jobs WHERE due_at <= now() ORDER BY due_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
             )
             RETURNING id, tenant_id, kind, ref, attempts
-            """, logger: logger) { row in let r = try row.decode((Int64, UUID, String, String, Int).self)
- return Job.Kind(rawValue: r.2).map { Job(id: r.0, tenantId: r.1, kind: $0, ref: r.3, attempts: r.4) } }.compactMap { $0 }
+            """, logger: logger
+        ) { row in
+            let r = try row.decode((Int64, UUID, String, String, Int).self)
+            return Job.Kind(rawValue: r.2).map { Job(id: r.0, tenantId: r.1, kind: $0, ref: r.3, attempts: r.4) }
+        }.compactMap { $0 }
     }
 
     func complete(_ job: Job) async throws {

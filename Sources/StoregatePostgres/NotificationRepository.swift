@@ -39,12 +39,16 @@ struct NotificationRepository: NotificationStore {
     }
 
     private func rows(_ query: PostgresQuery) async throws -> [StoredNotification] {
-        try await scope.all(query) { row -> StoredNotification in let r = try row.decode((UUID, UUID, String, String, String?, Date?, String, String, String, Date, Date?).self)
+        try await scope.all(query) { row -> StoredNotification in
+            let r = try row.decode((UUID, UUID, String, String, String?, Date?, String, String, String, Date, Date?).self)
 
-            guard let source = StoredNotification.Source(rawValue: r.8) else { throw DatabaseError.invalidConfiguration("a notification has an unknown source \(r.8)") }
+            guard let source = StoredNotification.Source(rawValue: r.8) else {
+                throw DatabaseError.invalidConfiguration("a notification has an unknown source \(r.8)")
+            }
             return StoredNotification(
                 notificationUUID: r.0, appId: r.1, environment: AppStoreEnvironment(rawValue: r.2), notificationType: NotificationTypeV2(rawValue: r.3),
-                subtype: r.4.map(Subtype.init(rawValue:)), signedDate: r.5, signedPayload: r.6, payload: r.7, source: source, receivedAt: r.9, processedAt: r.10)
+                subtype: r.4.map(Subtype.init(rawValue:)), signedDate: r.5, signedPayload: r.6, payload: r.7, source: source, receivedAt: r.9, processedAt: r.10
+            )
         }
     }
 

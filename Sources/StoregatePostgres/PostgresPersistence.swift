@@ -98,7 +98,9 @@ struct PostgresTenantUnit: TenantUnit {
     }
 
     func audit(_ actor: Actor, _ action: String, _ detail: [String: String]) async throws {
-        try await AuditRepository(conn: conn, logger: logger, tenantId: tenant.id).append([try NewAuditEntry(actor: actor, tenantId: tenant.id, action: action, detail: detail)])
+        try await AuditRepository(conn: conn, logger: logger, tenantId: tenant.id).append([
+            try NewAuditEntry(actor: actor, tenantId: tenant.id, action: action, detail: detail)
+        ])
     }
 
     func auditLog() async throws -> [AuditEntry] {
@@ -122,9 +124,13 @@ struct TenantScope: Sendable {
 
     func run(_ query: PostgresQuery) async throws { try await conn.run(query, logger: logger) }
 
-    func first<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> T? { try await conn.first(query, as: type, logger: logger) }
+    func first<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> T? {
+        try await conn.first(query, as: type, logger: logger)
+    }
 
-    func column<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> [T] { try await conn.column(query, as: type, logger: logger) }
+    func column<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> [T] {
+        try await conn.column(query, as: type, logger: logger)
+    }
 
     func all<T>(_ query: PostgresQuery, _ make: (PostgresRow) throws -> T) async throws -> [T] {
         try await conn.all(query, logger: logger, make)

@@ -38,9 +38,12 @@ struct RefundRepository: RefundStore {
             WHERE (\(appId)::uuid IS NULL OR o.app_id = \(appId)) AND (\(transactionId)::text IS NULL OR o.transaction_id = \(transactionId))
               AND (\(customer)::uuid IS NULL OR coalesce(o.customer, l.customer) = \(customer))
             ORDER BY o.signed_date DESC NULLS LAST, o.recorded_at DESC LIMIT \(limit)
-            """) { row -> RefundOutcome in let r = try row.decode((UUID, UUID, String, String, String, String, String, String, Int, Bool, Int?, String?, Int?, UUID?, Date?, Date).self)
+            """
+        ) { row -> RefundOutcome in
+            let r = try row.decode((UUID, UUID, String, String, String, String, String, String, Int, Bool, Int?, String?, Int?, UUID?, Date?, Date).self)
             return RefundOutcome(
-                notificationUUID: r.0, appId: r.1, environment: AppStoreEnvironment(rawValue: r.2), outcome: NotificationTypeV2(rawValue: r.3), transactionId: r.4,
+                notificationUUID: r.0, appId: r.1, environment: AppStoreEnvironment(rawValue: r.2), outcome: NotificationTypeV2(rawValue: r.3),
+                transactionId: r.4,
                 originalTransactionId: r.5, productId: r.6, productType: ProductType(rawValue: r.7), quantity: r.8, familyShared: r.9, refundPercentage: r.10,
                 revocationType: r.11.map(RevocationType.init(rawValue:)), revocationReason: r.12.map { RevocationReason(rawValue: Int32($0)) }, customer: r.13,
                 signedDate: r.14, recordedAt: r.15)
@@ -96,11 +99,17 @@ struct RefundRepository: RefundStore {
 
     private func requests(_ query: PostgresQuery) async throws -> [RefundRequest] {
         try await scope.all(
-            query) { row -> RefundRequest in let r = try row.decode((UUID, UUID, String, String, String, String, UUID?, String?, Date, Date, String, String?, String?, String?, Date?, Int, String?).self)
-            guard let status = RefundRequest.Status(rawValue: r.10) else { throw DatabaseError.invalidConfiguration("consumption request \(r.0) has status \(r.10)") }
+            query
+        ) { row -> RefundRequest in
+            let r = try row.decode(
+                (UUID, UUID, String, String, String, String, UUID?, String?, Date, Date, String, String?, String?, String?, Date?, Int, String?).self)
+            guard let status = RefundRequest.Status(rawValue: r.10) else {
+                throw DatabaseError.invalidConfiguration("consumption request \(r.0) has status \(r.10)")
+            }
             return RefundRequest(
                 id: r.0, appId: r.1, environment: AppStoreEnvironment(rawValue: r.2), transactionId: r.3, originalTransactionId: r.4,
-                productType: ProductType(rawValue: r.5), customer: r.6, reason: r.7.map(ConsumptionRequestReason.init(rawValue:)), requestedAt: r.8, deadline: r.9,
+                productType: ProductType(rawValue: r.5), customer: r.6, reason: r.7.map(ConsumptionRequestReason.init(rawValue:)), requestedAt: r.8,
+                deadline: r.9,
                 status: status, statusReason: r.11, apiVersion: r.12.flatMap(ConsumptionAPI.init(rawValue:)), sentBody: r.13, sentAt: r.14, attempts: r.15,
                 lastError: r.16)
         }

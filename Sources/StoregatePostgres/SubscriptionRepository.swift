@@ -71,7 +71,13 @@ struct SubscriptionRepository: SubscriptionStore {
 
     private func rows(_ query: PostgresQuery) async throws -> [Subscription] {
         try await scope.all(
-            query) { row -> Subscription in let r = try row.decode((UUID, String, String, String?, UUID?, Int, String, String, Date?, Date?, Bool?, String?, Bool, Date?, Int?, String?, Int64?, String?, Date, Date).self)
+            query
+        ) { row -> Subscription in
+            let r = try row.decode(
+                (
+                    UUID, String, String, String?, UUID?, Int, String, String, Date?, Date?, Bool?, String?, Bool, Date?, Int?, String?, Int64?, String?, Date,
+                    Date
+                ).self)
             return Subscription(
                 appId: r.0, environment: AppStoreEnvironment(rawValue: r.1), originalTransactionId: r.2, subscriptionGroupIdentifier: r.3, customer: r.4,
                 status: Status(rawValue: Int32(r.5)), productId: r.6, latestTransactionId: r.7, purchaseDate: r.8, expiresDate: r.9, autoRenewStatus: r.10,

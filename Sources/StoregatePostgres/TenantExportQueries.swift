@@ -10,7 +10,8 @@ struct TenantExportQueries: Sendable {
         for table in try await tableNames() {
             let rows =
                 try await scope.first(
-                    "SELECT coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb)::text FROM \(unescaped: scope.sql).\(unescaped: "\"\(table)\"") x", as: String.self) ?? "[]"
+                    "SELECT coalesce(jsonb_agg(to_jsonb(x)), '[]'::jsonb)::text FROM \(unescaped: scope.sql).\(unescaped: "\"\(table)\"") x", as: String.self)
+                ?? "[]"
             out.append((table, rows))
         }
         return out

@@ -58,10 +58,13 @@ struct TenantRepository: TenantRegistry {
     }
 
     private func many(_ query: PostgresQuery) async throws -> [Tenant] {
-        try await conn.all(query, logger: logger) { row in let (id, slug, name, schema, status, version, created) = try row.decode((UUID, String, String, String, String, Int, Date).self); return 
-            Tenant(
-                id: id, slug: slug, name: name, storageName: try TenantSchema(validating: schema).name, status: Tenant.Status(rawValue: status) ?? .suspended,
-                schemaVersion: version, createdAt: created)
+        try await conn.all(query, logger: logger) { row in
+            let (id, slug, name, schema, status, version, created) = try row.decode((UUID, String, String, String, String, Int, Date).self);
+            return
+                Tenant(
+                    id: id, slug: slug, name: name, storageName: try TenantSchema(validating: schema).name,
+                    status: Tenant.Status(rawValue: status) ?? .suspended,
+                    schemaVersion: version, createdAt: created)
         }
     }
 }
@@ -82,15 +85,20 @@ struct APIKeyRepository: APIKeyLookup, APIKeyStore {
 
     func find(prefix: String) async throws -> (key: APIKey, secretHash: Data)? {
         try await conn.all(
-            "SELECT \(unescaped: Self.columns), k.secret_hash FROM storegate.api_keys k WHERE k.prefix = \(prefix)", logger: logger) { row -> (key: APIKey, secretHash: Data) in let r = try row.decode((UUID, UUID, String, String, Date, Date?, Date?, Data).self)
+            "SELECT \(unescaped: Self.columns), k.secret_hash FROM storegate.api_keys k WHERE k.prefix = \(prefix)", logger: logger
+        ) { row -> (key: APIKey, secretHash: Data) in
+            let r = try row.decode((UUID, UUID, String, String, Date, Date?, Date?, Data).self)
             return (APIKey(id: r.0, tenantId: r.1, prefix: r.2, label: r.3, createdAt: r.4, lastUsedAt: r.5, revokedAt: r.6), r.7)
         }.first
     }
 
     func list() async throws -> [APIKey] {
         try await conn.all(
-            "SELECT \(unescaped: Self.columns) FROM storegate.api_keys k WHERE k.tenant_id = \(tenantId) ORDER BY k.created_at, k.prefix", logger: logger) { row in let r = try row.decode((UUID, UUID, String, String, Date, Date?, Date?).self)
- return APIKey(id: r.0, tenantId: r.1, prefix: r.2, label: r.3, createdAt: r.4, lastUsedAt: r.5, revokedAt: r.6) }
+            "SELECT \(unescaped: Self.columns) FROM storegate.api_keys k WHERE k.tenant_id = \(tenantId) ORDER BY k.created_at, k.prefix", logger: logger
+        ) { row in
+            let r = try row.decode((UUID, UUID, String, String, Date, Date?, Date?).self)
+            return APIKey(id: r.0, tenantId: r.1, prefix: r.2, label: r.3, createdAt: r.4, lastUsedAt: r.5, revokedAt: r.6)
+        }
     }
 
     func revoke(prefix: String) async throws -> Bool {

@@ -19,7 +19,6 @@ enum AccountMethods {
         let createdAt: Date
         let links: [Link]
 
-
         static let schema: JSONValue = customerSchema
 
     }
@@ -40,7 +39,8 @@ enum AccountMethods {
                 Schema.array(
                     of: Schema.object(
                         [
-                            ("bundleId", Schema.string()), ("kind", Schema.enumeration(["appTransactionId", "originalTransactionId"])), ("value", Schema.string()),
+                            ("bundleId", Schema.string()), ("kind", Schema.enumeration(["appTransactionId", "originalTransactionId"])),
+                            ("value", Schema.string()),
                             ("linkedAt", Schema.string(format: "date-time")),
                         ], required: ["bundleId", "kind", "value", "linkedAt"]))
             ),
@@ -55,13 +55,14 @@ enum AccountMethods {
     struct EnsureParams: RPCParams {
         let customerId: String
 
-
         static let parameters: [RPCParam] = [AccountMethods.customerId]
 
     }
 
     static let ensure = RPCMethod<RPCCall>(
-        "accounts.ensure", tag: "accounts", summary: "The customer, created on first use, with a stable appAccountToken.", description: "StoreKit: `product.purchase(options: [.appAccountToken(UUID(uuidString: appAccountToken)!)])`.", result: "customer", errors: [ErrorCode.invalidParams]
+        "accounts.ensure", tag: "accounts", summary: "The customer, created on first use, with a stable appAccountToken.",
+        description: "StoreKit: `product.purchase(options: [.appAccountToken(UUID(uuidString: appAccountToken)!)])`.", result: "customer",
+        errors: [ErrorCode.invalidParams]
     ) { (params: EnsureParams, call) in
         try await view(try await call.services.accounts.ensure(tenant: call.caller.tenant, customerId: params.customerId, actor: call.caller.actor), call: call)
     }
@@ -72,13 +73,17 @@ enum AccountMethods {
         let signedAppTransaction: String
         let transfer: Bool?
 
-
-        static let parameters: [RPCParam] = [AccountMethods.bundleId, AccountMethods.customerId, RPCParam("signedAppTransaction", "The AppTransaction JWS.", schema: Schema.string()), AccountMethods.transfer]
+        static let parameters: [RPCParam] = [
+            AccountMethods.bundleId, AccountMethods.customerId, RPCParam("signedAppTransaction", "The AppTransaction JWS.", schema: Schema.string()),
+            AccountMethods.transfer,
+        ]
 
     }
 
     static let linkAppTransaction = RPCMethod<RPCCall>(
-        "accounts.linkAppTransaction", tag: "accounts", summary: "Links the appTransactionId of a signed AppTransaction to the customer.", description: "Send `AppTransaction.shared`'s `jwsRepresentation` from the device. It is verified before anything is linked.", result: "customer", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid]
+        "accounts.linkAppTransaction", tag: "accounts", summary: "Links the appTransactionId of a signed AppTransaction to the customer.",
+        description: "Send `AppTransaction.shared`'s `jwsRepresentation` from the device. It is verified before anything is linked.", result: "customer",
+        errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid]
     ) { (params: LinkAppTransactionParams, call) in
         try await view(
             try await call.services.accounts.linkAppTransaction(
@@ -92,13 +97,17 @@ enum AccountMethods {
         let signedTransaction: String
         let transfer: Bool?
 
-
-        static let parameters: [RPCParam] = [AccountMethods.bundleId, AccountMethods.customerId, RPCParam("signedTransaction", "The transaction JWS.", schema: Schema.string()), AccountMethods.transfer]
+        static let parameters: [RPCParam] = [
+            AccountMethods.bundleId, AccountMethods.customerId, RPCParam("signedTransaction", "The transaction JWS.", schema: Schema.string()),
+            AccountMethods.transfer,
+        ]
 
     }
 
     static let linkTransaction = RPCMethod<RPCCall>(
-        "accounts.linkTransaction", tag: "accounts", summary: "Links a signed transaction's originalTransactionId and appTransactionId to the customer.", description: "Send a `Transaction`'s `jwsRepresentation` from the device. It is verified and stored before anything is linked.", result: "customer", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid]
+        "accounts.linkTransaction", tag: "accounts", summary: "Links a signed transaction's originalTransactionId and appTransactionId to the customer.",
+        description: "Send a `Transaction`'s `jwsRepresentation` from the device. It is verified and stored before anything is linked.", result: "customer",
+        errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid]
     ) { (params: LinkTransactionParams, call) in
         try await view(
             try await call.services.accounts.linkTransaction(
@@ -113,19 +122,20 @@ enum AccountMethods {
         let originalTransactionId: String?
         let transactionId: String?
 
-
         static let parameters: [RPCParam] = [
-                RPCParam("bundleId", "The app's bundle ID (for transaction identifiers).", schema: AppView.bundleIdSchema, required: false),
-                RPCParam("appAccountToken", "The customer's appAccountToken.", schema: Schema.string(format: "uuid"), required: false),
-                RPCParam("appTransactionId", "An appTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$"), required: false),
-                RPCParam("originalTransactionId", "An originalTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$"), required: false),
-                RPCParam("transactionId", "A transactionId Storegate has stored.", schema: Schema.string(pattern: "^[0-9]{1,32}$"), required: false),
-            ]
+            RPCParam("bundleId", "The app's bundle ID (for transaction identifiers).", schema: AppView.bundleIdSchema, required: false),
+            RPCParam("appAccountToken", "The customer's appAccountToken.", schema: Schema.string(format: "uuid"), required: false),
+            RPCParam("appTransactionId", "An appTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$"), required: false),
+            RPCParam("originalTransactionId", "An originalTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$"), required: false),
+            RPCParam("transactionId", "A transactionId Storegate has stored.", schema: Schema.string(pattern: "^[0-9]{1,32}$"), required: false),
+        ]
 
     }
 
     static let resolve = RPCMethod<RPCCall>(
-        "accounts.resolve", tag: "accounts", summary: "Finds the customer from any identifier.", description: "Give exactly one of appAccountToken, appTransactionId, originalTransactionId, transactionId; the last three need bundleId.", result: "customer", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+        "accounts.resolve", tag: "accounts", summary: "Finds the customer from any identifier.",
+        description: "Give exactly one of appAccountToken, appTransactionId, originalTransactionId, transactionId; the last three need bundleId.",
+        result: "customer", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: ResolveParams, call) in
         try await view(
             try await call.services.accounts.resolve(
@@ -142,17 +152,20 @@ extension AccountMethods {
         let transfer: Bool?
 
         static let parameters: [RPCParam] = [
-                AccountMethods.bundleId, AccountMethods.customerId, RPCParam("originalTransactionId", "The purchase's originalTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$")),
-                AccountMethods.transfer,
-            ]
+            AccountMethods.bundleId, AccountMethods.customerId,
+            RPCParam("originalTransactionId", "The purchase's originalTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$")),
+            AccountMethods.transfer,
+        ]
     }
 
     static let setAppAccountToken = RPCMethod<RPCCall>(
-        "accounts.setAppAccountToken", tag: "accounts", summary: "Gives a purchase made outside the app the customer's appAccountToken.", description: """
-                Calls Apple's Set App Account Token for the originalTransactionId (an offer-code redemption, a purchase made on another device) \
-                with the customer's appAccountToken, then links it. Family-shared purchases and IDs that are not original transaction IDs are \
-                refused by Apple with a clear AppStoreError.
-                """, result: "customer", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError, ErrorCode.keyUnavailable]
+        "accounts.setAppAccountToken", tag: "accounts", summary: "Gives a purchase made outside the app the customer's appAccountToken.",
+        description: """
+            Calls Apple's Set App Account Token for the originalTransactionId (an offer-code redemption, a purchase made on another device) \
+            with the customer's appAccountToken, then links it. Family-shared purchases and IDs that are not original transaction IDs are \
+            refused by Apple with a clear AppStoreError.
+            """, result: "customer",
+        errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError, ErrorCode.keyUnavailable]
     ) { (params: SetAppAccountTokenParams, call) in
         try await view(
             try await call.services.accounts.setAppAccountToken(

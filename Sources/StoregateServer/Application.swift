@@ -36,7 +36,8 @@ public func buildApplication(
             }))
 
     let router = Router(context: StoregateRequestContext.self)
-    RPCController(engine: engine, services: storegate, publicURL: configuration.publicURL, maxBodyBytes: configuration.maxBodyBytes, metrics: metrics).addRoutes(to: router)
+    RPCController(engine: engine, services: storegate, publicURL: configuration.publicURL, maxBodyBytes: configuration.maxBodyBytes, metrics: metrics)
+        .addRoutes(to: router)
     HealthController(services: storegate, metrics: metrics).addRoutes(to: router)
     NotificationController(ingest: storegate.notifications).addRoutes(to: router)
 

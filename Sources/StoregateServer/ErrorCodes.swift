@@ -13,10 +13,13 @@ public enum ErrorCode {
     public static let keyUnavailable = RPCErrorDescription(code: 1010, name: "KeyUnavailable", message: "A stored key cannot be opened")
     public static let invalidParams = RPCErrorDescription(code: RPCError.invalidParamsCode, name: "InvalidParams", message: "Invalid params")
     public static let signedDataInvalid = RPCErrorDescription(code: 1020, name: "SignedDataInvalid", message: "Signed data failed verification")
-    public static let appStoreError = RPCErrorDescription(code: 1030, name: "AppStoreError", message: "The App Store refused the request or could not be reached")
+    public static let appStoreError = RPCErrorDescription(
+        code: 1030, name: "AppStoreError", message: "The App Store refused the request or could not be reached")
     public static let payloadTooLarge = RPCErrorDescription(code: 1013, name: "PayloadTooLarge", message: "The request body is too large")
 
-    public static let all = [invalidParams, unauthenticated, tenantSuspended, notFound, conflict, keyUnavailable, signedDataInvalid, appStoreError, payloadTooLarge]
+    public static let all = [
+        invalidParams, unauthenticated, tenantSuspended, notFound, conflict, keyUnavailable, signedDataInvalid, appStoreError, payloadTooLarge,
+    ]
 }
 
 extension RPCError {
@@ -37,11 +40,17 @@ extension StoregateError: RPCErrorConvertible {
         case .appStore(let field, let code, let reason, let retryable):
             RPCError(
                 ErrorCode.appStoreError,
-                data: ["field": .string(field), "appleErrorCode": code.map { .number(String($0)) } ?? .null, "reason": .string(reason), "retryable": .bool(retryable)])
+                data: [
+                    "field": .string(field), "appleErrorCode": code.map { .number(String($0)) } ?? .null, "reason": .string(reason),
+                    "retryable": .bool(retryable),
+                ])
         case .unverified(let field, let failure):
             RPCError(
                 ErrorCode.signedDataInvalid,
-                data: ["field": .string(field), "verification": .string(failure.code), "reason": .string(failure.description), "retryable": .bool(failure.isRetryable)])
+                data: [
+                    "field": .string(field), "verification": .string(failure.code), "reason": .string(failure.description),
+                    "retryable": .bool(failure.isRetryable),
+                ])
         }
     }
 }

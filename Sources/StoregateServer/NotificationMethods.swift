@@ -11,11 +11,10 @@ enum NotificationMethods {
         let bundleId: String?
         let limit: Int?
 
-
         static let parameters: [RPCParam] = [
-                RPCParam("bundleId", "Only this app's notifications.", schema: AppView.bundleIdSchema, required: false),
-                RPCParam("limit", "At most this many (1…200, default 50).", schema: Schema.integer(minimum: 1), required: false),
-            ]
+            RPCParam("bundleId", "Only this app's notifications.", schema: AppView.bundleIdSchema, required: false),
+            RPCParam("limit", "At most this many (1…200, default 50).", schema: Schema.integer(minimum: 1), required: false),
+        ]
 
     }
 
@@ -32,25 +31,27 @@ enum NotificationMethods {
     struct ListResult: RPCResult {
         let notifications: [Item]
 
-
         static let schema: JSONValue = Schema.object(
-                [
-                    (
-                        "notifications",
-                        Schema.array(
-                            of: Schema.object(
-                                [
-                                    ("notificationUUID", Schema.string(format: "uuid")), ("bundleId", Schema.string()),
-                                    ("environment", Schema.enumeration(["Production", "Sandbox", "Xcode", "LocalTesting"])), ("notificationType", Schema.string()),
-                                    ("subtype", Schema.string()), ("signedDate", Schema.string(format: "date-time")), ("receivedAt", Schema.string(format: "date-time")),
-                                ], required: ["notificationUUID", "bundleId", "environment", "notificationType"]))
-                    )
-                ], required: ["notifications"])
+            [
+                (
+                    "notifications",
+                    Schema.array(
+                        of: Schema.object(
+                            [
+                                ("notificationUUID", Schema.string(format: "uuid")), ("bundleId", Schema.string()),
+                                ("environment", Schema.enumeration(["Production", "Sandbox", "Xcode", "LocalTesting"])), ("notificationType", Schema.string()),
+                                ("subtype", Schema.string()), ("signedDate", Schema.string(format: "date-time")),
+                                ("receivedAt", Schema.string(format: "date-time")),
+                            ], required: ["notificationUUID", "bundleId", "environment", "notificationType"]))
+                )
+            ], required: ["notifications"])
 
     }
 
     static let list = RPCMethod<RPCCall>(
-        "notifications.list", tag: "notifications", summary: "The notifications Apple sent, newest first.", description: "Every App Store Server Notification V2 received for the tenant's apps (or one app), as stored.", result: "notifications", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+        "notifications.list", tag: "notifications", summary: "The notifications Apple sent, newest first.",
+        description: "Every App Store Server Notification V2 received for the tenant's apps (or one app), as stored.", result: "notifications",
+        errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: ListParams, call) in
         let limit = params.limit ?? 50
         guard (1...200).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 200") }

@@ -12,7 +12,6 @@ extension NotificationMethods {
         let bundleId: String
         let environment: AppStoreEnvironment?
 
-
         static let parameters: [RPCParam] = [NotificationMethods.bundleId, NotificationMethods.environment]
 
     }
@@ -20,15 +19,18 @@ extension NotificationMethods {
     struct TestToken: RPCResult {
         let testNotificationToken: String
 
-
         static let schema: JSONValue = Schema.object([("testNotificationToken", Schema.string())], required: ["testNotificationToken"])
 
     }
 
     static let requestTest = RPCMethod<RPCCall>(
-        "notifications.requestTest", tag: "notifications", summary: "Asks Apple to send a TEST notification to the app's notification URL.", description: "Apple's Request a Test Notification. Check delivery with `notifications.testStatus`.", result: "testNotification", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError]
+        "notifications.requestTest", tag: "notifications", summary: "Asks Apple to send a TEST notification to the app's notification URL.",
+        description: "Apple's Request a Test Notification. Check delivery with `notifications.testStatus`.", result: "testNotification",
+        errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError]
     ) { (p: TestParams, call) in
-        TestToken(testNotificationToken: try await call.services.notifications.requestTest(tenant: call.caller.tenant, bundleId: p.bundleId, environment: p.environment))
+        TestToken(
+            testNotificationToken: try await call.services.notifications.requestTest(
+                tenant: call.caller.tenant, bundleId: p.bundleId, environment: p.environment))
     }
 
     struct TestStatusParams: RPCParams {
@@ -36,8 +38,10 @@ extension NotificationMethods {
         let environment: AppStoreEnvironment?
         let testNotificationToken: String
 
-
-        static let parameters: [RPCParam] = [NotificationMethods.bundleId, NotificationMethods.environment, RPCParam("testNotificationToken", "From notifications.requestTest.", schema: Schema.string(maxLength: 512))]
+        static let parameters: [RPCParam] = [
+            NotificationMethods.bundleId, NotificationMethods.environment,
+            RPCParam("testNotificationToken", "From notifications.requestTest.", schema: Schema.string(maxLength: 512)),
+        ]
 
     }
 
@@ -50,27 +54,31 @@ extension NotificationMethods {
         let sendAttempts: [Attempt]
         let receivedByStoregate: Bool
 
-
         static let schema: JSONValue = Schema.object(
-                [
-                    (
-                        "sendAttempts",
-                        Schema.array(
-                            of: Schema.object(
-                                [("attemptDate", Schema.string(format: "date-time")), ("sendAttemptResult", Schema.string("Apple's sendAttemptResult, e.g. SUCCESS."))],
-                                required: []))
-                    ), ("receivedByStoregate", ["type": "boolean"]),
-                ], required: ["sendAttempts", "receivedByStoregate"])
+            [
+                (
+                    "sendAttempts",
+                    Schema.array(
+                        of: Schema.object(
+                            [
+                                ("attemptDate", Schema.string(format: "date-time")),
+                                ("sendAttemptResult", Schema.string("Apple's sendAttemptResult, e.g. SUCCESS.")),
+                            ],
+                            required: []))
+                ), ("receivedByStoregate", ["type": "boolean"]),
+            ], required: ["sendAttempts", "receivedByStoregate"])
 
     }
 
     static let testStatus = RPCMethod<RPCCall>(
-        "notifications.testStatus", tag: "notifications", summary: "Apple's delivery attempts for a test notification, and whether Storegate stored it.", result: "testNotificationStatus", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError]
+        "notifications.testStatus", tag: "notifications", summary: "Apple's delivery attempts for a test notification, and whether Storegate stored it.",
+        result: "testNotificationStatus", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError]
     ) { (p: TestStatusParams, call) in
         let (attempts, received) = try await call.services.notifications.testStatus(
             tenant: call.caller.tenant, bundleId: p.bundleId, environment: p.environment, token: p.testNotificationToken)
         return TestStatusResult(
-            sendAttempts: attempts.map { Attempt(attemptDate: $0.attemptDate?.date, sendAttemptResult: $0.sendAttemptResult?.rawValue) }, receivedByStoregate: received)
+            sendAttempts: attempts.map { Attempt(attemptDate: $0.attemptDate?.date, sendAttemptResult: $0.sendAttemptResult?.rawValue) },
+            receivedByStoregate: received)
     }
 
     struct BackfillParams: RPCParams {
@@ -79,11 +87,11 @@ extension NotificationMethods {
         let startDate: Date
         let endDate: Date?
 
-
         static let parameters: [RPCParam] = [
-                NotificationMethods.bundleId, NotificationMethods.environment, RPCParam("startDate", "ISO 8601, within the last 180 days.", schema: Schema.string(format: "date-time")),
-                RPCParam("endDate", "ISO 8601 (default: now).", schema: Schema.string(format: "date-time"), required: false),
-            ]
+            NotificationMethods.bundleId, NotificationMethods.environment,
+            RPCParam("startDate", "ISO 8601, within the last 180 days.", schema: Schema.string(format: "date-time")),
+            RPCParam("endDate", "ISO 8601 (default: now).", schema: Schema.string(format: "date-time"), required: false),
+        ]
 
     }
 
@@ -93,21 +101,21 @@ extension NotificationMethods {
         let alreadyStored: Int
         let rejected: Int
 
-
         static let schema: JSONValue = Schema.object(
-                [
-                    ("seen", Schema.integer(minimum: 0)), ("stored", Schema.integer("New, stored and processed now.", minimum: 0)),
-                    ("alreadyStored", Schema.integer(minimum: 0)), ("rejected", Schema.integer("Failed verification; not stored.", minimum: 0)),
-                ], required: ["seen", "stored", "alreadyStored", "rejected"])
+            [
+                ("seen", Schema.integer(minimum: 0)), ("stored", Schema.integer("New, stored and processed now.", minimum: 0)),
+                ("alreadyStored", Schema.integer(minimum: 0)), ("rejected", Schema.integer("Failed verification; not stored.", minimum: 0)),
+            ], required: ["seen", "stored", "alreadyStored", "rejected"])
 
     }
 
     static let backfill = RPCMethod<RPCCall>(
-        "notifications.backfill", tag: "notifications", summary: "Recovers notifications Storegate missed from Apple's notification history.", description: """
-                Apple's Get Notification History for [startDate, endDate) in each of the app's environments (or one), every page. Each notification \
-                is verified and, when missing, stored and processed exactly as if it had arrived at the webhook; ones already stored are counted \
-                and left alone, so running it twice changes nothing. Apple keeps 180 days.
-                """, result: "backfill", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError]
+        "notifications.backfill", tag: "notifications", summary: "Recovers notifications Storegate missed from Apple's notification history.",
+        description: """
+            Apple's Get Notification History for [startDate, endDate) in each of the app's environments (or one), every page. Each notification \
+            is verified and, when missing, stored and processed exactly as if it had arrived at the webhook; ones already stored are counted \
+            and left alone, so running it twice changes nothing. Apple keeps 180 days.
+            """, result: "backfill", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError]
     ) { (p: BackfillParams, call) in
         let report = try await call.services.notifications.backfill(
             tenant: call.caller.tenant, bundleId: p.bundleId, environment: p.environment, startDate: p.startDate, endDate: p.endDate ?? Date(),

@@ -18,7 +18,6 @@ enum OfferMethods {
         let compactJWS: String
         var jsonValue: JSONValue { ["compactJWS": .string(compactJWS)] }
 
-
         static let schema: JSONValue = OfferMethods.compactJWS
 
     }
@@ -35,10 +34,10 @@ enum OfferMethods {
         }
 
         static let schema: JSONValue = Schema.object(
-                [
-                    ("keyIdentifier", Schema.string("The key ID of the signing key.")), ("nonce", Schema.string("A lowercase UUID.", format: "uuid")),
-                    ("timestamp", Schema.integer("UNIX time in milliseconds.")), ("signature", Schema.string("ECDSA P-256 signature, DER, standard base64.")),
-                ], required: ["keyIdentifier", "nonce", "timestamp", "signature"], title: "PromotionalOfferSignature")
+            [
+                ("keyIdentifier", Schema.string("The key ID of the signing key.")), ("nonce", Schema.string("A lowercase UUID.", format: "uuid")),
+                ("timestamp", Schema.integer("UNIX time in milliseconds.")), ("signature", Schema.string("ECDSA P-256 signature, DER, standard base64.")),
+            ], required: ["keyIdentifier", "nonce", "timestamp", "signature"], title: "PromotionalOfferSignature")
     }
 
     struct PromotionalParams: RPCParams {
@@ -48,22 +47,25 @@ enum OfferMethods {
         let offerId: String
         let appAccountToken: UUID?
 
-
         static let parameters: [RPCParam] = [
-                OfferMethods.bundleId, OfferMethods.keyId, OfferMethods.productId, RPCParam("offerId", "The promotional offer identifier.", schema: Schema.string(maxLength: 255)),
-                RPCParam("appAccountToken", "The customer's appAccountToken (a UUID), if the purchase carries one.", schema: Schema.string(format: "uuid"), required: false),
-            ]
+            OfferMethods.bundleId, OfferMethods.keyId, OfferMethods.productId,
+            RPCParam("offerId", "The promotional offer identifier.", schema: Schema.string(maxLength: 255)),
+            RPCParam(
+                "appAccountToken", "The customer's appAccountToken (a UUID), if the purchase carries one.", schema: Schema.string(format: "uuid"),
+                required: false),
+        ]
 
     }
 
     static let signPromotional = RPCMethod<RPCCall>(
-        "offers.signPromotional", tag: "offers", summary: "Signs a promotional offer (legacy signature format).", description: """
-                Returns what StoreKit needs to apply a promotional offer. StoreKit 2: \
-                `Product.PurchaseOption.promotionalOffer(offerID: offerId, keyID: keyIdentifier, nonce: UUID(uuidString: nonce)!, \
-                signature: Data(base64Encoded: signature)!, timestamp: timestamp)`. StoreKit 1: \
-                `SKPaymentDiscount(identifier: offerId, keyIdentifier: keyIdentifier, nonce: UUID(uuidString: nonce)!, \
-                signature: signature, timestamp: NSNumber(value: timestamp))`. Pass the same `appAccountToken` to the purchase.
-                """, result: "promotionalOfferSignature", errors: errors
+        "offers.signPromotional", tag: "offers", summary: "Signs a promotional offer (legacy signature format).",
+        description: """
+            Returns what StoreKit needs to apply a promotional offer. StoreKit 2: \
+            `Product.PurchaseOption.promotionalOffer(offerID: offerId, keyID: keyIdentifier, nonce: UUID(uuidString: nonce)!, \
+            signature: Data(base64Encoded: signature)!, timestamp: timestamp)`. StoreKit 1: \
+            `SKPaymentDiscount(identifier: offerId, keyIdentifier: keyIdentifier, nonce: UUID(uuidString: nonce)!, \
+            signature: signature, timestamp: NSNumber(value: timestamp))`. Pass the same `appAccountToken` to the purchase.
+            """, result: "promotionalOfferSignature", errors: errors
     ) { (params: PromotionalParams, call) in
         PromotionalOfferView(
             signature: try await call.services.offers.signPromotional(
@@ -78,18 +80,19 @@ enum OfferMethods {
         let offerId: String
         let transactionId: String?
 
-
         static let parameters: [RPCParam] = [
-                OfferMethods.bundleId, OfferMethods.keyId, OfferMethods.productId, RPCParam("offerId", "The promotional offer identifier.", schema: Schema.string(maxLength: 255)),
-                RPCParam(
-                    "transactionId", "Any of the customer's transaction IDs; the appTransactionId is recommended.", schema: Schema.string(pattern: "^[0-9]{1,32}$"),
-                    required: false),
-            ]
+            OfferMethods.bundleId, OfferMethods.keyId, OfferMethods.productId,
+            RPCParam("offerId", "The promotional offer identifier.", schema: Schema.string(maxLength: 255)),
+            RPCParam(
+                "transactionId", "Any of the customer's transaction IDs; the appTransactionId is recommended.", schema: Schema.string(pattern: "^[0-9]{1,32}$"),
+                required: false),
+        ]
 
     }
 
     static let signPromotionalJWS = RPCMethod<RPCCall>(
-        "offers.signPromotionalJWS", tag: "offers", summary: "Signs a promotional offer as a JWS.", description: "StoreKit: `Product.PurchaseOption.promotionalOffer(offerId, compactJWS: compactJWS)`.", result: "promotionalOfferJWS", errors: errors
+        "offers.signPromotionalJWS", tag: "offers", summary: "Signs a promotional offer as a JWS.",
+        description: "StoreKit: `Product.PurchaseOption.promotionalOffer(offerId, compactJWS: compactJWS)`.", result: "promotionalOfferJWS", errors: errors
     ) { (params: PromotionalJWSParams, call) in
         CompactJWS(
             compactJWS: try await call.services.offers.signPromotionalJWS(
@@ -104,17 +107,18 @@ enum OfferMethods {
         let allowIntroductoryOffer: Bool
         let transactionId: String
 
-
         static let parameters: [RPCParam] = [
-                OfferMethods.bundleId, OfferMethods.keyId, OfferMethods.productId,
-                RPCParam("allowIntroductoryOffer", "Whether the customer may redeem the introductory offer.", schema: ["type": "boolean"]),
-                RPCParam("transactionId", "Any of the customer's transaction IDs.", schema: Schema.string(pattern: "^[0-9]{1,32}$")),
-            ]
+            OfferMethods.bundleId, OfferMethods.keyId, OfferMethods.productId,
+            RPCParam("allowIntroductoryOffer", "Whether the customer may redeem the introductory offer.", schema: ["type": "boolean"]),
+            RPCParam("transactionId", "Any of the customer's transaction IDs.", schema: Schema.string(pattern: "^[0-9]{1,32}$")),
+        ]
 
     }
 
     static let signIntroductoryEligibility = RPCMethod<RPCCall>(
-        "offers.signIntroductoryEligibility", tag: "offers", summary: "Signs an introductory-offer eligibility decision as a JWS.", description: "StoreKit: `Product.PurchaseOption.introductoryOfferEligibility(compactJWS: compactJWS)`.", result: "introductoryOfferEligibilityJWS", errors: errors
+        "offers.signIntroductoryEligibility", tag: "offers", summary: "Signs an introductory-offer eligibility decision as a JWS.",
+        description: "StoreKit: `Product.PurchaseOption.introductoryOfferEligibility(compactJWS: compactJWS)`.", result: "introductoryOfferEligibilityJWS",
+        errors: errors
     ) { (params: IntroductoryParams, call) in
         CompactJWS(
             compactJWS: try await call.services.offers.signIntroductoryEligibility(
@@ -127,21 +131,21 @@ enum OfferMethods {
         let keyId: String?
         let request: JSONValue
 
-
         static let parameters: [RPCParam] = [
-                OfferMethods.bundleId, OfferMethods.keyId,
-                RPCParam(
-                    "request", "The Advanced Commerce in-app request.",
-                    schema: Schema.object([("operation", Schema.string()), ("version", Schema.string())], required: ["operation", "version"]).allowingMore),
-            ]
+            OfferMethods.bundleId, OfferMethods.keyId,
+            RPCParam(
+                "request", "The Advanced Commerce in-app request.",
+                schema: Schema.object([("operation", Schema.string()), ("version", Schema.string())], required: ["operation", "version"]).allowingMore),
+        ]
 
     }
 
     static let signAdvancedCommerceRequest = RPCMethod<RPCCall>(
-        "offers.signAdvancedCommerceRequest", tag: "offers", summary: "Signs an Advanced Commerce in-app request as a JWS.", description: """
-                `request` is the in-app request object (for example `{"operation":"CREATE_ONE_TIME_CHARGE","version":"1","requestInfo":{…},…}`); \
-                its JSON is carried base64-encoded in the `request` claim. The app passes `compactJWS` to the Advanced Commerce purchase.
-                """, result: "advancedCommerceRequestJWS", errors: errors
+        "offers.signAdvancedCommerceRequest", tag: "offers", summary: "Signs an Advanced Commerce in-app request as a JWS.",
+        description: """
+            `request` is the in-app request object (for example `{"operation":"CREATE_ONE_TIME_CHARGE","version":"1","requestInfo":{…},…}`); \
+            its JSON is carried base64-encoded in the `request` claim. The app passes `compactJWS` to the Advanced Commerce purchase.
+            """, result: "advancedCommerceRequestJWS", errors: errors
     ) { (params: AdvancedCommerceParams, call) in
         guard case .object = params.request else { throw StoregateError.invalid(field: "request", reason: "must be an object") }
         guard case .string(let operation) = params.request["operation"], !operation.isEmpty else {

@@ -44,16 +44,18 @@ public enum StoregateRPC {
 
     static func discover(_ document: JSONValue) -> RPCMethod<RPCCall> {
         RPCMethod(
-        "rpc.discover", tag: "meta", summary: "Returns this OpenRPC document.", result: "openrpcDocument"
-    ) { (_: NoParams, _) in RawJSON(value: document) }
+            "rpc.discover", tag: "meta", summary: "Returns this OpenRPC document.", result: "openrpcDocument"
+        ) { (_: NoParams, _) in RawJSON(value: document) }
     }
 
     static let tenantGet = RPCMethod<RPCCall>(
-        "tenant.get", tag: "tenant", summary: "The calling tenant.", description: "Returns the tenant that owns the API key of the request.", result: "tenant", errors: [ErrorCode.unauthenticated]
+        "tenant.get", tag: "tenant", summary: "The calling tenant.", description: "Returns the tenant that owns the API key of the request.", result: "tenant",
+        errors: [ErrorCode.unauthenticated]
     ) { (_: NoParams, call) in TenantView(call.caller.tenant) }
 
     static let appsList = RPCMethod<RPCCall>(
-        "apps.list", tag: "apps", summary: "The tenant's apps.", description: "Every app of the calling tenant with its key IDs and kinds (never key material) and its notification URLs.", result: "apps"
+        "apps.list", tag: "apps", summary: "The tenant's apps.",
+        description: "Every app of the calling tenant with its key IDs and kinds (never key material) and its notification URLs.", result: "apps"
     ) { (_: NoParams, call) in
         AppList(apps: try await call.services.apps.list(tenant: call.caller.tenant).map { AppView($0, publicURL: call.publicURL) })
     }
@@ -62,16 +64,17 @@ public enum StoregateRPC {
         let bundleId: String?
         let appId: UUID?
 
-
         static let parameters: [RPCParam] = [
-                    RPCParam("bundleId", "The app's bundle ID.", schema: AppView.bundleIdSchema, required: false),
-                    RPCParam("appId", "Storegate's id of the app.", schema: Schema.string(format: "uuid"), required: false),
-                ]
+            RPCParam("bundleId", "The app's bundle ID.", schema: AppView.bundleIdSchema, required: false),
+            RPCParam("appId", "Storegate's id of the app.", schema: Schema.string(format: "uuid"), required: false),
+        ]
 
     }
 
     static let appsGet = RPCMethod<RPCCall>(
-        "apps.get", tag: "apps", summary: "One app by bundle ID or app id.", description: "Give exactly one of `bundleId` and `appId`. Another tenant's app is reported exactly like an app that does not exist.", result: "app", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+        "apps.get", tag: "apps", summary: "One app by bundle ID or app id.",
+        description: "Give exactly one of `bundleId` and `appId`. Another tenant's app is reported exactly like an app that does not exist.", result: "app",
+        errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: AppsGetParams, call) in
         switch (params.bundleId, params.appId) {
         case (let bundleId?, nil): return AppView(try await call.services.apps.get(tenant: call.caller.tenant, bundleId: bundleId), publicURL: call.publicURL)

@@ -27,18 +27,20 @@ enum RefundMethods {
         let userStatus: Int32?
         let platform: Int32?
 
-
         static let parameters: [RPCParam] = [
-                RefundMethods.bundleId, RPCParam("transactionId", "The transaction Apple asked about.", schema: transactionIdSchema),
-                RPCParam("customerConsented", "Whether the customer consented to sharing consumption data with Apple.", schema: ["type": "boolean"]),
-                RPCParam("deliveryStatus", "Whether the purchase was delivered and works.", schema: Schema.enumeration(deliveryStatuses)),
-                RPCParam("sampleContentProvided", "Whether a free sample or trial was provided before purchase.", schema: ["type": "boolean"]),
-                RPCParam("consumptionPercentage", "How much was consumed, in milliunits: 0 to 100000 (50% is 50000).", schema: Schema.integer(minimum: 0), required: false),
-                RPCParam("refundPreference", "Your preference for Apple's decision.", schema: Schema.enumeration(refundPreferences), required: false),
-                v1Code("playTime", "0 undeclared … 7 over 16 days"), v1Code("accountTenure", "0 undeclared … 7 over 365 days"),
-                v1Code("lifetimeDollarsPurchased", "0 undeclared … 7 $2000 and more"), v1Code("lifetimeDollarsRefunded", "0 undeclared … 7 $2000 and more"),
-                v1Code("userStatus", "0 undeclared, 1 active, 2 suspended, 3 terminated, 4 limited access"), v1Code("platform", "0 undeclared, 1 Apple, 2 non-Apple"),
-            ]
+            RefundMethods.bundleId, RPCParam("transactionId", "The transaction Apple asked about.", schema: transactionIdSchema),
+            RPCParam("customerConsented", "Whether the customer consented to sharing consumption data with Apple.", schema: ["type": "boolean"]),
+            RPCParam("deliveryStatus", "Whether the purchase was delivered and works.", schema: Schema.enumeration(deliveryStatuses)),
+            RPCParam("sampleContentProvided", "Whether a free sample or trial was provided before purchase.", schema: ["type": "boolean"]),
+            RPCParam(
+                "consumptionPercentage", "How much was consumed, in milliunits: 0 to 100000 (50% is 50000).", schema: Schema.integer(minimum: 0),
+                required: false),
+            RPCParam("refundPreference", "Your preference for Apple's decision.", schema: Schema.enumeration(refundPreferences), required: false),
+            v1Code("playTime", "0 undeclared … 7 over 16 days"), v1Code("accountTenure", "0 undeclared … 7 over 365 days"),
+            v1Code("lifetimeDollarsPurchased", "0 undeclared … 7 $2000 and more"), v1Code("lifetimeDollarsRefunded", "0 undeclared … 7 $2000 and more"),
+            v1Code("userStatus", "0 undeclared, 1 active, 2 suspended, 3 terminated, 4 limited access"),
+            v1Code("platform", "0 undeclared, 1 Apple, 2 non-Apple"),
+        ]
 
     }
 
@@ -48,10 +50,9 @@ enum RefundMethods {
         let pendingRequestId: String?
         let deadline: Date?
 
-
         static let schema: JSONValue = Schema.object(
-                [("transactionId", Schema.string()), ("pendingRequestId", Schema.string(format: "uuid")), ("deadline", Schema.string(format: "date-time"))],
-                required: ["transactionId"])
+            [("transactionId", Schema.string()), ("pendingRequestId", Schema.string(format: "uuid")), ("deadline", Schema.string(format: "date-time"))],
+            required: ["transactionId"])
 
     }
 
@@ -60,21 +61,24 @@ enum RefundMethods {
     }
 
     static let reportConsumption = RPCMethod<RPCCall>(
-        "refunds.reportConsumption", tag: "refunds", summary: "Reports a transaction's consumption facts for Apple's refund decision.", description: """
-                Stored per transaction. When a CONSUMPTION_REQUEST for it is open, Storegate sends Send Consumption Information (v2; v1 when the app's \
-                refund policy says so) right away, from a durable job queue that retries and honours Retry-After. Without customerConsented nothing \
-                is sent and the reason is recorded. consumptionPercentage is required with GRANT_PRORATED for anything but a subscription.
-                """, result: "reported", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+        "refunds.reportConsumption", tag: "refunds", summary: "Reports a transaction's consumption facts for Apple's refund decision.",
+        description: """
+            Stored per transaction. When a CONSUMPTION_REQUEST for it is open, Storegate sends Send Consumption Information (v2; v1 when the app's \
+            refund policy says so) right away, from a durable job queue that retries and honours Retry-After. Without customerConsented nothing \
+            is sent and the reason is recorded. consumptionPercentage is required with GRANT_PRORATED for anything but a subscription.
+            """, result: "reported", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: ReportParams, call) in
         let facts = ConsumptionFacts(
             customerConsented: p.customerConsented, deliveryStatus: p.deliveryStatus, sampleContentProvided: p.sampleContentProvided,
             consumptionPercentage: p.consumptionPercentage, refundPreference: p.refundPreference, playTime: p.playTime, accountTenure: p.accountTenure,
-            lifetimeDollarsPurchased: p.lifetimeDollarsPurchased, lifetimeDollarsRefunded: p.lifetimeDollarsRefunded, userStatus: p.userStatus, platform: p.platform)
+            lifetimeDollarsPurchased: p.lifetimeDollarsPurchased, lifetimeDollarsRefunded: p.lifetimeDollarsRefunded, userStatus: p.userStatus,
+            platform: p.platform)
         let reported = try await call.services.refunds.reportConsumption(
             tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, facts: facts, actor: call.caller.actor)
         if reported.pendingRequest != nil { call.services.worker.poke() }
         return ReportResult(
-            transactionId: reported.transactionId, pendingRequestId: reported.pendingRequest?.id.uuidString.lowercased(), deadline: reported.pendingRequest?.deadline)
+            transactionId: reported.transactionId, pendingRequestId: reported.pendingRequest?.id.uuidString.lowercased(),
+            deadline: reported.pendingRequest?.deadline)
     }
 
     struct PolicyParams: RPCParams {
@@ -87,35 +91,39 @@ enum RefundMethods {
         let refundPreference: RefundPreference?
         let declineAfterRefunds: Int?
 
-
         static let parameters: [RPCParam] = [
-                RefundMethods.bundleId, RPCParam(
-                    "consumptionApi", "v2 (Send Consumption Information) or the deprecated v1.", schema: Schema.enumeration(ConsumptionAPI.allCases.map(\.rawValue)),
-                    required: false),
-                RPCParam("sendMinutesBeforeDeadline", "10 to 690.", schema: Schema.integer(minimum: 10), required: false),
-                RPCParam("customerConsented", "Your customers consented (in your terms) to sharing consumption data.", schema: ["type": "boolean"], required: false),
-                RPCParam("deliveryStatus", "Default DELIVERED.", schema: Schema.enumeration(deliveryStatuses), required: false),
-                RPCParam("sampleContentProvided", "Default false.", schema: ["type": "boolean"], required: false),
-                RPCParam("refundPreference", "Default none.", schema: Schema.enumeration(refundPreferences), required: false),
-                RPCParam("declineAfterRefunds", "Prefer DECLINE from this many earlier refunds.", schema: Schema.integer(minimum: 1), required: false),
-            ]
+            RefundMethods.bundleId,
+            RPCParam(
+                "consumptionApi", "v2 (Send Consumption Information) or the deprecated v1.",
+                schema: Schema.enumeration(ConsumptionAPI.allCases.map(\.rawValue)),
+                required: false),
+            RPCParam("sendMinutesBeforeDeadline", "10 to 690.", schema: Schema.integer(minimum: 10), required: false),
+            RPCParam(
+                "customerConsented", "Your customers consented (in your terms) to sharing consumption data.", schema: ["type": "boolean"], required: false),
+            RPCParam("deliveryStatus", "Default DELIVERED.", schema: Schema.enumeration(deliveryStatuses), required: false),
+            RPCParam("sampleContentProvided", "Default false.", schema: ["type": "boolean"], required: false),
+            RPCParam("refundPreference", "Default none.", schema: Schema.enumeration(refundPreferences), required: false),
+            RPCParam("declineAfterRefunds", "Prefer DECLINE from this many earlier refunds.", schema: Schema.integer(minimum: 1), required: false),
+        ]
 
     }
 
     static let policySchema = Schema.object(
         [
             ("consumptionApi", Schema.enumeration(ConsumptionAPI.allCases.map(\.rawValue))), ("sendMinutesBeforeDeadline", Schema.integer(minimum: 10)),
-            ("customerConsented", ["type": "boolean"]), ("deliveryStatus", Schema.enumeration(deliveryStatuses)), ("sampleContentProvided", ["type": "boolean"]),
+            ("customerConsented", ["type": "boolean"]), ("deliveryStatus", Schema.enumeration(deliveryStatuses)),
+            ("sampleContentProvided", ["type": "boolean"]),
             ("refundPreference", Schema.enumeration(refundPreferences)), ("declineAfterRefunds", Schema.integer(minimum: 1)),
         ], required: ["consumptionApi", "customerConsented", "deliveryStatus", "sampleContentProvided"], title: "RefundPolicy")
 
     static let setPolicy = RPCMethod<RPCCall>(
-        "refunds.setPolicy", tag: "refunds", summary: "Sets how an app's CONSUMPTION_REQUESTs are answered when no facts were reported.", description: """
-                Replaces the app's policy (omitted fields take their defaults). Without reported facts, Storegate answers \
-                sendMinutesBeforeDeadline minutes before Apple's 12-hour deadline (omit it to never answer without facts) with the policy's \
-                consent, delivery status and sample flag, DECLINE when the customer already had declineAfterRefunds refunds, the policy's \
-                refundPreference otherwise, and for v1 the customer's account tenure. Defaults: v2, 60 minutes, no consent (so nothing is sent). Audited.
-                """, result: "policy", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+        "refunds.setPolicy", tag: "refunds", summary: "Sets how an app's CONSUMPTION_REQUESTs are answered when no facts were reported.",
+        description: """
+            Replaces the app's policy (omitted fields take their defaults). Without reported facts, Storegate answers \
+            sendMinutesBeforeDeadline minutes before Apple's 12-hour deadline (omit it to never answer without facts) with the policy's \
+            consent, delivery status and sample flag, DECLINE when the customer already had declineAfterRefunds refunds, the policy's \
+            refundPreference otherwise, and for v1 the customer's account tenure. Defaults: v2, 60 minutes, no consent (so nothing is sent). Audited.
+            """, result: "policy", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: PolicyParams, call) in
         var policy = RefundPolicy()
         if let v = p.consumptionApi {
@@ -136,12 +144,11 @@ enum RefundMethods {
         let status: String?
         let limit: Int?
 
-
         static let parameters: [RPCParam] = [
-                SubscriptionMethods.optionalBundleId,
-                RPCParam("status", "Default pending.", schema: Schema.enumeration(RefundRequest.Status.allCases.map(\.rawValue)), required: false),
-                RPCParam("limit", "1 to 200, default 50.", schema: Schema.integer(minimum: 1), required: false),
-            ]
+            SubscriptionMethods.optionalBundleId,
+            RPCParam("status", "Default pending.", schema: Schema.enumeration(RefundRequest.Status.allCases.map(\.rawValue)), required: false),
+            RPCParam("limit", "1 to 200, default 50.", schema: Schema.integer(minimum: 1), required: false),
+        ]
 
     }
 
@@ -167,32 +174,35 @@ enum RefundMethods {
     struct PendingResult: RPCResult {
         let requests: [Request]
 
-
         static let schema: JSONValue = Schema.object(
-                [
-                    (
-                        "requests",
-                        Schema.array(
-                            of: Schema.object(
-                                [
-                                    ("id", Schema.string(format: "uuid")), ("bundleId", Schema.string()), ("environment", Schema.string()),
-                                    ("transactionId", Schema.string()), ("originalTransactionId", Schema.string()), ("productType", Schema.string()),
-                                    ("reason", Schema.string("Apple's consumptionRequestReason.")), ("requestedAt", Schema.string(format: "date-time")),
-                                    ("deadline", Schema.string(format: "date-time")), ("status", Schema.enumeration(RefundRequest.Status.allCases.map(\.rawValue))),
-                                    ("statusReason", Schema.string()), ("apiVersion", Schema.enumeration(["v2", "v1"])),
-                                    ("sentBody", ["type": "object", "description": "Exactly what was sent to Apple."]), ("sentAt", Schema.string(format: "date-time")),
-                                    ("attempts", Schema.integer(minimum: 0)), ("lastError", Schema.string()),
-                                ],
-                                required: [
-                                    "id", "bundleId", "environment", "transactionId", "originalTransactionId", "productType", "requestedAt", "deadline", "status", "attempts",
-                                ]))
-                    )
-                ], required: ["requests"])
+            [
+                (
+                    "requests",
+                    Schema.array(
+                        of: Schema.object(
+                            [
+                                ("id", Schema.string(format: "uuid")), ("bundleId", Schema.string()), ("environment", Schema.string()),
+                                ("transactionId", Schema.string()), ("originalTransactionId", Schema.string()), ("productType", Schema.string()),
+                                ("reason", Schema.string("Apple's consumptionRequestReason.")), ("requestedAt", Schema.string(format: "date-time")),
+                                ("deadline", Schema.string(format: "date-time")), ("status", Schema.enumeration(RefundRequest.Status.allCases.map(\.rawValue))),
+                                ("statusReason", Schema.string()), ("apiVersion", Schema.enumeration(["v2", "v1"])),
+                                ("sentBody", ["type": "object", "description": "Exactly what was sent to Apple."]),
+                                ("sentAt", Schema.string(format: "date-time")),
+                                ("attempts", Schema.integer(minimum: 0)), ("lastError", Schema.string()),
+                            ],
+                            required: [
+                                "id", "bundleId", "environment", "transactionId", "originalTransactionId", "productType", "requestedAt", "deadline", "status",
+                                "attempts",
+                            ]))
+                )
+            ], required: ["requests"])
 
     }
 
     static let pending = RPCMethod<RPCCall>(
-        "refunds.pending", tag: "refunds", summary: "Apple's CONSUMPTION_REQUESTs and what Storegate did about each.", description: "Newest first; by default only those still pending (status: pending, sent, not_sent or expired to see others).", result: "consumptionRequests", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+        "refunds.pending", tag: "refunds", summary: "Apple's CONSUMPTION_REQUESTs and what Storegate did about each.",
+        description: "Newest first; by default only those still pending (status: pending, sent, not_sent or expired to see others).",
+        result: "consumptionRequests", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: PendingParams, call) in
         let limit = p.limit ?? 50
         guard (1...200).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 200") }
@@ -205,7 +215,8 @@ enum RefundMethods {
             requests: try rows.map {
                 Request(
                     id: $0.id.uuidString.lowercased(), bundleId: bundles[$0.appId] ?? "", environment: $0.environment.rawValue, transactionId: $0.transactionId,
-                    originalTransactionId: $0.originalTransactionId, productType: $0.productType.rawValue, reason: $0.reason?.rawValue, requestedAt: $0.requestedAt,
+                    originalTransactionId: $0.originalTransactionId, productType: $0.productType.rawValue, reason: $0.reason?.rawValue,
+                    requestedAt: $0.requestedAt,
                     deadline: $0.deadline, status: $0.status.rawValue, statusReason: $0.statusReason, apiVersion: $0.apiVersion?.rawValue,
                     sentBody: try $0.sentBody.map { RawJSON(value: try JSONParser.parse(Array($0.utf8))) }, sentAt: $0.sentAt, attempts: $0.attempts,
                     lastError: $0.lastError)

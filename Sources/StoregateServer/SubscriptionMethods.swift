@@ -57,7 +57,11 @@ enum SubscriptionMethods {
             ("bundleId", Schema.string()), ("environment", Schema.enumeration(["Production", "Sandbox", "Xcode", "LocalTesting"])),
             ("subscriptionGroupIdentifier", Schema.string()), ("originalTransactionId", Schema.string()), ("latestTransactionId", Schema.string()),
             ("productId", Schema.string()),
-            ("status", Schema.enumeration(SubscriptionState.StatusName.allCases.map(\.rawValue), "An active subscription past its expiry with no renewal reads as expired.")),
+            (
+                "status",
+                Schema.enumeration(
+                    SubscriptionState.StatusName.allCases.map(\.rawValue), "An active subscription past its expiry with no renewal reads as expired.")
+            ),
             ("statusCode", Schema.integer("Apple's status: 1 active, 2 expired, 3 billing retry, 4 billing grace period, 5 revoked.")),
             ("purchaseDate", Schema.string(format: "date-time")), ("expiresDate", Schema.string(format: "date-time")),
             ("autoRenewStatus", ["type": "boolean"]), ("autoRenewProductId", Schema.string("The product the subscription renews to.")),
@@ -77,7 +81,8 @@ enum SubscriptionMethods {
     static let optionalBundleId = RPCParam("bundleId", "The app's bundle ID; required with a transaction ID.", schema: AppView.bundleIdSchema, required: false)
     static let transactionIdSchema = Schema.string(pattern: "^[0-9]{1,32}$")
     static let environment = RPCParam(
-        "environment", "Production or Sandbox (default: Production when the app has it).", schema: Schema.enumeration(["Production", "Sandbox"]), required: false)
+        "environment", "Production or Sandbox (default: Production when the app has it).", schema: Schema.enumeration(["Production", "Sandbox"]),
+        required: false)
 
     struct StatusParams: RPCParams {
         let customerId: String?
@@ -85,38 +90,38 @@ enum SubscriptionMethods {
         let transactionId: String?
         let refresh: Bool?
 
-
         static let parameters: [RPCParam] = [
-                RPCParam("customerId", "The tenant's own identifier of the customer.", schema: Schema.string(maxLength: 128), required: false), SubscriptionMethods.optionalBundleId,
-                RPCParam("transactionId", "Any transaction ID of the customer (original or not).", schema: transactionIdSchema, required: false),
-                RPCParam("refresh", "Ask Apple first.", schema: ["type": "boolean"], required: false),
-            ]
+            RPCParam("customerId", "The tenant's own identifier of the customer.", schema: Schema.string(maxLength: 128), required: false),
+            SubscriptionMethods.optionalBundleId,
+            RPCParam("transactionId", "Any transaction ID of the customer (original or not).", schema: transactionIdSchema, required: false),
+            RPCParam("refresh", "Ask Apple first.", schema: ["type": "boolean"], required: false),
+        ]
 
     }
 
     struct StatusResult: RPCResult {
         let subscriptions: [Subscription]
 
-
         static let schema: JSONValue = Schema.object([("subscriptions", Schema.array(of: subscriptionSchema))], required: ["subscriptions"])
 
     }
 
     static let status = RPCMethod<RPCCall>(
-        "subscriptions.status", tag: "subscriptions", summary: "A customer's subscriptions, per subscription group, with Apple's status.", description: """
-                By `customerId`, or by any of the customer's transaction IDs with `bundleId`. Read from local state kept current by notifications; \
-                with `refresh: true` Apple's Get All Subscription Statuses is called first and reconciled into it (older signed data never replaces newer).
-                """, result: "subscriptions", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid]
+        "subscriptions.status", tag: "subscriptions", summary: "A customer's subscriptions, per subscription group, with Apple's status.",
+        description: """
+            By `customerId`, or by any of the customer's transaction IDs with `bundleId`. Read from local state kept current by notifications; \
+            with `refresh: true` Apple's Get All Subscription Statuses is called first and reconciled into it (older signed data never replaces newer).
+            """, result: "subscriptions", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid]
     ) { (params: StatusParams, call) in
         let states = try await call.services.subscriptions.status(
-            tenant: call.caller.tenant, customerId: params.customerId, bundleId: params.bundleId, transactionId: params.transactionId, refresh: params.refresh ?? false)
+            tenant: call.caller.tenant, customerId: params.customerId, bundleId: params.bundleId, transactionId: params.transactionId,
+            refresh: params.refresh ?? false)
         let bundles = try await bundles(call)
         return StatusResult(subscriptions: states.map { Subscription($0, bundles: bundles) })
     }
 
     struct EntitlementsParams: RPCParams {
         let customerId: String
-
 
         static let parameters: [RPCParam] = [RPCParam("customerId", "The tenant's own identifier of the customer.", schema: Schema.string(maxLength: 128))]
 
@@ -139,30 +144,30 @@ enum SubscriptionMethods {
         let subscriptions: [Subscription]
         let purchases: [Purchase]
 
-
         static let schema: JSONValue = Schema.object(
-                [
-                    ("customerId", Schema.string()), ("subscriptions", Schema.array(of: subscriptionSchema)),
-                    (
-                        "purchases",
-                        Schema.array(
-                            of: Schema.object(
-                                [
-                                    ("bundleId", Schema.string()), ("environment", Schema.string()), ("productId", Schema.string()),
-                                    ("type", Schema.enumeration(["Consumable", "Non-Consumable", "Non-Renewing Subscription"])), ("transactionId", Schema.string()),
-                                    ("originalTransactionId", Schema.string()), ("purchaseDate", Schema.string(format: "date-time")),
-                                    ("expiresDate", Schema.string(format: "date-time")), ("quantity", Schema.integer(minimum: 1)),
-                                ], required: ["bundleId", "environment", "productId", "type", "transactionId", "originalTransactionId", "quantity"]))
-                    ),
-                ], required: ["customerId", "subscriptions", "purchases"])
+            [
+                ("customerId", Schema.string()), ("subscriptions", Schema.array(of: subscriptionSchema)),
+                (
+                    "purchases",
+                    Schema.array(
+                        of: Schema.object(
+                            [
+                                ("bundleId", Schema.string()), ("environment", Schema.string()), ("productId", Schema.string()),
+                                ("type", Schema.enumeration(["Consumable", "Non-Consumable", "Non-Renewing Subscription"])), ("transactionId", Schema.string()),
+                                ("originalTransactionId", Schema.string()), ("purchaseDate", Schema.string(format: "date-time")),
+                                ("expiresDate", Schema.string(format: "date-time")), ("quantity", Schema.integer(minimum: 1)),
+                            ], required: ["bundleId", "environment", "productId", "type", "transactionId", "originalTransactionId", "quantity"]))
+                ),
+            ], required: ["customerId", "subscriptions", "purchases"])
 
     }
 
     static let entitlements = RPCMethod<RPCCall>(
-        "entitlements.list", tag: "subscriptions", summary: "What a customer may use now.", description: """
-                Subscriptions that grant access (active, or in the billing grace period) and purchases of every other type \
-                (consumable, non-consumable, non-renewing subscription) that are neither revoked nor expired.
-                """, result: "entitlements", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+        "entitlements.list", tag: "subscriptions", summary: "What a customer may use now.",
+        description: """
+            Subscriptions that grant access (active, or in the billing grace period) and purchases of every other type \
+            (consumable, non-consumable, non-renewing subscription) that are neither revoked nor expired.
+            """, result: "entitlements", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: EntitlementsParams, call) in
         let (subscriptions, purchases) = try await call.services.subscriptions.entitlements(tenant: call.caller.tenant, customerId: params.customerId)
         let bundles = try await bundles(call)
@@ -170,7 +175,8 @@ enum SubscriptionMethods {
             customerId: params.customerId, subscriptions: subscriptions.map { Subscription($0, bundles: bundles) },
             purchases: purchases.map {
                 Purchase(
-                    bundleId: bundles[$0.appId] ?? "", environment: $0.environment.rawValue, productId: $0.productId, type: $0.productType.rawValue, transactionId: $0.transactionId,
+                    bundleId: bundles[$0.appId] ?? "", environment: $0.environment.rawValue, productId: $0.productId, type: $0.productType.rawValue,
+                    transactionId: $0.transactionId,
                     originalTransactionId: $0.originalTransactionId, purchaseDate: $0.purchaseDate, expiresDate: $0.expiresDate, quantity: $0.quantity)
             })
     }
@@ -189,11 +195,11 @@ enum SubscriptionMethods {
         let extendReasonCode: Int
         let requestIdentifier: String?
 
-
         static let parameters: [RPCParam] = [
-                SubscriptionMethods.bundleId, RPCParam("originalTransactionId", "The subscription's original transaction ID.", schema: transactionIdSchema), SubscriptionMethods.extendByDays, SubscriptionMethods.extendReasonCode,
-                SubscriptionMethods.requestIdentifier,
-            ]
+            SubscriptionMethods.bundleId, RPCParam("originalTransactionId", "The subscription's original transaction ID.", schema: transactionIdSchema),
+            SubscriptionMethods.extendByDays, SubscriptionMethods.extendReasonCode,
+            SubscriptionMethods.requestIdentifier,
+        ]
 
     }
 
@@ -203,23 +209,27 @@ enum SubscriptionMethods {
         let success: Bool
         let effectiveDate: Date?
 
-
         static let schema: JSONValue = Schema.object(
-                [
-                    ("requestIdentifier", Schema.string()), ("originalTransactionId", Schema.string()), ("success", ["type": "boolean"]),
-                    ("effectiveDate", Schema.string("The new renewal date.", format: "date-time")),
-                ], required: ["requestIdentifier", "originalTransactionId", "success"])
+            [
+                ("requestIdentifier", Schema.string()), ("originalTransactionId", Schema.string()), ("success", ["type": "boolean"]),
+                ("effectiveDate", Schema.string("The new renewal date.", format: "date-time")),
+            ], required: ["requestIdentifier", "originalTransactionId", "success"])
 
     }
 
     static let extendRenewalDate = RPCMethod<RPCCall>(
-        "subscriptions.extendRenewalDate", tag: "subscriptions", summary: "Extends one subscription's renewal date (Apple's Extend a Subscription Renewal Date).", description: "At most two extensions per subscription in 365 days: checked locally before Apple is called (error 1009 names the earlier dates). Audited.", result: "extension", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError]
+        "subscriptions.extendRenewalDate", tag: "subscriptions",
+        summary: "Extends one subscription's renewal date (Apple's Extend a Subscription Renewal Date).",
+        description:
+            "At most two extensions per subscription in 365 days: checked locally before Apple is called (error 1009 names the earlier dates). Audited.",
+        result: "extension", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError]
     ) { (params: ExtendParams, call) in
         let result = try await call.services.subscriptions.extendRenewalDate(
             tenant: call.caller.tenant, bundleId: params.bundleId, originalTransactionId: params.originalTransactionId, extendByDays: params.extendByDays,
             extendReasonCode: params.extendReasonCode, requestIdentifier: params.requestIdentifier, actor: call.caller.actor)
         return ExtendResult(
-            requestIdentifier: result.requestIdentifier, originalTransactionId: result.originalTransactionId, success: result.success, effectiveDate: result.effectiveDate)
+            requestIdentifier: result.requestIdentifier, originalTransactionId: result.originalTransactionId, success: result.success,
+            effectiveDate: result.effectiveDate)
     }
 
     struct ExtendAllParams: RPCParams {
@@ -231,20 +241,19 @@ enum SubscriptionMethods {
         let storefrontCountryCodes: [String]?
         let requestIdentifier: String?
 
-
         static let parameters: [RPCParam] = [
-                SubscriptionMethods.bundleId, SubscriptionMethods.environment, SubscriptionMethods.productId, SubscriptionMethods.extendByDays, SubscriptionMethods.extendReasonCode,
-                RPCParam(
-                    "storefrontCountryCodes", "Only these storefronts (ISO 3166-1 alpha-3).", schema: Schema.array(of: Schema.string(pattern: "^[A-Z]{3}$")),
-                    required: false),
-                SubscriptionMethods.requestIdentifier,
-            ]
+            SubscriptionMethods.bundleId, SubscriptionMethods.environment, SubscriptionMethods.productId, SubscriptionMethods.extendByDays,
+            SubscriptionMethods.extendReasonCode,
+            RPCParam(
+                "storefrontCountryCodes", "Only these storefronts (ISO 3166-1 alpha-3).", schema: Schema.array(of: Schema.string(pattern: "^[A-Z]{3}$")),
+                required: false),
+            SubscriptionMethods.requestIdentifier,
+        ]
 
     }
 
     struct RequestIdentifier: RPCResult {
         let requestIdentifier: String
-
 
         static let schema: JSONValue = Schema.object([("requestIdentifier", Schema.string())], required: ["requestIdentifier"])
 
@@ -253,12 +262,15 @@ enum SubscriptionMethods {
     static let productId = RPCParam("productId", "The subscription's product identifier.", schema: Schema.string(maxLength: 255))
 
     static let extendAll = RPCMethod<RPCCall>(
-        "subscriptions.extendAll", tag: "subscriptions", summary: "Extends the renewal date of every active subscriber of a product.", description: "Apple's Extend Subscription Renewal Dates for All Active Subscribers. Follow progress with `subscriptions.extensionStatus`. Audited.", result: "massExtension", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError]
+        "subscriptions.extendAll", tag: "subscriptions", summary: "Extends the renewal date of every active subscriber of a product.",
+        description: "Apple's Extend Subscription Renewal Dates for All Active Subscribers. Follow progress with `subscriptions.extensionStatus`. Audited.",
+        result: "massExtension", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError]
     ) { (params: ExtendAllParams, call) in
         RequestIdentifier(
             requestIdentifier: try await call.services.subscriptions.extendAll(
                 tenant: call.caller.tenant, bundleId: params.bundleId, environment: params.environment,
-                productId: params.productId, extendByDays: params.extendByDays, extendReasonCode: params.extendReasonCode, storefrontCountryCodes: params.storefrontCountryCodes,
+                productId: params.productId, extendByDays: params.extendByDays, extendReasonCode: params.extendReasonCode,
+                storefrontCountryCodes: params.storefrontCountryCodes,
                 requestIdentifier: params.requestIdentifier, actor: call.caller.actor))
     }
 
@@ -268,11 +280,10 @@ enum SubscriptionMethods {
         let productId: String
         let requestIdentifier: String
 
-
         static let parameters: [RPCParam] = [
-                SubscriptionMethods.bundleId, SubscriptionMethods.environment, SubscriptionMethods.productId,
-                RPCParam("requestIdentifier", "The identifier `subscriptions.extendAll` returned.", schema: Schema.string(maxLength: 128)),
-            ]
+            SubscriptionMethods.bundleId, SubscriptionMethods.environment, SubscriptionMethods.productId,
+            RPCParam("requestIdentifier", "The identifier `subscriptions.extendAll` returned.", schema: Schema.string(maxLength: 128)),
+        ]
 
     }
 
@@ -283,23 +294,24 @@ enum SubscriptionMethods {
         let succeededCount: Int64?
         let failedCount: Int64?
 
-
         static let schema: JSONValue = Schema.object(
-                [
-                    ("requestIdentifier", Schema.string()), ("complete", ["type": "boolean"]), ("completeDate", Schema.string(format: "date-time")),
-                    ("succeededCount", Schema.integer(minimum: 0)), ("failedCount", Schema.integer(minimum: 0)),
-                ], required: ["requestIdentifier", "complete"])
+            [
+                ("requestIdentifier", Schema.string()), ("complete", ["type": "boolean"]), ("completeDate", Schema.string(format: "date-time")),
+                ("succeededCount", Schema.integer(minimum: 0)), ("failedCount", Schema.integer(minimum: 0)),
+            ], required: ["requestIdentifier", "complete"])
 
     }
 
     static let extensionStatus = RPCMethod<RPCCall>(
-        "subscriptions.extensionStatus", tag: "subscriptions", summary: "Apple's progress on a mass renewal-date extension.", result: "extensionStatus", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError]
+        "subscriptions.extensionStatus", tag: "subscriptions", summary: "Apple's progress on a mass renewal-date extension.", result: "extensionStatus",
+        errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError]
     ) { (params: ExtensionStatusParams, call) in
         let status = try await call.services.subscriptions.extensionStatus(
             tenant: call.caller.tenant, bundleId: params.bundleId, environment: params.environment,
             productId: params.productId, requestIdentifier: params.requestIdentifier)
         return ExtensionStatusResult(
-            requestIdentifier: status.requestIdentifier ?? params.requestIdentifier, complete: status.complete ?? false, completeDate: status.completeDate?.date,
+            requestIdentifier: status.requestIdentifier ?? params.requestIdentifier, complete: status.complete ?? false,
+            completeDate: status.completeDate?.date,
             succeededCount: status.succeededCount, failedCount: status.failedCount)
     }
 }

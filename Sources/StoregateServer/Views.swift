@@ -29,7 +29,6 @@ struct TenantView: RPCResult {
 struct AppList: RPCResult {
     let apps: [AppView]
 
-
     static let schema: JSONValue = Schema.object([("apps", Schema.array(of: AppView.schema))], required: ["apps"])
 
 }
@@ -57,7 +56,8 @@ struct AppView: RPCResult {
         appAppleId = details.app.appAppleId
         environments = details.app.environments.map(\.rawValue)
         keys = details.keys.map { Key(keyId: $0.keyId, issuerId: $0.issuerId.uuidString.lowercased(), kind: $0.kind.rawValue, createdAt: $0.createdAt) }
-        notificationURLs = Dictionary(uniqueKeysWithValues: details.webhooks.map { ($0.environment.rawValue, NotificationURL.make(publicURL: publicURL, token: $0.token)) })
+        notificationURLs = Dictionary(
+            uniqueKeysWithValues: details.webhooks.map { ($0.environment.rawValue, NotificationURL.make(publicURL: publicURL, token: $0.token)) })
     }
 
     static let bundleIdSchema = Schema.string(pattern: "^[A-Za-z0-9.-]{1,155}$")

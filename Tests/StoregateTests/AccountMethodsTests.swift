@@ -32,18 +32,22 @@ import Testing
                     let transactionId = try #require(bought.transactionId)
                     let signed = try #require(try await sim.client.getTransactionInfo(transactionId: transactionId).signedTransactionInfo)
                     let linked = try result(
-                        try await call("accounts.linkTransaction", ["bundleId": SimulatorHarness.bundleId, "customerId": "lee@example.com", "signedTransaction": signed]))
+                        try await call(
+                            "accounts.linkTransaction", ["bundleId": SimulatorHarness.bundleId, "customerId": "lee@example.com", "signedTransaction": signed]))
                     let kinds = (linked["links"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }.sorted()
                     #expect(kinds == ["appTransactionId", "originalTransactionId"])
 
                     let appTransaction = try #require(try await sim.client.getAppTransactionInfo(anyTransactionId: transactionId).signedAppTransactionInfo)
                     _ = try result(
-                        try await call("accounts.linkAppTransaction", ["bundleId": SimulatorHarness.bundleId, "customerId": "lee@example.com", "signedAppTransaction": appTransaction]))
+                        try await call(
+                            "accounts.linkAppTransaction",
+                            ["bundleId": SimulatorHarness.bundleId, "customerId": "lee@example.com", "signedAppTransaction": appTransaction]))
 
                     let appTransactionId = try #require(bought.appTransactionId)
                     for params: [String: Any] in [
                         ["appAccountToken": token], ["bundleId": SimulatorHarness.bundleId, "appTransactionId": appTransactionId],
-                        ["bundleId": SimulatorHarness.bundleId, "originalTransactionId": transactionId], ["bundleId": SimulatorHarness.bundleId, "transactionId": transactionId],
+                        ["bundleId": SimulatorHarness.bundleId, "originalTransactionId": transactionId],
+                        ["bundleId": SimulatorHarness.bundleId, "transactionId": transactionId],
                     ] {
                         #expect(try result(try await call("accounts.resolve", params))["customerId"] as? String == "lee@example.com", "\(params)")
                     }
@@ -53,9 +57,12 @@ import Testing
                     #expect(error(stolen).code == 1009)
                     #expect((error(stolen).data["reason"] as? String)?.contains("lee@example.com") == true, "the current owner is named")
                     _ = try result(
-                        try await call("accounts.linkTransaction", ["bundleId": SimulatorHarness.bundleId, "customerId": "max", "signedTransaction": signed, "transfer": true]))
+                        try await call(
+                            "accounts.linkTransaction",
+                            ["bundleId": SimulatorHarness.bundleId, "customerId": "max", "signedTransaction": signed, "transfer": true]))
                     #expect(
-                        try result(try await call("accounts.resolve", ["bundleId": SimulatorHarness.bundleId, "originalTransactionId": transactionId]))["customerId"] as? String
+                        try result(try await call("accounts.resolve", ["bundleId": SimulatorHarness.bundleId, "originalTransactionId": transactionId]))[
+                            "customerId"] as? String
                             == "max")
                     let audit = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }
                     #expect(audit.contains { $0.action == "account.transfer" && $0.detail.contains("lee@example.com") })
@@ -66,7 +73,8 @@ import Testing
                     #expect(payload.contains(#""environment":"Sandbox""#))
                     parts[1] = Base64URL.encode(Data(payload.replacingOccurrences(of: #""environment":"Sandbox""#, with: #""environment":"Production""#).utf8))
                     let forged = try await call(
-                        "accounts.linkTransaction", ["bundleId": SimulatorHarness.bundleId, "customerId": "max", "signedTransaction": parts.joined(separator: ".")])
+                        "accounts.linkTransaction",
+                        ["bundleId": SimulatorHarness.bundleId, "customerId": "max", "signedTransaction": parts.joined(separator: ".")])
                     #expect(error(forged).code == 1020)
                     #expect(error(forged).data["verification"] as? String == "badSignature")
                     #expect(error(forged).data["field"] as? String == "signedTransaction")
@@ -102,7 +110,8 @@ extension AccountMethodsTests {
 
                 try await TestServer.with(services) { server in
                     let reply = try await server.call(
-                        "accounts.setAppAccountToken", ["bundleId": SimulatorHarness.bundleId, "customerId": "nora", "originalTransactionId": original], apiKey: a.apiKey)
+                        "accounts.setAppAccountToken", ["bundleId": SimulatorHarness.bundleId, "customerId": "nora", "originalTransactionId": original],
+                        apiKey: a.apiKey)
                     let customer = try #require(reply["result"] as? [String: Any], "\(reply)")
                     let token = try #require(customer["appAccountToken"] as? String)
                     let request = try #require(await sim.store.received.last)
@@ -114,7 +123,8 @@ extension AccountMethodsTests {
                     let renewalId = try #require(renewal.transactionId)
                     let signed = try #require(try await sim.client.getTransactionInfo(transactionId: renewalId).signedTransactionInfo)
                     _ = try await server.call(
-                        "accounts.linkTransaction", ["bundleId": SimulatorHarness.bundleId, "customerId": "nora", "signedTransaction": signed], apiKey: a.apiKey)
+                        "accounts.linkTransaction", ["bundleId": SimulatorHarness.bundleId, "customerId": "nora", "signedTransaction": signed], apiKey: a.apiKey
+                    )
                     for params: [String: Any] in [
                         ["appAccountToken": token], ["bundleId": SimulatorHarness.bundleId, "originalTransactionId": original],
                         ["bundleId": SimulatorHarness.bundleId, "transactionId": renewal.transactionId ?? ""],
@@ -128,7 +138,8 @@ extension AccountMethodsTests {
                     family.familyShared = true
                     let shared = try #require(await sim.store.purchase(family).originalTransactionId)
                     let refused = try await server.call(
-                        "accounts.setAppAccountToken", ["bundleId": SimulatorHarness.bundleId, "customerId": "olga", "originalTransactionId": shared], apiKey: a.apiKey)
+                        "accounts.setAppAccountToken", ["bundleId": SimulatorHarness.bundleId, "customerId": "olga", "originalTransactionId": shared],
+                        apiKey: a.apiKey)
                     let error = refused["error"] as? [String: Any]
                     #expect(error?["code"] as? Int == 1030)
                     #expect((error?["data"] as? [String: Any])?["appleErrorCode"] as? Int == 4_000_185)

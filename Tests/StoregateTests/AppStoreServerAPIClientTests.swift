@@ -12,7 +12,8 @@ import Testing
     typealias Purchase = SimulatorStore.Purchase
 
     static func subscription(_ customer: String, token: UUID? = nil) -> Purchase {
-        var purchase = Purchase(customer: customer, bundleId: SimulatorHarness.bundleId, productId: "com.example.monthly", type: .autoRenewableSubscription, appAccountToken: token)
+        var purchase = Purchase(
+            customer: customer, bundleId: SimulatorHarness.bundleId, productId: "com.example.monthly", type: .autoRenewableSubscription, appAccountToken: token)
         purchase.subscriptionGroupIdentifier = "group.premium"
         return purchase
     }
@@ -32,7 +33,8 @@ import Testing
             #expect(transaction.transactionId == id)
             #expect(transaction.type == .consumable)
 
-            let appleOnly = SignedDataVerifier(configuration: .init(bundleId: SimulatorHarness.bundleId, appAppleId: nil, environment: "Sandbox"),
+            let appleOnly = SignedDataVerifier(
+                configuration: .init(bundleId: SimulatorHarness.bundleId, appAppleId: nil, environment: "Sandbox"),
                 chains: ChainVerifier(roots: [try ChainVerifier.appleRootCAG3()]))
             #expect(await appleOnly.verify(signed).failure?.code == "brokenChain")
 
@@ -67,13 +69,17 @@ import Testing
             for _ in 0..<45 { ids.append(await sim.store.purchase(Self.consumable("bob")).transactionId ?? "") }
             await sim.store.purchase(Self.subscription("bob"))
             var pages: [HistoryResponse] = []
-            for try await page in sim.client.transactionHistory(anyTransactionId: ids[3], request: TransactionHistoryRequest(productTypes: [.consumable], revoked: false)) {
+            for try await page in sim.client.transactionHistory(
+                anyTransactionId: ids[3], request: TransactionHistoryRequest(productTypes: [.consumable], revoked: false))
+            {
                 pages.append(page)
             }
             #expect(pages.map { $0.signedTransactions?.count ?? 0 } == [20, 20, 5])
             var seen: [String] = []
             for page in pages {
-                for signed in page.signedTransactions ?? [] { seen.append(try #require(await sim.verifier().verify(signed).payload).decode(JWSTransactionDecodedPayload.self).transactionId ?? "") }
+                for signed in page.signedTransactions ?? [] {
+                    seen.append(try #require(await sim.verifier().verify(signed).payload).decode(JWSTransactionDecodedPayload.self).transactionId ?? "")
+                }
             }
             #expect(seen == ids)
             let requests = await sim.store.received.filter { $0.path.hasPrefix("/inApps/v2/history/") }
@@ -134,7 +140,8 @@ import Testing
             let sent = try #require(await sim.store.received.last)
             #expect(sent.method == "PUT")
             #expect(sent.path == "/inApps/v1/subscriptions/extend/\(original)")
-            #expect(try JSONSerialization.jsonObject(with: sent.body) as? NSDictionary == ["extendByDays": 7, "extendReasonCode": 1, "requestIdentifier": "req-1"])
+            #expect(
+                try JSONSerialization.jsonObject(with: sent.body) as? NSDictionary == ["extendByDays": 7, "extendReasonCode": 1, "requestIdentifier": "req-1"])
             _ = try await sim.client.extendSubscriptionRenewalDate(originalTransactionId: original, request: request)
             do {
                 _ = try await sim.client.extendSubscriptionRenewalDate(originalTransactionId: original, request: request)
@@ -146,7 +153,8 @@ import Testing
             } catch { #expect((error as? AppStoreServerAPIError)?.apiErrorCode == .invalidExtendByDays) }
 
             let mass = try await sim.client.extendRenewalDateForAllActiveSubscribers(
-                request: MassExtendRenewalDateRequest(extendByDays: 3, extendReasonCode: .serviceIssueOrOutage, requestIdentifier: "mass-1", productId: "com.example.monthly"))
+                request: MassExtendRenewalDateRequest(
+                    extendByDays: 3, extendReasonCode: .serviceIssueOrOutage, requestIdentifier: "mass-1", productId: "com.example.monthly"))
             #expect(mass.requestIdentifier == "mass-1")
             let massStatus = try await sim.client.getStatusOfSubscriptionRenewalDateExtensions(requestIdentifier: "mass-1", productId: "com.example.monthly")
             #expect(massStatus.complete == true)
@@ -154,11 +162,15 @@ import Testing
             let coins = try #require(await sim.store.purchase(Self.consumable("dave")).transactionId)
             try await sim.client.sendConsumptionInformation(
                 transactionId: coins,
-                request: ConsumptionRequest(customerConsented: true, consumptionPercentage: 25_000, deliveryStatus: .delivered, refundPreference: .grantProrated, sampleContentProvided: false))
+                request: ConsumptionRequest(
+                    customerConsented: true, consumptionPercentage: 25_000, deliveryStatus: .delivered, refundPreference: .grantProrated,
+                    sampleContentProvided: false))
             let body = try #require(await sim.store.consumptionReports[coins])
-            #expect(try JSONSerialization.jsonObject(with: body) as? NSDictionary == [
-                "customerConsented": true, "consumptionPercentage": 25_000, "deliveryStatus": "DELIVERED", "refundPreference": "GRANT_PRORATED", "sampleContentProvided": false,
-            ])
+            #expect(
+                try JSONSerialization.jsonObject(with: body) as? NSDictionary == [
+                    "customerConsented": true, "consumptionPercentage": 25_000, "deliveryStatus": "DELIVERED", "refundPreference": "GRANT_PRORATED",
+                    "sampleContentProvided": false,
+                ])
             #expect(await sim.store.received.last?.path == "/inApps/v2/transactions/consumption/\(coins)")
             do {
                 try await sim.client.sendConsumptionInformation(
@@ -166,8 +178,11 @@ import Testing
             } catch { #expect((error as? AppStoreServerAPIError)?.apiErrorCode == .invalidCustomerConsented) }
 
             let token = UUID()
-            try await sim.client.setAppAccountToken(originalTransactionId: original, request: UpdateAppAccountTokenRequest(appAccountToken: LowercaseUUID(token)))
-            #expect(String(decoding: try #require(await sim.store.received.last?.body), as: UTF8.self) == #"{"appAccountToken":"\#(token.uuidString.lowercased())"}"#)
+            try await sim.client.setAppAccountToken(
+                originalTransactionId: original, request: UpdateAppAccountTokenRequest(appAccountToken: LowercaseUUID(token)))
+            #expect(
+                String(decoding: try #require(await sim.store.received.last?.body), as: UTF8.self)
+                    == #"{"appAccountToken":"\#(token.uuidString.lowercased())"}"#)
             let signedAfter = try #require(try await sim.client.getTransactionInfo(transactionId: original).signedTransactionInfo)
             let after = try #require(await sim.verifier().verify(signedAfter).payload)
             #expect(try after.decode(JWSTransactionDecodedPayload.self).appAccountToken?.uuid == token)
@@ -176,7 +191,8 @@ import Testing
             family.familyShared = true
             let shared = try #require(await sim.store.purchase(family).transactionId)
             do {
-                try await sim.client.setAppAccountToken(originalTransactionId: shared, request: UpdateAppAccountTokenRequest(appAccountToken: LowercaseUUID(token)))
+                try await sim.client.setAppAccountToken(
+                    originalTransactionId: shared, request: UpdateAppAccountTokenRequest(appAccountToken: LowercaseUUID(token)))
             } catch { #expect((error as? AppStoreServerAPIError)?.apiErrorCode == .familyTransactionNotSupported) }
         }
     }
@@ -189,12 +205,14 @@ import Testing
             let signedPayload = try #require(status.signedPayload)
             let verified = try #require(await sim.verifier().verify(signedPayload).payload)
             #expect(try verified.decode(ResponseBodyV2DecodedPayload.self).notificationType == .test)
-            let appleOnly = SignedDataVerifier(configuration: .init(bundleId: SimulatorHarness.bundleId, appAppleId: nil, environment: "Sandbox"),
+            let appleOnly = SignedDataVerifier(
+                configuration: .init(bundleId: SimulatorHarness.bundleId, appAppleId: nil, environment: "Sandbox"),
                 chains: ChainVerifier(roots: [try ChainVerifier.appleRootCAG3()]))
             #expect(await appleOnly.verify(signedPayload).failure?.code == "brokenChain")
 
             for _ in 0..<24 { _ = try await sim.client.requestTestNotification() }
-            let request = NotificationHistoryRequest(startDate: Timestamp(Date().addingTimeInterval(-3600)), endDate: Timestamp(Date().addingTimeInterval(60)), notificationType: .test)
+            let request = NotificationHistoryRequest(
+                startDate: Timestamp(Date().addingTimeInterval(-3600)), endDate: Timestamp(Date().addingTimeInterval(60)), notificationType: .test)
             var count = 0
             var pages = 0
             for try await page in sim.client.notificationHistory(request: request) {
@@ -253,13 +271,16 @@ import Testing
             #expect(await sim.store.received.last?.path == "/inApps/v1/history/\(id)")
             try await sim.client.sendConsumptionData(
                 transactionId: id,
-                request: ConsumptionRequestV1(customerConsented: true, consumptionStatus: .partiallyConsumed, platform: .apple, sampleContentProvided: false,
+                request: ConsumptionRequestV1(
+                    customerConsented: true, consumptionStatus: .partiallyConsumed, platform: .apple, sampleContentProvided: false,
                     deliveryStatus: .deliveredAndWorkingProperly, accountTenure: .thirtyDaysToNinetyDays, playTime: .oneToSixHours))
             #expect(await sim.store.received.last?.path == "/inApps/v1/transactions/consumption/\(id)")
             let body = try #require(await sim.store.consumptionReports[id])
-            #expect(try JSONSerialization.jsonObject(with: body) as? NSDictionary == [
-                "customerConsented": true, "consumptionStatus": 2, "platform": 1, "sampleContentProvided": false, "deliveryStatus": 0, "accountTenure": 4, "playTime": 3,
-            ])
+            #expect(
+                try JSONSerialization.jsonObject(with: body) as? NSDictionary == [
+                    "customerConsented": true, "consumptionStatus": 2, "platform": 1, "sampleContentProvided": false, "deliveryStatus": 0, "accountTenure": 4,
+                    "playTime": 3,
+                ])
         }
     }
 
@@ -298,14 +319,16 @@ import Testing
     @Test func badTokensAreRefused() async throws {
         try await SimulatorHarness.with { sim in
             let expired = AppStoreServerAPIClient(
-                http: .shared, token: AppStoreServerAPIToken(key: sim.key, now: { Date().addingTimeInterval(-3600) }), environment: .custom(sim.baseURL), retry: .none)
+                http: .shared, token: AppStoreServerAPIToken(key: sim.key, now: { Date().addingTimeInterval(-3600) }), environment: .custom(sim.baseURL),
+                retry: .none)
             do {
                 _ = try await expired.requestTestNotification()
                 Issue.record("an expired token was accepted")
             } catch {
                 guard case .api(401, nil, nil, nil)? = error as? AppStoreServerAPIError else { throw error }
             }
-            let stranger = SigningKey(keyId: "STRANGER01", issuerId: Fixtures.issuerId, bundleId: SimulatorHarness.bundleId, privateKey: P256.Signing.PrivateKey())
+            let stranger = SigningKey(
+                keyId: "STRANGER01", issuerId: Fixtures.issuerId, bundleId: SimulatorHarness.bundleId, privateKey: P256.Signing.PrivateKey())
             let client = AppStoreServerAPIClient(http: .shared, token: AppStoreServerAPIToken(key: stranger), environment: .custom(sim.baseURL), retry: .none)
             do {
                 _ = try await client.requestTestNotification()

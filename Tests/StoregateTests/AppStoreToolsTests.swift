@@ -10,8 +10,10 @@ import Testing
 
     @Test func jwsVerifyPrintsKindVerdictAndPayload() throws {
         let valid = try CLITests.storegate(
-            ["jws", "verify", "--root", "\(Self.vectors)/certs/testCA.der", "--bundle-id", "com.example", "--environment", "Sandbox",
-             "\(Self.vectors)/mock_signed_data/testNotification"], environment: Self.env)
+            [
+                "jws", "verify", "--root", "\(Self.vectors)/certs/testCA.der", "--bundle-id", "com.example", "--environment", "Sandbox",
+                "\(Self.vectors)/mock_signed_data/testNotification",
+            ], environment: Self.env)
         #expect(valid.status == 0)
         #expect(valid.stdout.hasPrefix("kind: notification\nverdict: valid\n"))
         #expect(valid.stdout.contains(#""notificationUUID" : "9ad56bd2-0bc6-42e0-af24-fd996d87a1e6""#))
@@ -34,9 +36,13 @@ import Testing
 
     @Test func offerSignPrintsSignaturesThatVerify() throws {
         let key = try SigningKey(keyId: "ABCDEF1234", issuerId: Fixtures.issuerId, bundleId: "com.example", p8: AppleVectors.text("certs/testSigningKey.p8"))
-        let common = ["offer", "sign", "--p8", "\(Self.vectors)/certs/testSigningKey.p8", "--key-id", "ABCDEF1234", "--issuer-id", Fixtures.issuerId, "--bundle-id", "com.example"]
+        let common = [
+            "offer", "sign", "--p8", "\(Self.vectors)/certs/testSigningKey.p8", "--key-id", "ABCDEF1234", "--issuer-id", Fixtures.issuerId, "--bundle-id",
+            "com.example",
+        ]
 
-        let legacy = try CLITests.storegate(common + ["--product-id", "com.example.monthly", "--offer-id", "WINBACK", "--format", "legacy"], environment: Self.env)
+        let legacy = try CLITests.storegate(
+            common + ["--product-id", "com.example.monthly", "--offer-id", "WINBACK", "--format", "legacy"], environment: Self.env)
         #expect(legacy.status == 0)
         let fields = try JSONSerialization.jsonObject(with: Data(legacy.stdout.utf8)) as? [String: Any] ?? [:]
         let nonce = try #require(fields["nonce"] as? String)
@@ -47,7 +53,8 @@ import Testing
         let der = try #require(Data(base64Encoded: fields["signature"] as? String ?? ""))
         #expect(key.publicKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: der), for: Data(payload.utf8)))
 
-        let jws = try CLITests.storegate(common + ["--product-id", "p", "--offer-id", "o", "--transaction-id", "2000000847061981", "--format", "jws"], environment: Self.env)
+        let jws = try CLITests.storegate(
+            common + ["--product-id", "p", "--offer-id", "o", "--transaction-id", "2000000847061981", "--format", "jws"], environment: Self.env)
         let compact = try #require((try JSONSerialization.jsonObject(with: Data(jws.stdout.utf8)) as? [String: Any])?["compactJWS"] as? String)
         let opened = try OfferSigningTests.open(compact, publicKey: key.publicKey)
         #expect(opened.claims["aud"] as? String == "promotional-offer")

@@ -80,14 +80,19 @@ import Testing
             #expect(wrongConfirm.status == 1)
             #expect(wrongConfirm.stderr.contains("confirm"))
             let badKey = try Self.storegate(
-                ["app", "key", "import", "--tenant", "studio", "--bundle-id", "com.example.studio", "--p8", manifest.path, "--key-id", "OTHER00001", "--issuer-id", Fixtures.issuerId],
+                [
+                    "app", "key", "import", "--tenant", "studio", "--bundle-id", "com.example.studio", "--p8", manifest.path, "--key-id", "OTHER00001",
+                    "--issuer-id", Fixtures.issuerId,
+                ],
                 environment: env)
             #expect(badKey.status == 1)
             #expect(badKey.stderr.contains("not a PEM private key"))
             #expect(try Self.storegate(["tenant", "delete", "studio", "--confirm", "studio"], environment: env).status == 0)
             #expect(try Self.storegate(["tenant", "list"], environment: env).stdout.contains("no tenants"))
 
-            for command in [["--help"], ["tenant", "apply", "--help"], ["app", "key", "import", "--help"], ["keys", "rotate-master", "--help"], ["serve", "--help"]] {
+            for command in [
+                ["--help"], ["tenant", "apply", "--help"], ["app", "key", "import", "--help"], ["keys", "rotate-master", "--help"], ["serve", "--help"],
+            ] {
                 let help = try Self.storegate(command, environment: env)
                 #expect(help.status == 0)
                 #expect(help.stdout.contains("USAGE"))

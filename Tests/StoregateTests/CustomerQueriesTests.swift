@@ -10,7 +10,8 @@ import Testing
     @Test func bothPathsEachOnceAndNoOneElses() async throws {
         try await TestDatabase.with { services, _ in
             let tenant = try await services.tenants.create(slug: "queries", name: "Queries", actor: Actor("test"))
-            let app = try await services.apps.add(tenant: tenant, bundleId: "com.example.queries", appAppleId: 1, environments: ["Sandbox"], actor: Actor("test"))
+            let app = try await services.apps.add(
+                tenant: tenant, bundleId: "com.example.queries", appAppleId: 1, environments: ["Sandbox"], actor: Actor("test"))
             let appId = app.app.id
 
             try await services.persistence.inTenant(tenant) { unit in
@@ -31,16 +32,21 @@ import Testing
                 for (i, (original, stored, linked)) in owners.enumerated() {
                     try await unit.subscriptions.upsert(
                         Subscription(
-                            appId: appId, environment: .sandbox, originalTransactionId: original, subscriptionGroupIdentifier: "group.\(original)", customer: stored,
-                            status: .active, productId: "com.example.monthly", latestTransactionId: original, purchaseDate: Date(), expiresDate: Date() + 86_400,
-                            autoRenewStatus: true, autoRenewProductId: nil, inBillingRetry: false, gracePeriodExpiresDate: nil, offerType: nil, offerIdentifier: nil,
+                            appId: appId, environment: .sandbox, originalTransactionId: original, subscriptionGroupIdentifier: "group.\(original)",
+                            customer: stored,
+                            status: .active, productId: "com.example.monthly", latestTransactionId: original, purchaseDate: Date(),
+                            expiresDate: Date() + 86_400,
+                            autoRenewStatus: true, autoRenewProductId: nil, inBillingRetry: false, gracePeriodExpiresDate: nil, offerType: nil,
+                            offerIdentifier: nil,
                             price: 990, currency: "USD", signedDate: Date()))
                     let purchase = "5\(original)"  // a one-time purchase in the same family of ids
                     try await unit.transactions.upsert(
                         StoredTransaction(
-                            appId: appId, environment: .sandbox, transactionId: purchase, originalTransactionId: purchase, appTransactionId: nil, customer: stored,
+                            appId: appId, environment: .sandbox, transactionId: purchase, originalTransactionId: purchase, appTransactionId: nil,
+                            customer: stored,
                             productId: "com.example.coins", productType: .consumable, purchaseDate: Date(timeIntervalSince1970: Double(1_700_000_000 + i)),
-                            expiresDate: nil, revocationDate: nil, appAccountToken: nil, signedDate: Date(), signedTransaction: "x.y.z", payload: #"{"quantity":2}"#))
+                            expiresDate: nil, revocationDate: nil, appAccountToken: nil, signedDate: Date(), signedTransaction: "x.y.z",
+                            payload: #"{"quantity":2}"#))
                     if let linked {
                         try await link(original, to: linked)
                         try await link(purchase, to: linked)

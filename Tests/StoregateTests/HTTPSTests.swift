@@ -37,7 +37,12 @@ import X509
         let tls = trusting
         try await TestDatabase.with { services, _ in
             let (_, apiKey, _) = try await Fixtures.tenant(services, slug: "secure", bundleId: "com.example.secure")
-            try await TestServer.with(services, configure: { $0.tlsCertificatePath = certPath; $0.tlsKeyPath = keyPath }, tls: tls) { server in
+            try await TestServer.with(
+                services,
+                configure: {
+                    $0.tlsCertificatePath = certPath; $0.tlsKeyPath = keyPath
+                }, tls: tls
+            ) { server in
                 #expect(server.baseURL.hasPrefix("https://"))
                 let reply = try await server.call("tenant.get", apiKey: apiKey)
                 #expect((reply["result"] as? [String: Any])?["slug"] as? String == "secure")

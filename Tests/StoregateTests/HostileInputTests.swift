@@ -81,7 +81,10 @@ import Testing
                 try await apply(manifest(secondKeyEnv: "BAD_P8"))
                 Issue.record("a bad key was accepted")
             } catch let error as StoregateError {
-                #expect(error == .invalid(field: "apps[1].keys[0].p8", reason: "the key is not PKCS#8: App Store Connect .p8 files begin with -----BEGIN PRIVATE KEY-----"))
+                #expect(
+                    error
+                        == .invalid(
+                            field: "apps[1].keys[0].p8", reason: "the key is not PKCS#8: App Store Connect .p8 files begin with -----BEGIN PRIVATE KEY-----"))
             }
             #expect(throws: StoregateError.invalid(field: "apps[0].bundleID", reason: "is not a known field")) {
                 try TenantManifest.parse(yaml: "slug: abc\nname: x\napps:\n  - bundleID: com.example.x\n")
@@ -95,13 +98,14 @@ import Testing
 
     static func yamlString(_ value: String) -> String {
         // A double-quoted YAML scalar with every character escaped that could end it.
-        "\"" + value.unicodeScalars.map { scalar in
-            switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case _ where scalar.value < 0x20: String(format: "\\x%02x", scalar.value)
-            default: String(scalar)
-            }
-        }.joined() + "\""
+        "\""
+            + value.unicodeScalars.map { scalar in
+                switch scalar {
+                case "\"": "\\\""
+                case "\\": "\\\\"
+                case _ where scalar.value < 0x20: String(format: "\\x%02x", scalar.value)
+                default: String(scalar)
+                }
+            }.joined() + "\""
     }
 }

@@ -18,14 +18,17 @@ import Testing
                 let apps = ((list["result"] as? [String: Any])?["apps"] as? [[String: Any]]) ?? []
                 #expect(apps.map { $0["bundleId"] as? String } == ["com.example.a"])
 
-                let foreignBundle = try await server.rpc(raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"bundleId":"com.example.b"},"id":1}"#, apiKey: a.apiKey)
-                let missingBundle = try await server.rpc(raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"bundleId":"com.example.zz"},"id":1}"#, apiKey: a.apiKey)
+                let foreignBundle = try await server.rpc(
+                    raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"bundleId":"com.example.b"},"id":1}"#, apiKey: a.apiKey)
+                let missingBundle = try await server.rpc(
+                    raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"bundleId":"com.example.zz"},"id":1}"#, apiKey: a.apiKey)
                 #expect(foreignBundle.text == missingBundle.text)
                 #expect(foreignBundle.text.contains("1004"))
 
                 let foreignId = try await server.rpc(
                     raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"appId":"\#(b.appId.uuidString.lowercased())"},"id":1}"#, apiKey: a.apiKey)
-                let missingId = try await server.rpc(raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"appId":"\#(UUID().uuidString.lowercased())"},"id":1}"#, apiKey: a.apiKey)
+                let missingId = try await server.rpc(
+                    raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"appId":"\#(UUID().uuidString.lowercased())"},"id":1}"#, apiKey: a.apiKey)
                 #expect(foreignId.text == missingId.text)
                 #expect(foreignId.text.contains(#""code":1004"#))
 

@@ -20,7 +20,9 @@ import Testing
         let root = try JSONSerialization.jsonObject(with: Data(contentsOf: specCasesURL)) as? [String: Any] ?? [:]
         return (root["cases"] as? [[String: Any]] ?? []).compactMap { c in
             guard c["method_agnostic"] as? Bool == true, let expect = c["expect"] as? [String: Any] else { return nil }
-            return Case(name: c["name"] as? String ?? "", raw: c["request_raw"] as? String ?? "", check: expect["check"] as? [String: Any] ?? [:], status: expect["http_status"] as? Int ?? 200)
+            return Case(
+                name: c["name"] as? String ?? "", raw: c["request_raw"] as? String ?? "", check: expect["check"] as? [String: Any] ?? [:],
+                status: expect["http_status"] as? Int ?? 200)
         }
     }
 
@@ -111,11 +113,13 @@ import Testing
                 #expect(overValue["error"]?["code"] == .number(-32600))
                 #expect(overValue["error"]?["data"]?["maxBatchSize"] == .number(100))
 
-                let big = try await server.rpc(raw: #"{"jsonrpc":"2.0","method":"tenant.get","params":{"x":""# + String(repeating: "a", count: 70_000) + #""},"id":1}"#, apiKey: apiKey)
+                let big = try await server.rpc(
+                    raw: #"{"jsonrpc":"2.0","method":"tenant.get","params":{"x":""# + String(repeating: "a", count: 70_000) + #""},"id":1}"#, apiKey: apiKey)
                 #expect(big.status == 413)
                 #expect(try JSONParser.parse(big.body)["error"]?["code"] == .number(1013))
 
-                let wrongType = try await server.request("/rpc", body: Array(call.utf8), headers: [("Content-Type", "text/plain"), ("Authorization", "Bearer \(apiKey)")])
+                let wrongType = try await server.request(
+                    "/rpc", body: Array(call.utf8), headers: [("Content-Type", "text/plain"), ("Authorization", "Bearer \(apiKey)")])
                 #expect(wrongType.status == 415)
                 let get = try await server.request("/rpc", method: .GET, headers: [("Authorization", "Bearer \(apiKey)")])
                 #expect(get.status == 405)

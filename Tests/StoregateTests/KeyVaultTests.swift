@@ -76,7 +76,8 @@ import Testing
         try await TestDatabase.with { services, _ in
             let a = try await Fixtures.tenant(services, slug: "cacher", bundleId: "com.example.cacher")
             let key = try await services.apps.importKey(
-                tenant: a.tenant.tenant, bundleId: "com.example.cacher", keyId: "CACHE00001", issuerId: Fixtures.issuerId, p8: Fixtures.p8(), actor: Actor("test"))
+                tenant: a.tenant.tenant, bundleId: "com.example.cacher", keyId: "CACHE00001", issuerId: Fixtures.issuerId, p8: Fixtures.p8(),
+                actor: Actor("test"))
             for _ in 0..<20 { _ = try await services.signingKeys.privateKey(for: key, of: a.tenant.tenant) }
             #expect(services.signingKeys.decryptionCount == 1)
         }
@@ -99,7 +100,9 @@ import Testing
                 for method in ["apps.list", "tenant.get", "rpc.discover"] {
                     replies.append(try await server.rpc(raw: #"{"jsonrpc":"2.0","method":"\#(method)","id":1}"#, apiKey: a.apiKey).text)
                 }
-                replies.append(try await server.rpc(raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"bundleId":"com.example.leaky"},"id":1}"#, apiKey: a.apiKey).text)
+                replies.append(
+                    try await server.rpc(raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"bundleId":"com.example.leaky"},"id":1}"#, apiKey: a.apiKey).text
+                )
                 return replies
             }
             let outputs = [export] + replies + [capture.text]
@@ -108,7 +111,8 @@ import Testing
             let raw = privateKey.rawRepresentation
             let forbidden = [
                 pem, String(pem.split(separator: "\n")[1]), raw.base64EncodedString(), raw.map { String(format: "%02x", $0) }.joined(),
-                privateKey.derRepresentation.base64EncodedString(), sealed?.ciphertext.base64EncodedString() ?? "?", sealed?.wrappedDataKey.base64EncodedString() ?? "?",
+                privateKey.derRepresentation.base64EncodedString(), sealed?.ciphertext.base64EncodedString() ?? "?",
+                sealed?.wrappedDataKey.base64EncodedString() ?? "?",
                 a.apiKey,
             ]
             for output in outputs {

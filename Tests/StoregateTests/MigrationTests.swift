@@ -13,7 +13,8 @@ import Testing
             for i in 0..<200 { _ = try await services.tenants.create(slug: "tenant-\(i)", name: "Tenant \(i)", actor: Actor("test")) }
             let next = TenantChain.chain.latestVersion + 1
             let added = Migration(next, "notes", ["CREATE TABLE {{schema}}.notes (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body text NOT NULL)"])
-            let upgraded = Migrator(client: services.postgres.client, logger: services.postgres.logger, tenantChain: TenantChain.chain.appending(added), concurrency: 4)
+            let upgraded = Migrator(
+                client: services.postgres.client, logger: services.postgres.logger, tenantChain: TenantChain.chain.appending(added), concurrency: 4)
             #expect(try await upgraded.isCurrent() == false)
 
             // Two runs at once: every tenant is migrated exactly once between them.
@@ -38,7 +39,8 @@ import Testing
             for tenant in try await services.tenants.list().prefix(5) {
                 let ledger = try await services.postgres.client.withConnection { conn in
                     try await conn.first(
-                        "SELECT string_agg(version::text, ',' ORDER BY version) FROM \(unescaped: try TenantSchema(validating: tenant.storageName).sql).schema_migrations", as: String.self,
+                        "SELECT string_agg(version::text, ',' ORDER BY version) FROM \(unescaped: try TenantSchema(validating: tenant.storageName).sql).schema_migrations",
+                        as: String.self,
                         logger: services.postgres.logger)
                 }
                 #expect(ledger == (1...next).map(String.init).joined(separator: ","))
@@ -58,7 +60,9 @@ import Testing
             let tenant = try await services.tenants.create(slug: "drift", name: "Drift", actor: Actor("test"))
             let edited = Migration(1, "customers", ["SELECT 1"])
             let next = Migration(TenantChain.chain.latestVersion + 1, "x", ["CREATE TABLE {{schema}}.x (id int)"])
-            let migrator = Migrator(client: services.postgres.client, logger: services.postgres.logger, tenantChain: MigrationChain([edited] + TenantChain.chain.migrations.dropFirst() + [next]))
+            let migrator = Migrator(
+                client: services.postgres.client, logger: services.postgres.logger,
+                tenantChain: MigrationChain([edited] + TenantChain.chain.migrations.dropFirst() + [next]))
             let report = try await migrator.migrateTenants()
             #expect(report.failures.count == 1)
             #expect(report.failures.first?.schema == tenant.storageName)

@@ -52,7 +52,9 @@ import Testing
                     parts[1] = Base64URL.encode(payload)
                     #expect(try await post(#"{"signedPayload":"\#(parts.joined(separator: "."))"}"#) == 400)
                     #expect(try await post(#"{"nope":1}"#) == 400)
-                    #expect(try await post(#"{"signedPayload":"\#(signed)"}"#, to: server.baseURL + "/apple/notifications/" + String(repeating: "A", count: 43)) == 404)
+                    #expect(
+                        try await post(#"{"signedPayload":"\#(signed)"}"#, to: server.baseURL + "/apple/notifications/" + String(repeating: "A", count: 43))
+                            == 404)
 
                     // Signed by a chain Storegate does not trust: refused.
                     let stranger = try AppStoreSimulator()

@@ -22,7 +22,8 @@ import Testing
             try await TestServer.with(services) { server in
                 let token = UUID().uuidString
                 let legacy = try await server.call(
-                    "offers.signPromotional", ["bundleId": "com.example.offers", "productId": "com.example.monthly", "offerId": "WINBACK", "appAccountToken": token],
+                    "offers.signPromotional",
+                    ["bundleId": "com.example.offers", "productId": "com.example.monthly", "offerId": "WINBACK", "appAccountToken": token],
                     apiKey: a.apiKey)
                 let fields = try #require(legacy["result"] as? [String: Any], "\(legacy)")
                 #expect(fields["keyIdentifier"] as? String == "OFFERKEY01")
@@ -39,7 +40,8 @@ import Testing
                     return try OfferSigningTests.open(compact, publicKey: publicKey)
                 }
                 let promotional = try await jws(
-                    "offers.signPromotionalJWS", ["bundleId": "com.example.offers", "productId": "com.example.monthly", "offerId": "WINBACK", "transactionId": "2000000847061981"])
+                    "offers.signPromotionalJWS",
+                    ["bundleId": "com.example.offers", "productId": "com.example.monthly", "offerId": "WINBACK", "transactionId": "2000000847061981"])
                 #expect(promotional.claims["aud"] as? String == "promotional-offer")
                 #expect(promotional.claims["bid"] as? String == "com.example.offers")
                 #expect(promotional.header["kid"] as? String == "OFFERKEY01")
@@ -49,7 +51,10 @@ import Testing
                 #expect(intro.claims["allowIntroductoryOffer"] as? Bool == true)
                 let commerce = try await jws(
                     "offers.signAdvancedCommerceRequest",
-                    ["bundleId": "com.example.offers", "request": ["operation": "CREATE_ONE_TIME_CHARGE", "version": "1", "requestInfo": ["requestReferenceId": UUID().uuidString]]])
+                    [
+                        "bundleId": "com.example.offers",
+                        "request": ["operation": "CREATE_ONE_TIME_CHARGE", "version": "1", "requestInfo": ["requestReferenceId": UUID().uuidString]],
+                    ])
                 let request = try #require(Data(base64Encoded: commerce.claims["request"] as? String ?? ""))
                 #expect((try JSONSerialization.jsonObject(with: request) as? [String: Any])?["operation"] as? String == "CREATE_ONE_TIME_CHARGE")
 
@@ -57,9 +62,11 @@ import Testing
                 #expect((missing["error"] as? [String: Any])?["code"] as? Int == -32602)
                 #expect(((missing["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "offerId")
                 let badToken = try await server.call(
-                    "offers.signPromotional", ["bundleId": "com.example.offers", "productId": "p", "offerId": "o", "appAccountToken": "not-a-uuid"], apiKey: a.apiKey)
+                    "offers.signPromotional", ["bundleId": "com.example.offers", "productId": "p", "offerId": "o", "appAccountToken": "not-a-uuid"],
+                    apiKey: a.apiKey)
                 #expect(((badToken["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "appAccountToken")
-                let noKey = try await server.call("offers.signPromotionalJWS", ["bundleId": "com.example.offers", "productId": "p", "offerId": "o", "keyId": "NOSUCHKEY1"], apiKey: a.apiKey)
+                let noKey = try await server.call(
+                    "offers.signPromotionalJWS", ["bundleId": "com.example.offers", "productId": "p", "offerId": "o", "keyId": "NOSUCHKEY1"], apiKey: a.apiKey)
                 #expect(((noKey["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "keyId")
             }
             #expect(services.signingKeys.decryptionCount == 1, "the key was opened once for every signature")
@@ -75,7 +82,8 @@ import Testing
         try await TestDatabase.with { services, _ in
             let a = try await Fixtures.tenant(services, slug: "offers-batch", bundleId: "com.example.batch")
             _ = try await services.apps.importKey(
-                tenant: a.tenant.tenant, bundleId: "com.example.batch", keyId: "BATCHKEY01", issuerId: Fixtures.issuerId, p8: Fixtures.p8(), actor: Actor("test"))
+                tenant: a.tenant.tenant, bundleId: "com.example.batch", keyId: "BATCHKEY01", issuerId: Fixtures.issuerId, p8: Fixtures.p8(),
+                actor: Actor("test"))
             let calls = (1...60).map { i in
                 #"{"jsonrpc":"2.0","method":"offers.signPromotionalJWS","params":{"bundleId":"com.example.batch","productId":"com.example.\#(i % 3)","offerId":"WINBACK"},"id":\#(i)}"#
             }
@@ -112,18 +120,26 @@ import Testing
             let a = try await Fixtures.tenant(services, slug: "signer-a", bundleId: "com.example.signer-a")
             let b = try await Fixtures.tenant(services, slug: "signer-b", bundleId: "com.example.signer-b")
             _ = try await services.apps.importKey(
-                tenant: b.tenant.tenant, bundleId: "com.example.signer-b", keyId: "SIGNERB001", issuerId: Fixtures.issuerId, p8: Fixtures.p8(), actor: Actor("test"))
+                tenant: b.tenant.tenant, bundleId: "com.example.signer-b", keyId: "SIGNERB001", issuerId: Fixtures.issuerId, p8: Fixtures.p8(),
+                actor: Actor("test"))
             try await TestServer.with(services) { server in
                 let params: [String: Any] = ["productId": "p", "offerId": "o"]
                 let foreign = try await server.rpc(
-                    raw: String(decoding: try JSONSerialization.data(withJSONObject: ["jsonrpc": "2.0", "method": "offers.signPromotionalJWS", "id": 1,
-                        "params": params.merging(["bundleId": "com.example.signer-b"]) { a, _ in a }]), as: UTF8.self), apiKey: a.apiKey)
+                    raw: String(
+                        decoding: try JSONSerialization.data(withJSONObject: [
+                            "jsonrpc": "2.0", "method": "offers.signPromotionalJWS", "id": 1,
+                            "params": params.merging(["bundleId": "com.example.signer-b"]) { a, _ in a },
+                        ]), as: UTF8.self), apiKey: a.apiKey)
                 let missing = try await server.rpc(
-                    raw: String(decoding: try JSONSerialization.data(withJSONObject: ["jsonrpc": "2.0", "method": "offers.signPromotionalJWS", "id": 1,
-                        "params": params.merging(["bundleId": "com.example.nothing"]) { a, _ in a }]), as: UTF8.self), apiKey: a.apiKey)
+                    raw: String(
+                        decoding: try JSONSerialization.data(withJSONObject: [
+                            "jsonrpc": "2.0", "method": "offers.signPromotionalJWS", "id": 1,
+                            "params": params.merging(["bundleId": "com.example.nothing"]) { a, _ in a },
+                        ]), as: UTF8.self), apiKey: a.apiKey)
                 #expect(foreign.text == missing.text)
                 #expect(foreign.text.contains(#""code":1004"#))
-                let own = try await server.call("offers.signPromotionalJWS", params.merging(["bundleId": "com.example.signer-b"]) { a, _ in a }, apiKey: b.apiKey)
+                let own = try await server.call(
+                    "offers.signPromotionalJWS", params.merging(["bundleId": "com.example.signer-b"]) { a, _ in a }, apiKey: b.apiKey)
                 #expect((own["result"] as? [String: Any])?["compactJWS"] != nil)
             }
         }

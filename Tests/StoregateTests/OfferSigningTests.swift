@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct OfferSigningTests {
     static func key(bundleId: String = "com.example.app") throws -> SigningKey {
-        try SigningKey(keyId: "ABCDEF1234", issuerId: "57246542-96FE-1A63-E053-0824D011072A", bundleId: bundleId, p8: AppleVectors.text("certs/testSigningKey.p8"))
+        try SigningKey(
+            keyId: "ABCDEF1234", issuerId: "57246542-96FE-1A63-E053-0824D011072A", bundleId: bundleId, p8: AppleVectors.text("certs/testSigningKey.p8"))
     }
 
     static let fixedNow = Date(timeIntervalSince1970: 1_698_148_900)
@@ -36,7 +37,9 @@ import Testing
 
         let withoutToken = try signer.promotionalOffer(productId: "p", offerId: "o", appAccountToken: nil)
         let emptyTokenPayload = "com.example.app\u{2063}ABCDEF1234\u{2063}p\u{2063}o\u{2063}\u{2063}20fba8a0-2b80-4a7d-a17f-85c1854727f8\u{2063}1698148900000"
-        #expect(key.publicKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: Data(base64Encoded: withoutToken.signature)!), for: Data(emptyTokenPayload.utf8)))
+        #expect(
+            key.publicKey.isValidSignature(
+                try P256.Signing.ECDSASignature(derRepresentation: Data(base64Encoded: withoutToken.signature)!), for: Data(emptyTokenPayload.utf8)))
     }
 
     /// Decodes a compact JWS, checks its signature with `publicKey`, and returns header and claims.
@@ -71,7 +74,8 @@ import Testing
         let signer = OfferSigner(key: key, now: { Self.fixedNow }, makeNonce: { Self.nonce })
 
         let promotional = try Self.open(
-            signer.promotionalOfferJWS(productId: "com.example.sub.monthly", offerIdentifier: "WINBACK_50", transactionId: "2000000847061981"), publicKey: key.publicKey)
+            signer.promotionalOfferJWS(productId: "com.example.sub.monthly", offerIdentifier: "WINBACK_50", transactionId: "2000000847061981"),
+            publicKey: key.publicKey)
         Self.checkHeader(promotional.header)
         Self.checkCommon(promotional.claims, audience: "promotional-offer")
         #expect(Set(promotional.claims.keys) == ["productId", "offerIdentifier", "transactionId", "iss", "bid", "aud", "iat", "nonce"])
@@ -88,7 +92,8 @@ import Testing
         #expect(Set(intro.claims.keys) == ["productId", "allowIntroductoryOffer", "transactionId", "iss", "bid", "aud", "iat", "nonce"])
         #expect(intro.claims["allowIntroductoryOffer"] as? Bool == false)
 
-        let request = Data(#"{"operation":"CREATE_ONE_TIME_CHARGE","version":"1","requestInfo":{"requestReferenceId":"fdf964a4-233b-486c-aac1-97d8d52688ac"}}"#.utf8)
+        let request = Data(
+            #"{"operation":"CREATE_ONE_TIME_CHARGE","version":"1","requestInfo":{"requestReferenceId":"fdf964a4-233b-486c-aac1-97d8d52688ac"}}"#.utf8)
         let commerce = try Self.open(signer.advancedCommerceRequestJWS(requestJSON: request), publicKey: key.publicKey)
         Self.checkHeader(commerce.header)
         Self.checkCommon(commerce.claims, audience: "advanced-commerce-api")
@@ -100,7 +105,8 @@ import Testing
     /// values, escapes included, in declaration order (Linux's JSONEncoder has no fixed order).
     @Test func claimsAreWhatJSONEncoderWouldWrite() throws {
         let key = try Self.key()
-        let signer = OfferSigner(key: key, now: { Date(timeIntervalSince1970: 1_700_000_000) }, makeNonce: { UUID(uuidString: "A1B2C3D4-0000-4000-8000-000000000001")! })
+        let signer = OfferSigner(
+            key: key, now: { Date(timeIntervalSince1970: 1_700_000_000) }, makeNonce: { UUID(uuidString: "A1B2C3D4-0000-4000-8000-000000000001")! })
         let nonce = "a1b2c3d4-0000-4000-8000-000000000001"
         func payload(_ jws: String) throws -> Data { try #require(Base64URL.decode(jws.split(separator: ".")[1])) }
         func same<T: Codable & Equatable>(_ written: Data, _ expected: T) throws {
@@ -112,7 +118,8 @@ import Testing
             try same(
                 try payload(try signer.promotionalOfferJWS(productId: text, offerIdentifier: text, transactionId: nil)),
                 PromotionalOfferClaims(
-                    productId: text, offerIdentifier: text, transactionId: nil, iss: key.issuerId, bid: key.bundleId, aud: "promotional-offer", iat: 1_700_000_000,
+                    productId: text, offerIdentifier: text, transactionId: nil, iss: key.issuerId, bid: key.bundleId, aud: "promotional-offer",
+                    iat: 1_700_000_000,
                     nonce: nonce))
             try same(
                 try payload(try signer.promotionalOfferJWS(productId: text, offerIdentifier: "o", transactionId: "2000000000000001")),

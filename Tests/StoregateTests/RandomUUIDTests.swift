@@ -16,7 +16,10 @@ import Testing
 
     /// The direct formatter writes what Foundation's `uuidString.lowercased()` does.
     @Test func lowercasedStringIsFoundationsTextLowercased() {
-        let fixed = [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
+        let fixed = [
+            UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255)),
+        ]
         for uuid in fixed + (0..<1000).map({ _ in UUID() }) {
             #expect(uuid.lowercasedString == uuid.uuidString.lowercased())
         }

@@ -27,10 +27,12 @@ import Testing
             let bought = try await s.simulator.purchase(Self.coins("cy"))
             let id = try #require(bought.transactionId)
             try await s.processed(1)
-            _ = try await s.result("accounts.linkTransaction", [
-                "bundleId": Storefront.bundleId, "customerId": "cy",
-                "signedTransaction": try #require(try await s.sim.client.getTransactionInfo(transactionId: id).signedTransactionInfo),
-            ])
+            _ = try await s.result(
+                "accounts.linkTransaction",
+                [
+                    "bundleId": Storefront.bundleId, "customerId": "cy",
+                    "signedTransaction": try #require(try await s.sim.client.getTransactionInfo(transactionId: id).signedTransactionInfo),
+                ])
 
             try await s.simulator.requestRefund(transactionId: id, reason: .unsatisfiedWithPurchase)
             try await s.processed(2)
@@ -45,24 +47,31 @@ import Testing
             #expect(await s.store.consumptionReports[id] == nil, "nothing is sent before facts or the policy time")
 
             // Facts that break Apple's rules are refused, naming the field.
-            let prorated = try await s.call("refunds.reportConsumption", [
-                "bundleId": Storefront.bundleId, "transactionId": id, "customerConsented": true, "deliveryStatus": "DELIVERED",
-                "sampleContentProvided": false, "refundPreference": "GRANT_PRORATED",
-            ])
+            let prorated = try await s.call(
+                "refunds.reportConsumption",
+                [
+                    "bundleId": Storefront.bundleId, "transactionId": id, "customerConsented": true, "deliveryStatus": "DELIVERED",
+                    "sampleContentProvided": false, "refundPreference": "GRANT_PRORATED",
+                ])
             #expect(((prorated["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "consumptionPercentage")
-            let tooMuch = try await s.call("refunds.reportConsumption", [
-                "bundleId": Storefront.bundleId, "transactionId": id, "customerConsented": true, "deliveryStatus": "DELIVERED",
-                "sampleContentProvided": false, "consumptionPercentage": 100_001,
-            ])
+            let tooMuch = try await s.call(
+                "refunds.reportConsumption",
+                [
+                    "bundleId": Storefront.bundleId, "transactionId": id, "customerConsented": true, "deliveryStatus": "DELIVERED",
+                    "sampleContentProvided": false, "consumptionPercentage": 100_001,
+                ])
             #expect(((tooMuch["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "consumptionPercentage")
 
-            let reported = try await s.result("refunds.reportConsumption", [
-                "bundleId": Storefront.bundleId, "transactionId": id, "customerConsented": true, "deliveryStatus": "DELIVERED",
-                "sampleContentProvided": false, "consumptionPercentage": 25_000, "refundPreference": "GRANT_PRORATED",
-            ])
+            let reported = try await s.result(
+                "refunds.reportConsumption",
+                [
+                    "bundleId": Storefront.bundleId, "transactionId": id, "customerConsented": true, "deliveryStatus": "DELIVERED",
+                    "sampleContentProvided": false, "consumptionPercentage": 25_000, "refundPreference": "GRANT_PRORATED",
+                ])
             #expect(reported["pendingRequestId"] as? String == request["id"] as? String)
             try await s.eventually("the consumption report") { await s.store.consumptionReports[id] != nil }
-            let expected = #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false,"consumptionPercentage":25000,"refundPreference":"GRANT_PRORATED"}"#
+            let expected =
+                #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false,"consumptionPercentage":25000,"refundPreference":"GRANT_PRORATED"}"#
             #expect(Self.canonical(await s.store.consumptionReports[id]) == Self.canonical(expected), "exactly the v2 body from the reported facts")
             let put = await s.store.received.last { $0.path.hasPrefix("/inApps/v2/transactions/consumption/") }
             #expect(put?.method == "PUT")
@@ -124,9 +133,12 @@ import Testing
             let id = try #require(bought.transactionId)
             try await s.simulator.requestRefund(transactionId: id)
             try await s.processed(2)
-            _ = try await s.result("refunds.reportConsumption", [
-                "bundleId": Storefront.bundleId, "transactionId": id, "customerConsented": false, "deliveryStatus": "DELIVERED", "sampleContentProvided": true,
-            ])
+            _ = try await s.result(
+                "refunds.reportConsumption",
+                [
+                    "bundleId": Storefront.bundleId, "transactionId": id, "customerConsented": false, "deliveryStatus": "DELIVERED",
+                    "sampleContentProvided": true,
+                ])
             try await s.eventually("the request closed") {
                 let closed = try await s.result("refunds.pending", ["bundleId": Storefront.bundleId, "status": "not_sent"])
                 return (closed["requests"] as? [Any])?.isEmpty == false
@@ -146,21 +158,27 @@ import Testing
         try await Storefront.with(slug: "policy") { s in
             let bad = try await s.call("refunds.setPolicy", ["bundleId": Storefront.bundleId, "sendMinutesBeforeDeadline": 5])
             #expect(((bad["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "sendMinutesBeforeDeadline")
-            let policy = try await s.result("refunds.setPolicy", [
-                "bundleId": Storefront.bundleId, "consumptionApi": "v1", "sendMinutesBeforeDeadline": 30, "customerConsented": true, "refundPreference": "DECLINE",
-            ])
+            let policy = try await s.result(
+                "refunds.setPolicy",
+                [
+                    "bundleId": Storefront.bundleId, "consumptionApi": "v1", "sendMinutesBeforeDeadline": 30, "customerConsented": true,
+                    "refundPreference": "DECLINE",
+                ])
             #expect(policy["consumptionApi"] as? String == "v1")
 
             _ = try await s.result("accounts.ensure", ["customerId": "ed"])
             let bought = try await s.simulator.purchase(Self.coins("ed"))
             let id = try #require(bought.transactionId)
-            _ = try await s.result("accounts.linkTransaction", [
-                "bundleId": Storefront.bundleId, "customerId": "ed",
-                "signedTransaction": try #require(try await s.sim.client.getTransactionInfo(transactionId: id).signedTransactionInfo),
-            ])
+            _ = try await s.result(
+                "accounts.linkTransaction",
+                [
+                    "bundleId": Storefront.bundleId, "customerId": "ed",
+                    "signedTransaction": try #require(try await s.sim.client.getTransactionInfo(transactionId: id).signedTransactionInfo),
+                ])
             try await s.simulator.requestRefund(transactionId: id)
             try await s.processed(2)
-            let request = try #require(try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .pending, limit: 1).first)
+            let request = try #require(
+                try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .pending, limit: 1).first)
 
             // Too early: the job waits for the policy time, 30 minutes before the deadline.
             let early = try await s.services.refunds.answer(tenantId: s.tenant.tenant.id, requestId: request.id, now: request.deadline - 3600)
@@ -179,7 +197,8 @@ import Testing
             let late = try await s.simulator.purchase(Self.coins("ed"))
             try await s.simulator.requestRefund(transactionId: late.transactionId ?? "")
             try await s.processed(4)
-            let second = try #require(try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .pending, limit: 1).first)
+            let second = try #require(
+                try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .pending, limit: 1).first)
             #expect(try await s.services.refunds.answer(tenantId: s.tenant.tenant.id, requestId: second.id, now: second.deadline + 1) == .done)
             let expired = try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .expired, limit: 5)
             #expect(expired.map(\.id) == [second.id])
@@ -197,10 +216,12 @@ extension RefundDecisioningTests {
             try await s.simulator.requestRefund(transactionId: id)
             try await s.processed(2)
             await s.store.inject(.rateLimited(retryAfter: .milliseconds(300)), times: 5)
-            _ = try await s.result("refunds.reportConsumption", [
-                "bundleId": Storefront.bundleId, "transactionId": id, "customerConsented": true, "deliveryStatus": "UNDELIVERED_SERVER_OUTAGE",
-                "sampleContentProvided": false,
-            ])
+            _ = try await s.result(
+                "refunds.reportConsumption",
+                [
+                    "bundleId": Storefront.bundleId, "transactionId": id, "customerConsented": true, "deliveryStatus": "UNDELIVERED_SERVER_OUTAGE",
+                    "sampleContentProvided": false,
+                ])
             try await s.eventually("the consumption report after the rate limit") { await s.store.consumptionReports[id] != nil }
             #expect(await s.store.pendingFaults == 0)
             let puts = await s.store.received.filter { $0.path == "/inApps/v2/transactions/consumption/\(id)" }

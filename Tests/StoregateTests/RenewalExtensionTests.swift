@@ -22,7 +22,8 @@ import Testing
                 #expect(((refused["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == field)
             }
             let first = try await s.result(
-                "subscriptions.extendRenewalDate", ["bundleId": Storefront.bundleId, "originalTransactionId": original, "extendByDays": 7, "extendReasonCode": 3])
+                "subscriptions.extendRenewalDate",
+                ["bundleId": Storefront.bundleId, "originalTransactionId": original, "extendByDays": 7, "extendReasonCode": 3])
             #expect(first["success"] as? Bool == true)
             let effective = try #require((first["effectiveDate"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
             #expect(abs(effective.timeIntervalSince(expires) - 7 * 86_400) < 1)
@@ -34,7 +35,8 @@ import Testing
                 ["bundleId": Storefront.bundleId, "originalTransactionId": original, "extendByDays": 30, "extendReasonCode": 1, "requestIdentifier": "second"])
             let calls = await s.store.received.filter { $0.path.hasPrefix("/inApps/v1/subscriptions/extend/") }.count
             let third = try await s.call(
-                "subscriptions.extendRenewalDate", ["bundleId": Storefront.bundleId, "originalTransactionId": original, "extendByDays": 1, "extendReasonCode": 0])
+                "subscriptions.extendRenewalDate",
+                ["bundleId": Storefront.bundleId, "originalTransactionId": original, "extendByDays": 1, "extendReasonCode": 0])
             let error = try #require(third["error"] as? [String: Any])
             #expect(error["code"] as? Int == 1009)
             #expect(((error["data"] as? [String: Any])?["reason"] as? String)?.contains("two extensions per subscription in 365 days") == true)
@@ -47,7 +49,10 @@ import Testing
             for customer in ["h1", "h2"] { try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription(customer)) }
             let bad = try await s.call(
                 "subscriptions.extendAll",
-                ["bundleId": Storefront.bundleId, "productId": "com.example.monthly", "extendByDays": 3, "extendReasonCode": 3, "storefrontCountryCodes": ["usa"]])
+                [
+                    "bundleId": Storefront.bundleId, "productId": "com.example.monthly", "extendByDays": 3, "extendReasonCode": 3,
+                    "storefrontCountryCodes": ["usa"],
+                ])
             #expect(((bad["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "storefrontCountryCodes")
             let started = try await s.result(
                 "subscriptions.extendAll", ["bundleId": Storefront.bundleId, "productId": "com.example.monthly", "extendByDays": 3, "extendReasonCode": 3])

@@ -8,7 +8,9 @@ import X509
 @Suite struct SignedDataVerifierTests {
     static func testRoot() throws -> Certificate { try Certificate(derEncoded: Array(AppleVectors.data("certs/testCA.der"))) }
 
-    static func verifier(bundleId: String = "com.example", appAppleId: Int64? = 1234, environment: String = "Sandbox", roots: [Certificate]? = nil) throws
+    static func verifier(
+        bundleId: String = "com.example", appAppleId: Int64? = 1234, environment: String = "Sandbox", roots: [Certificate]? = nil
+    ) throws
         -> SignedDataVerifier
     {
         SignedDataVerifier(
@@ -24,7 +26,8 @@ import X509
         #expect(ok.payload?.kind == .notification)
         #expect(ok.payload?.bundleId == "com.example")
         #expect(try await Self.verifier(environment: "Production").verify(notification).failure == .wrongEnvironment(expected: "Production", actual: "Sandbox"))
-        #expect(try await Self.verifier(appAppleId: 1235, environment: "Production").verify(notification).failure == .wrongAppAppleId(expected: 1235, actual: 1234))
+        #expect(
+            try await Self.verifier(appAppleId: 1235, environment: "Production").verify(notification).failure == .wrongAppAppleId(expected: 1235, actual: 1234))
         #expect(
             try await Self.verifier(bundleId: "com.examplex").verify(Self.vector("wrongBundleId")).failure
                 == .wrongBundleId(expected: "com.examplex", actual: "com.example.wrong"))
@@ -35,7 +38,9 @@ import X509
         #expect(renewal.payload?.signedDate == Date(timeIntervalSince1970: 1_672_956_154))
         let transaction = try await Self.verifier().verify(Self.vector("transactionInfo"))
         #expect(transaction.payload?.kind == .transaction)
-        #expect(try await Self.verifier(bundleId: "com.example.x").verify(Self.vector("transactionInfo")).failure == .wrongBundleId(expected: "com.example.x", actual: "com.example"))
+        #expect(
+            try await Self.verifier(bundleId: "com.example.x").verify(Self.vector("transactionInfo")).failure
+                == .wrongBundleId(expected: "com.example.x", actual: "com.example"))
 
         for garbage in ["a.b.c.d", "a.b.c", "", "not a jws"] {
             #expect(try await Self.verifier().verify(garbage).failure?.code == "malformed", "\(garbage)")
@@ -92,22 +97,30 @@ import X509
         #expect(
             try await check("LEAF_CERT_FOR_INTERMEDIATE_CA_INVALID_OID_BASE64_ENCODED", "INTERMEDIATE_CA_INVALID_OID_BASE64_ENCODED")
                 == .missingOID(certificate: "intermediate", oid: "1.2.840.113635.100.6.2.1"))
-        #expect(try await check("LEAF_CERT_BASE64_ENCODED", "INTERMEDIATE_CA_BASE64_ENCODED", at: Date(timeIntervalSince1970: 2_280_946_846))?.code == "brokenChain")
+        #expect(
+            try await check("LEAF_CERT_BASE64_ENCODED", "INTERMEDIATE_CA_BASE64_ENCODED", at: Date(timeIntervalSince1970: 2_280_946_846))?.code == "brokenChain"
+        )
 
         let apple = ChainVerifier(roots: [try Certificate(derEncoded: Array(der("REAL_APPLE_ROOT_BASE64_ENCODED")))])
         #expect(
             await apple.verifyChain(
-                leafDER: try der("REAL_APPLE_SIGNING_CERTIFICATE_BASE64_ENCODED"), intermediateDER: try der("REAL_APPLE_INTERMEDIATE_BASE64_ENCODED"), at: effective)
+                leafDER: try der("REAL_APPLE_SIGNING_CERTIFICATE_BASE64_ENCODED"), intermediateDER: try der("REAL_APPLE_INTERMEDIATE_BASE64_ENCODED"),
+                at: effective)
                 == nil)
     }
 
     /// Xcode-signed data is refused unless the development option allows it.
     @Test func xcodeDataNeedsTheDevelopmentOption() async throws {
         let transaction = try AppleVectors.text("xcode/xcode-signed-transaction")
-        #expect(try await Self.verifier(bundleId: "com.example.naturelab.backyardbirds.example", environment: "Sandbox").verify(transaction).failure == .unsignedEnvironment("Xcode"))
-        #expect(try await Self.verifier(bundleId: "com.example.naturelab.backyardbirds.example", environment: "Xcode").verify(transaction).failure == .unsignedEnvironment("Xcode"))
+        #expect(
+            try await Self.verifier(bundleId: "com.example.naturelab.backyardbirds.example", environment: "Sandbox").verify(transaction).failure
+                == .unsignedEnvironment("Xcode"))
+        #expect(
+            try await Self.verifier(bundleId: "com.example.naturelab.backyardbirds.example", environment: "Xcode").verify(transaction).failure
+                == .unsignedEnvironment("Xcode"))
         let development = SignedDataVerifier(
-            configuration: .init(bundleId: "com.example.naturelab.backyardbirds.example", appAppleId: nil, environment: "Xcode", allowUnsignedEnvironments: true),
+            configuration: .init(
+                bundleId: "com.example.naturelab.backyardbirds.example", appAppleId: nil, environment: "Xcode", allowUnsignedEnvironments: true),
             chains: ChainVerifier(roots: [try ChainVerifier.appleRootCAG3()]))
         #expect(await development.verify(transaction).payload?.kind == .transaction)
         let appTransaction = await development.verify(try AppleVectors.text("xcode/xcode-signed-app-transaction"))
@@ -138,9 +151,11 @@ import X509
     @Test func unreachableResponderIsRetryable() async throws {
         let (root, leaf, intermediate) = try Self.appleChain()
         let effective = Date(timeIntervalSince1970: 1_761_962_975)
-        let failure = await ChainVerifier(roots: [root], ocsp: Unreachable()).verifyChain(leafDER: leaf, intermediateDER: intermediate, at: effective, now: effective)
+        let failure = await ChainVerifier(roots: [root], ocsp: Unreachable()).verifyChain(
+            leafDER: leaf, intermediateDER: intermediate, at: effective, now: effective)
         #expect(failure?.isRetryable == true, "\(String(describing: failure))")
-        let nonsense = await ChainVerifier(roots: [root], ocsp: Nonsense()).verifyChain(leafDER: leaf, intermediateDER: intermediate, at: effective, now: effective)
+        let nonsense = await ChainVerifier(roots: [root], ocsp: Nonsense()).verifyChain(
+            leafDER: leaf, intermediateDER: intermediate, at: effective, now: effective)
         #expect(nonsense != nil && nonsense?.isRetryable == false, "\(String(describing: nonsense))")
         #expect(await ChainVerifier(roots: [root]).verifyChain(leafDER: leaf, intermediateDER: intermediate, at: effective, now: effective) == nil)
     }

@@ -25,7 +25,9 @@ import Testing
                 let notification = try verified.decode(ResponseBodyV2DecodedPayload.self)
                 #expect(notification.notificationType == .oneTimeCharge)
                 let signedTransaction = try #require(notification.data?.signedTransactionInfo)
-                #expect(try #require(await sim.verifier().verify(signedTransaction).payload).decode(JWSTransactionDecodedPayload.self).transactionId == bought.transactionId)
+                #expect(
+                    try #require(await sim.verifier().verify(signedTransaction).payload).decode(JWSTransactionDecodedPayload.self).transactionId
+                        == bought.transactionId)
 
                 try await eventually("the third attempt recorded") {
                     await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).first?.attempts.count == 3
@@ -34,7 +36,8 @@ import Testing
                 #expect(attempts == [.unsuccessfulHttpResponseCode, .unsuccessfulHttpResponseCode, .success])
                 let history = try await sim.client.getNotificationHistory(
                     paginationToken: nil,
-                    request: NotificationHistoryRequest(startDate: Timestamp(Date().addingTimeInterval(-60)), endDate: Timestamp(Date().addingTimeInterval(60)), onlyFailures: true))
+                    request: NotificationHistoryRequest(
+                        startDate: Timestamp(Date().addingTimeInterval(-60)), endDate: Timestamp(Date().addingTimeInterval(60)), onlyFailures: true))
                 #expect(history.notificationHistory?.first?.sendAttempts?.count == 3)
             }
         }
@@ -62,11 +65,14 @@ import Testing
             try await sim.simulator.setAutoRenew(originalTransactionId: original, enabled: false)
             try await sim.simulator.expire(originalTransactionId: original)
             #expect(try await status() == .expired)
-            let kinds = await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).map { "\($0.payload.notificationType?.rawValue ?? "")/\($0.payload.subtype?.rawValue ?? "")" }
-            #expect(kinds == [
-                "SUBSCRIBED/INITIAL_BUY", "DID_RENEW/", "DID_FAIL_TO_RENEW/GRACE_PERIOD", "DID_FAIL_TO_RENEW/", "DID_RENEW/BILLING_RECOVERY",
-                "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY",
-            ])
+            let kinds = await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).map {
+                "\($0.payload.notificationType?.rawValue ?? "")/\($0.payload.subtype?.rawValue ?? "")"
+            }
+            #expect(
+                kinds == [
+                    "SUBSCRIBED/INITIAL_BUY", "DID_RENEW/", "DID_FAIL_TO_RENEW/GRACE_PERIOD", "DID_FAIL_TO_RENEW/", "DID_RENEW/BILLING_RECOVERY",
+                    "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY",
+                ])
         }
     }
 
@@ -83,7 +89,10 @@ import Testing
             try await sim.simulator.requestRefund(transactionId: id)
             try await sim.simulator.declineRefund(transactionId: id)
             let sent = await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId)
-            #expect(sent.map { $0.payload.notificationType } == [.oneTimeCharge, .consumptionRequest, .refund, .refundReversed, .consumptionRequest, .refundDeclined])
+            #expect(
+                sent.map { $0.payload.notificationType } == [
+                    .oneTimeCharge, .consumptionRequest, .refund, .refundReversed, .consumptionRequest, .refundDeclined,
+                ])
             #expect(sent[1].payload.data?.consumptionRequestReason == .unsatisfiedWithPurchase)
             let refundJWS = try #require(sent[2].payload.data?.signedTransactionInfo)
             let transaction = try #require(await sim.verifier().verify(refundJWS).payload).decode(JWSTransactionDecodedPayload.self)
@@ -108,7 +117,9 @@ import Testing
             let key = P256.Signing.PrivateKey()
             #expect(try await post("/simulator/apps", #"{"bundleId":"com.example.http","appAppleId":77}"#).0 == 201)
             let pem = key.publicKey.pemRepresentation.replacingOccurrences(of: "\n", with: "\\n")
-            #expect(try await post("/simulator/apps/com.example.http/keys", #"{"keyId":"HTTPKEY001","issuerId":"\#(Fixtures.issuerId)","publicKey":"\#(pem)"}"#).0 == 201)
+            #expect(
+                try await post("/simulator/apps/com.example.http/keys", #"{"keyId":"HTTPKEY001","issuerId":"\#(Fixtures.issuerId)","publicKey":"\#(pem)"}"#).0
+                    == 201)
             let (status, body) = try await post(
                 "/simulator/purchases", #"{"customer":"jo","bundleId":"com.example.http","productId":"com.example.lifetime","type":"Non-Consumable"}"#)
             #expect(status == 201)
@@ -116,7 +127,8 @@ import Testing
             #expect(bought.type == .nonConsumable)
 
             let client = AppStoreServerAPIClient(
-                http: .shared, token: AppStoreServerAPIToken(key: SigningKey(keyId: "HTTPKEY001", issuerId: Fixtures.issuerId, bundleId: "com.example.http", privateKey: key)),
+                http: .shared,
+                token: AppStoreServerAPIToken(key: SigningKey(keyId: "HTTPKEY001", issuerId: Fixtures.issuerId, bundleId: "com.example.http", privateKey: key)),
                 environment: .custom(sim.baseURL), retry: .none)
             #expect(try await client.getTransactionInfo(transactionId: try #require(bought.transactionId)).signedTransactionInfo != nil)
             #expect(try await post("/simulator/faults", #"{"kind":"serverError","times":1}"#).0 == 201)

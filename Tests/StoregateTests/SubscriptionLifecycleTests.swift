@@ -71,7 +71,8 @@ import Testing
             #expect(try await entitled() == [])
 
             // A one-time purchase shows up in entitlements until it is refunded.
-            var lifetime = SimulatorStore.Purchase(customer: "ada-device", bundleId: Storefront.bundleId, productId: "com.example.lifetime", type: .nonConsumable)
+            var lifetime = SimulatorStore.Purchase(
+                customer: "ada-device", bundleId: Storefront.bundleId, productId: "com.example.lifetime", type: .nonConsumable)
             lifetime.appAccountToken = token
             let unlock = try await s.simulator.purchase(lifetime)
             try await s.processed(7)

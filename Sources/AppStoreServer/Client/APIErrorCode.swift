@@ -92,12 +92,30 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
     public static let generalInternalRetryable = APIErrorCode(rawValue: 5000001)
 
     /// Every code this build knows.
-    public static let known: [APIErrorCode] = [.generalBadRequest, .invalidAppIdentifier, .invalidRequestRevision, .invalidTransactionId, .invalidOriginalTransactionId, .invalidExtendByDays, .invalidExtendReasonCode, .invalidRequestIdentifier, .startDateTooFarInPast, .startDateAfterEndDate, .invalidPaginationToken, .invalidStartDate, .invalidEndDate, .paginationTokenExpired, .invalidNotificationType, .multipleFiltersSupplied, .invalidTestNotificationToken, .invalidSort, .invalidProductType, .invalidProductId, .invalidSubscriptionGroupIdentifier, .invalidExcludeRevoked, .invalidInAppOwnershipType, .invalidEmptyStorefrontCountryCodeList, .invalidStorefrontCountryCode, .invalidRevoked, .invalidStatus, .invalidAccountTenure, .invalidAppAccountToken, .invalidConsumptionStatus, .invalidCustomerConsented, .invalidDeliveryStatus, .invalidLifetimeDollarsPurchased, .invalidLifetimeDollarsRefunded, .invalidPlatform, .invalidPlayTime, .invalidSampleContentProvided, .invalidUserStatus, .invalidTransactionNotConsumable, .invalidTransactionTypeNotSupported, .appTransactionIdNotSupported, .invalidImage, .headerTooLong, .bodyTooLong, .invalidLocale, .altTextTooLong, .invalidAppAccountTokenUUID, .familyTransactionNotSupported, .transactionIdNotOriginalTransactionId, .invalidPerformanceTestRequest, .invalidRequestId, .existingPerformanceTestRun, .badRequestRealtimeUrl, .badRequestImageSize, .badRequestTooManyBulletPoints, .badRequestBulletPointTextTooLong, .badRequestAboveImageRequiresAnImage, .subscriptionExtensionIneligible, .subscriptionMaxExtension, .familySharedSubscriptionExtensionIneligible, .maximumNumberOfImagesReached, .maximumNumberOfMessagesReached, .messageNotApproved, .imageNotApproved, .imageInUse, .forbiddenNoPassingTest, .accountNotFound, .accountNotFoundRetryable, .appNotFound, .appNotFoundRetryable, .originalTransactionIdNotFound, .originalTransactionIdNotFoundRetryable, .serverNotificationUrlNotFound, .testNotificationNotFound, .statusRequestNotFound, .transactionIdNotFound, .imageNotFound, .messageNotFound, .performanceTestRunNotFound, .appTransactionDoesNotExist, .defaultMessageNotFound, .realtimeUrlNotFound, .imageAlreadyExists, .messageAlreadyExists, .rateLimitExceeded, .generalInternal, .generalInternalRetryable]
+    public static let known: [APIErrorCode] = [
+        .generalBadRequest, .invalidAppIdentifier, .invalidRequestRevision, .invalidTransactionId, .invalidOriginalTransactionId, .invalidExtendByDays,
+        .invalidExtendReasonCode, .invalidRequestIdentifier, .startDateTooFarInPast, .startDateAfterEndDate, .invalidPaginationToken, .invalidStartDate,
+        .invalidEndDate, .paginationTokenExpired, .invalidNotificationType, .multipleFiltersSupplied, .invalidTestNotificationToken, .invalidSort,
+        .invalidProductType, .invalidProductId, .invalidSubscriptionGroupIdentifier, .invalidExcludeRevoked, .invalidInAppOwnershipType,
+        .invalidEmptyStorefrontCountryCodeList, .invalidStorefrontCountryCode, .invalidRevoked, .invalidStatus, .invalidAccountTenure, .invalidAppAccountToken,
+        .invalidConsumptionStatus, .invalidCustomerConsented, .invalidDeliveryStatus, .invalidLifetimeDollarsPurchased, .invalidLifetimeDollarsRefunded,
+        .invalidPlatform, .invalidPlayTime, .invalidSampleContentProvided, .invalidUserStatus, .invalidTransactionNotConsumable,
+        .invalidTransactionTypeNotSupported, .appTransactionIdNotSupported, .invalidImage, .headerTooLong, .bodyTooLong, .invalidLocale, .altTextTooLong,
+        .invalidAppAccountTokenUUID, .familyTransactionNotSupported, .transactionIdNotOriginalTransactionId, .invalidPerformanceTestRequest, .invalidRequestId,
+        .existingPerformanceTestRun, .badRequestRealtimeUrl, .badRequestImageSize, .badRequestTooManyBulletPoints, .badRequestBulletPointTextTooLong,
+        .badRequestAboveImageRequiresAnImage, .subscriptionExtensionIneligible, .subscriptionMaxExtension, .familySharedSubscriptionExtensionIneligible,
+        .maximumNumberOfImagesReached, .maximumNumberOfMessagesReached, .messageNotApproved, .imageNotApproved, .imageInUse, .forbiddenNoPassingTest,
+        .accountNotFound, .accountNotFoundRetryable, .appNotFound, .appNotFoundRetryable, .originalTransactionIdNotFound,
+        .originalTransactionIdNotFoundRetryable, .serverNotificationUrlNotFound, .testNotificationNotFound, .statusRequestNotFound, .transactionIdNotFound,
+        .imageNotFound, .messageNotFound, .performanceTestRunNotFound, .appTransactionDoesNotExist, .defaultMessageNotFound, .realtimeUrlNotFound,
+        .imageAlreadyExists, .messageAlreadyExists, .rateLimitExceeded, .generalInternal, .generalInternalRetryable,
+    ]
     public var isKnown: Bool { Self.known.contains(self) }
 
     /// Codes Apple marks as worth retrying.
     public var isRetryable: Bool {
-        [Self.accountNotFoundRetryable, .appNotFoundRetryable, .originalTransactionIdNotFoundRetryable, .generalInternalRetryable, .rateLimitExceeded].contains(self)
+        [Self.accountNotFoundRetryable, .appNotFoundRetryable, .originalTransactionIdNotFoundRetryable, .generalInternalRetryable, .rateLimitExceeded].contains(
+            self)
     }
 
     public var description: String { String(rawValue) }

@@ -23,7 +23,8 @@ extension AppStoreServerAPIClient {
     }
 
     /// Every page of the transaction history, following `revision` while `hasMore`.
-    public func transactionHistory(anyTransactionId: String, request: TransactionHistoryRequest = TransactionHistoryRequest()) -> PageSequence<HistoryResponse> {
+    public func transactionHistory(anyTransactionId: String, request: TransactionHistoryRequest = TransactionHistoryRequest()) -> PageSequence<HistoryResponse>
+    {
         PageSequence { revision in
             let page = try await getTransactionHistory(anyTransactionId: anyTransactionId, revision: revision, request: request)
             return (page, page.hasMore == true ? page.revision : nil)
@@ -58,7 +59,9 @@ extension AppStoreServerAPIClient {
     }
 
     /// Extend a Subscription Renewal Date: `PUT /inApps/v1/subscriptions/extend/{originalTransactionId}`.
-    public func extendSubscriptionRenewalDate(originalTransactionId: String, request: ExtendRenewalDateRequest) async throws(AppStoreServerAPIError)
+    public func extendSubscriptionRenewalDate(
+        originalTransactionId: String, request: ExtendRenewalDateRequest
+    ) async throws(AppStoreServerAPIError)
         -> ExtendRenewalDateResponse
     {
         try await decode(
@@ -67,7 +70,9 @@ extension AppStoreServerAPIClient {
     }
 
     /// Extend Subscription Renewal Dates for All Active Subscribers: `POST /inApps/v1/subscriptions/extend/mass`.
-    public func extendRenewalDateForAllActiveSubscribers(request: MassExtendRenewalDateRequest) async throws(AppStoreServerAPIError)
+    public func extendRenewalDateForAllActiveSubscribers(
+        request: MassExtendRenewalDateRequest
+    ) async throws(AppStoreServerAPIError)
         -> MassExtendRenewalDateResponse
     {
         try await decode(
@@ -75,7 +80,9 @@ extension AppStoreServerAPIClient {
     }
 
     /// Get Status of Subscription Renewal Date Extensions: `GET /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}`.
-    public func getStatusOfSubscriptionRenewalDateExtensions(requestIdentifier: String, productId: String) async throws(AppStoreServerAPIError)
+    public func getStatusOfSubscriptionRenewalDateExtensions(
+        requestIdentifier: String, productId: String
+    ) async throws(AppStoreServerAPIError)
         -> MassExtendRenewalDateStatusResponse
     {
         try await decode(
@@ -84,7 +91,9 @@ extension AppStoreServerAPIClient {
     }
 
     /// Get Notification History: `POST /inApps/v1/notifications/history`, one page.
-    public func getNotificationHistory(paginationToken: String?, request: NotificationHistoryRequest) async throws(AppStoreServerAPIError)
+    public func getNotificationHistory(
+        paginationToken: String?, request: NotificationHistoryRequest
+    ) async throws(AppStoreServerAPIError)
         -> NotificationHistoryResponse
     {
         try await decode(

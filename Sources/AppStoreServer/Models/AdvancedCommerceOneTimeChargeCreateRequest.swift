@@ -13,7 +13,8 @@ public struct AdvancedCommerceOneTimeChargeCreateRequest: Codable, Hashable, Sen
     /// The tax code for this product.
     public var taxCode: String
 
-    public init(currency: String, item: AdvancedCommerceOneTimeChargeItem, requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil, taxCode: String) {
+    public init(currency: String, item: AdvancedCommerceOneTimeChargeItem, requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil, taxCode: String)
+    {
         self.currency = currency
         self.item = item
         self.requestInfo = requestInfo

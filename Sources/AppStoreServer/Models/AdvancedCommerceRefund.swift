@@ -7,7 +7,10 @@ public struct AdvancedCommerceRefund: Codable, Hashable, Sendable {
     public var refundReason: AdvancedCommerceRefundReason?
     public var refundType: AdvancedCommerceRefundType?
 
-    public init(refundAmount: Int64? = nil, refundDate: Timestamp? = nil, refundReason: AdvancedCommerceRefundReason? = nil, refundType: AdvancedCommerceRefundType? = nil) {
+    public init(
+        refundAmount: Int64? = nil, refundDate: Timestamp? = nil, refundReason: AdvancedCommerceRefundReason? = nil,
+        refundType: AdvancedCommerceRefundType? = nil
+    ) {
         self.refundAmount = refundAmount
         self.refundDate = refundDate
         self.refundReason = refundReason

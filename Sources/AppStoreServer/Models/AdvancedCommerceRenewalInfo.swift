@@ -9,7 +9,10 @@ public struct AdvancedCommerceRenewalInfo: Codable, Hashable, Sendable {
     public var requestReferenceId: String?
     public var taxCode: String?
 
-    public init(consistencyToken: String? = nil, descriptors: AdvancedCommerceDescriptors? = nil, items: [AdvancedCommerceRenewalItem]? = nil, period: AdvancedCommercePeriod? = nil, requestReferenceId: String? = nil, taxCode: String? = nil) {
+    public init(
+        consistencyToken: String? = nil, descriptors: AdvancedCommerceDescriptors? = nil, items: [AdvancedCommerceRenewalItem]? = nil,
+        period: AdvancedCommercePeriod? = nil, requestReferenceId: String? = nil, taxCode: String? = nil
+    ) {
         self.consistencyToken = consistencyToken
         self.descriptors = descriptors
         self.items = items

@@ -9,7 +9,10 @@ public struct AdvancedCommerceRenewalItem: Codable, Hashable, Sendable {
     public var price: Int64?
     public var priceIncreaseInfo: AdvancedCommercePriceIncreaseInfo?
 
-    public init(SKU: String? = nil, description: String? = nil, displayName: String? = nil, offer: AdvancedCommerceOffer? = nil, price: Int64? = nil, priceIncreaseInfo: AdvancedCommercePriceIncreaseInfo? = nil) {
+    public init(
+        SKU: String? = nil, description: String? = nil, displayName: String? = nil, offer: AdvancedCommerceOffer? = nil, price: Int64? = nil,
+        priceIncreaseInfo: AdvancedCommercePriceIncreaseInfo? = nil
+    ) {
         self.SKU = SKU
         self.description = description
         self.displayName = displayName

@@ -9,7 +9,10 @@ public struct AdvancedCommerceRequestRefundRequest: Codable, Hashable, Sendable 
     public var requestInfo: AdvancedCommerceRequestInfo
     public var storefront: String?
 
-    public init(currency: String? = nil, items: [AdvancedCommerceRequestRefundItem], refundRiskingPreference: Bool, requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil) {
+    public init(
+        currency: String? = nil, items: [AdvancedCommerceRequestRefundItem], refundRiskingPreference: Bool, requestInfo: AdvancedCommerceRequestInfo,
+        storefront: String? = nil
+    ) {
         self.currency = currency
         self.items = items
         self.refundRiskingPreference = refundRiskingPreference

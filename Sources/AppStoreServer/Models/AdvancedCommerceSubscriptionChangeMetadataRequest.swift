@@ -8,7 +8,10 @@ public struct AdvancedCommerceSubscriptionChangeMetadataRequest: Codable, Hashab
     public var storefront: String?
     public var taxCode: String?
 
-    public init(descriptors: AdvancedCommerceSubscriptionChangeMetadataDescriptors? = nil, items: [AdvancedCommerceSubscriptionChangeMetadataItem]? = nil, requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil, taxCode: String? = nil) {
+    public init(
+        descriptors: AdvancedCommerceSubscriptionChangeMetadataDescriptors? = nil, items: [AdvancedCommerceSubscriptionChangeMetadataItem]? = nil,
+        requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil, taxCode: String? = nil
+    ) {
         self.descriptors = descriptors
         self.items = items
         self.requestInfo = requestInfo

@@ -11,7 +11,10 @@ public struct AdvancedCommerceSubscriptionCreateRequest: Codable, Hashable, Send
     public var storefront: String?
     public var taxCode: String
 
-    public init(currency: String, descriptors: AdvancedCommerceDescriptors, items: [AdvancedCommerceSubscriptionCreateItem], period: AdvancedCommercePeriod, previousTransactionId: String? = nil, requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil, taxCode: String) {
+    public init(
+        currency: String, descriptors: AdvancedCommerceDescriptors, items: [AdvancedCommerceSubscriptionCreateItem], period: AdvancedCommercePeriod,
+        previousTransactionId: String? = nil, requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil, taxCode: String
+    ) {
         self.currency = currency
         self.descriptors = descriptors
         self.items = items

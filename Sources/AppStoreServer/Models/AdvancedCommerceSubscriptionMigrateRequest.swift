@@ -13,7 +13,11 @@ public struct AdvancedCommerceSubscriptionMigrateRequest: Codable, Hashable, Sen
     public var targetProductId: String
     public var taxCode: String
 
-    public init(descriptors: AdvancedCommerceSubscriptionMigrateDescriptors, items: [AdvancedCommerceSubscriptionMigrateItem], renewalItems: [AdvancedCommerceSubscriptionMigrateRenewalItem]? = nil, requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil, targetProductId: String, taxCode: String) {
+    public init(
+        descriptors: AdvancedCommerceSubscriptionMigrateDescriptors, items: [AdvancedCommerceSubscriptionMigrateItem],
+        renewalItems: [AdvancedCommerceSubscriptionMigrateRenewalItem]? = nil, requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil,
+        targetProductId: String, taxCode: String
+    ) {
         self.descriptors = descriptors
         self.items = items
         self.renewalItems = renewalItems

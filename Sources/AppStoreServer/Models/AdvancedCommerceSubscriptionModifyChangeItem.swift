@@ -12,7 +12,10 @@ public struct AdvancedCommerceSubscriptionModifyChangeItem: Codable, Hashable, S
     public var reason: AdvancedCommerceReason
     public var SKU: String
 
-    public init(currentSKU: String, description: String, displayName: String, effective: AdvancedCommerceEffective, offer: AdvancedCommerceOffer? = nil, price: Int64, proratedPrice: Int64? = nil, reason: AdvancedCommerceReason, SKU: String) {
+    public init(
+        currentSKU: String, description: String, displayName: String, effective: AdvancedCommerceEffective, offer: AdvancedCommerceOffer? = nil, price: Int64,
+        proratedPrice: Int64? = nil, reason: AdvancedCommerceReason, SKU: String
+    ) {
         self.currentSKU = currentSKU
         self.description = description
         self.displayName = displayName

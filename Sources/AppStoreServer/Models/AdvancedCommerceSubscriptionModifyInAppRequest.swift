@@ -14,7 +14,12 @@ public struct AdvancedCommerceSubscriptionModifyInAppRequest: Codable, Hashable,
     public var taxCode: String?
     public var transactionId: String
 
-    public init(addItems: [AdvancedCommerceSubscriptionModifyAddItem]? = nil, changeItems: [AdvancedCommerceSubscriptionModifyChangeItem]? = nil, currency: String? = nil, descriptors: AdvancedCommerceSubscriptionModifyDescriptors? = nil, periodChange: AdvancedCommerceSubscriptionModifyPeriodChange? = nil, removeItems: [AdvancedCommerceSubscriptionModifyRemoveItem]? = nil, requestInfo: AdvancedCommerceRequestInfo, retainBillingCycle: Bool, storefront: String? = nil, taxCode: String? = nil, transactionId: String) {
+    public init(
+        addItems: [AdvancedCommerceSubscriptionModifyAddItem]? = nil, changeItems: [AdvancedCommerceSubscriptionModifyChangeItem]? = nil,
+        currency: String? = nil, descriptors: AdvancedCommerceSubscriptionModifyDescriptors? = nil,
+        periodChange: AdvancedCommerceSubscriptionModifyPeriodChange? = nil, removeItems: [AdvancedCommerceSubscriptionModifyRemoveItem]? = nil,
+        requestInfo: AdvancedCommerceRequestInfo, retainBillingCycle: Bool, storefront: String? = nil, taxCode: String? = nil, transactionId: String
+    ) {
         self.addItems = addItems
         self.changeItems = changeItems
         self.currency = currency

@@ -11,7 +11,9 @@ public struct AdvancedCommerceSubscriptionPriceChangeRequest: Codable, Hashable,
     /// The App Store storefront of the subscription.
     public var storefront: String?
 
-    public init(currency: String? = nil, items: [AdvancedCommerceSubscriptionPriceChangeItem], requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil) {
+    public init(
+        currency: String? = nil, items: [AdvancedCommerceSubscriptionPriceChangeItem], requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil
+    ) {
         self.currency = currency
         self.items = items
         self.requestInfo = requestInfo

@@ -7,7 +7,9 @@ public struct AdvancedCommerceSubscriptionReactivateInAppRequest: Codable, Hasha
     public var storefront: String?
     public var transactionId: String
 
-    public init(items: [AdvancedCommerceSubscriptionReactivateItem]? = nil, requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil, transactionId: String) {
+    public init(
+        items: [AdvancedCommerceSubscriptionReactivateItem]? = nil, requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil, transactionId: String
+    ) {
         self.items = items
         self.requestInfo = requestInfo
         self.storefront = storefront

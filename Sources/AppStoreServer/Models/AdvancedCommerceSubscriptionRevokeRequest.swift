@@ -8,7 +8,10 @@ public struct AdvancedCommerceSubscriptionRevokeRequest: Codable, Hashable, Send
     public var requestInfo: AdvancedCommerceRequestInfo
     public var storefront: String?
 
-    public init(refundReason: AdvancedCommerceRefundReason, refundRiskingPreference: Bool, refundType: AdvancedCommerceRefundType, requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil) {
+    public init(
+        refundReason: AdvancedCommerceRefundReason, refundRiskingPreference: Bool, refundType: AdvancedCommerceRefundType,
+        requestInfo: AdvancedCommerceRequestInfo, storefront: String? = nil
+    ) {
         self.refundReason = refundReason
         self.refundRiskingPreference = refundRiskingPreference
         self.refundType = refundType

@@ -11,7 +11,11 @@ public struct AdvancedCommerceTransactionInfo: Codable, Hashable, Sendable {
     public var taxExclusivePrice: Int64?
     public var taxRate: String?
 
-    public init(descriptors: AdvancedCommerceDescriptors? = nil, estimatedTax: Int64? = nil, items: [AdvancedCommerceTransactionItem]? = nil, period: AdvancedCommercePeriod? = nil, requestReferenceId: String? = nil, taxCode: String? = nil, taxExclusivePrice: Int64? = nil, taxRate: String? = nil) {
+    public init(
+        descriptors: AdvancedCommerceDescriptors? = nil, estimatedTax: Int64? = nil, items: [AdvancedCommerceTransactionItem]? = nil,
+        period: AdvancedCommercePeriod? = nil, requestReferenceId: String? = nil, taxCode: String? = nil, taxExclusivePrice: Int64? = nil,
+        taxRate: String? = nil
+    ) {
         self.descriptors = descriptors
         self.estimatedTax = estimatedTax
         self.items = items

@@ -10,7 +10,10 @@ public struct AdvancedCommerceTransactionItem: Codable, Hashable, Sendable {
     public var refunds: [AdvancedCommerceRefund]?
     public var revocationDate: Timestamp?
 
-    public init(SKU: String? = nil, description: String? = nil, displayName: String? = nil, offer: AdvancedCommerceOffer? = nil, price: Int64? = nil, refunds: [AdvancedCommerceRefund]? = nil, revocationDate: Timestamp? = nil) {
+    public init(
+        SKU: String? = nil, description: String? = nil, displayName: String? = nil, offer: AdvancedCommerceOffer? = nil, price: Int64? = nil,
+        refunds: [AdvancedCommerceRefund]? = nil, revocationDate: Timestamp? = nil
+    ) {
         self.SKU = SKU
         self.description = description
         self.displayName = displayName

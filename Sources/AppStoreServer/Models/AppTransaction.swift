@@ -29,7 +29,12 @@ public struct AppTransaction: Codable, Hashable, Sendable {
     /// The platform on which the customer originally purchased the app.
     public var originalPlatform: PurchasePlatform?
 
-    public init(receiptType: AppStoreEnvironment? = nil, appAppleId: Int64? = nil, bundleId: String? = nil, applicationVersion: String? = nil, versionExternalIdentifier: Int64? = nil, receiptCreationDate: Timestamp? = nil, originalPurchaseDate: Timestamp? = nil, originalApplicationVersion: String? = nil, deviceVerification: String? = nil, deviceVerificationNonce: LowercaseUUID? = nil, preorderDate: Timestamp? = nil, appTransactionId: String? = nil, originalPlatform: PurchasePlatform? = nil) {
+    public init(
+        receiptType: AppStoreEnvironment? = nil, appAppleId: Int64? = nil, bundleId: String? = nil, applicationVersion: String? = nil,
+        versionExternalIdentifier: Int64? = nil, receiptCreationDate: Timestamp? = nil, originalPurchaseDate: Timestamp? = nil,
+        originalApplicationVersion: String? = nil, deviceVerification: String? = nil, deviceVerificationNonce: LowercaseUUID? = nil,
+        preorderDate: Timestamp? = nil, appTransactionId: String? = nil, originalPlatform: PurchasePlatform? = nil
+    ) {
         self.receiptType = receiptType
         self.appAppleId = appAppleId
         self.bundleId = bundleId

@@ -13,7 +13,10 @@ public struct ConsumptionRequest: Codable, Hashable, Sendable {
     /// A Boolean value that indicates whether you provided, prior to its purchase, a free sample or trial of the content, or information about its functionality.
     public var sampleContentProvided: Bool
 
-    public init(customerConsented: Bool, consumptionPercentage: Int32? = nil, deliveryStatus: DeliveryStatus, refundPreference: RefundPreference? = nil, sampleContentProvided: Bool) {
+    public init(
+        customerConsented: Bool, consumptionPercentage: Int32? = nil, deliveryStatus: DeliveryStatus, refundPreference: RefundPreference? = nil,
+        sampleContentProvided: Bool
+    ) {
         self.customerConsented = customerConsented
         self.consumptionPercentage = consumptionPercentage
         self.deliveryStatus = deliveryStatus

@@ -25,7 +25,12 @@ public struct ConsumptionRequestV1: Codable, Hashable, Sendable {
     /// A value that indicates your preference, based on your operational logic, as to whether Apple should grant the refund.
     public var refundPreference: RefundPreferenceV1?
 
-    public init(customerConsented: Bool? = nil, consumptionStatus: ConsumptionStatus? = nil, platform: Platform? = nil, sampleContentProvided: Bool? = nil, deliveryStatus: DeliveryStatusV1? = nil, accountTenure: AccountTenure? = nil, playTime: PlayTime? = nil, lifetimeDollarsRefunded: LifetimeDollarsRefunded? = nil, lifetimeDollarsPurchased: LifetimeDollarsPurchased? = nil, userStatus: UserStatus? = nil, refundPreference: RefundPreferenceV1? = nil) {
+    public init(
+        customerConsented: Bool? = nil, consumptionStatus: ConsumptionStatus? = nil, platform: Platform? = nil, sampleContentProvided: Bool? = nil,
+        deliveryStatus: DeliveryStatusV1? = nil, accountTenure: AccountTenure? = nil, playTime: PlayTime? = nil,
+        lifetimeDollarsRefunded: LifetimeDollarsRefunded? = nil, lifetimeDollarsPurchased: LifetimeDollarsPurchased? = nil, userStatus: UserStatus? = nil,
+        refundPreference: RefundPreferenceV1? = nil
+    ) {
         self.customerConsented = customerConsented
         self.consumptionStatus = consumptionStatus
         self.platform = platform

@@ -17,7 +17,10 @@ public struct DecodedRealtimeRequestBody: Codable, Hashable, Sendable {
     /// The server environment, either sandbox or production.
     public var environment: AppStoreEnvironment
 
-    public init(originalTransactionId: String, appAppleId: Int64, productId: String, userLocale: String, requestIdentifier: LowercaseUUID, signedDate: Timestamp, environment: AppStoreEnvironment) {
+    public init(
+        originalTransactionId: String, appAppleId: Int64, productId: String, userLocale: String, requestIdentifier: LowercaseUUID, signedDate: Timestamp,
+        environment: AppStoreEnvironment
+    ) {
         self.originalTransactionId = originalTransactionId
         self.appAppleId = appAppleId
         self.productId = productId

@@ -15,7 +15,10 @@ public struct HistoryResponse: Codable, Hashable, Sendable {
     /// An array of in-app purchase transactions for the customer, signed by Apple, in JSON Web Signature format.
     public var signedTransactions: [String]?
 
-    public init(revision: String? = nil, hasMore: Bool? = nil, bundleId: String? = nil, appAppleId: Int64? = nil, environment: AppStoreEnvironment? = nil, signedTransactions: [String]? = nil) {
+    public init(
+        revision: String? = nil, hasMore: Bool? = nil, bundleId: String? = nil, appAppleId: Int64? = nil, environment: AppStoreEnvironment? = nil,
+        signedTransactions: [String]? = nil
+    ) {
         self.revision = revision
         self.hasMore = hasMore
         self.bundleId = bundleId

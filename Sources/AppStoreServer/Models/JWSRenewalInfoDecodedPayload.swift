@@ -49,7 +49,16 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
     public var commitmentInfo: RenewalCommitmentInfo?
     public var renewalBillingPlanType: RenewalBillingPlanType?
 
-    public init(expirationIntent: ExpirationIntent? = nil, originalTransactionId: String? = nil, autoRenewProductId: String? = nil, productId: String? = nil, autoRenewStatus: AutoRenewStatus? = nil, isInBillingRetryPeriod: Bool? = nil, priceIncreaseStatus: PriceIncreaseStatus? = nil, gracePeriodExpiresDate: Timestamp? = nil, offerType: OfferType? = nil, offerIdentifier: String? = nil, signedDate: Timestamp? = nil, environment: AppStoreEnvironment? = nil, recentSubscriptionStartDate: Timestamp? = nil, renewalDate: Timestamp? = nil, currency: String? = nil, renewalPrice: Int64? = nil, offerDiscountType: OfferDiscountType? = nil, eligibleWinBackOfferIds: [String]? = nil, appAccountToken: LowercaseUUID? = nil, appTransactionId: String? = nil, offerPeriod: String? = nil, advancedCommerceInfo: AdvancedCommerceRenewalInfo? = nil, commitmentInfo: RenewalCommitmentInfo? = nil, renewalBillingPlanType: RenewalBillingPlanType? = nil) {
+    public init(
+        expirationIntent: ExpirationIntent? = nil, originalTransactionId: String? = nil, autoRenewProductId: String? = nil, productId: String? = nil,
+        autoRenewStatus: AutoRenewStatus? = nil, isInBillingRetryPeriod: Bool? = nil, priceIncreaseStatus: PriceIncreaseStatus? = nil,
+        gracePeriodExpiresDate: Timestamp? = nil, offerType: OfferType? = nil, offerIdentifier: String? = nil, signedDate: Timestamp? = nil,
+        environment: AppStoreEnvironment? = nil, recentSubscriptionStartDate: Timestamp? = nil, renewalDate: Timestamp? = nil, currency: String? = nil,
+        renewalPrice: Int64? = nil, offerDiscountType: OfferDiscountType? = nil, eligibleWinBackOfferIds: [String]? = nil,
+        appAccountToken: LowercaseUUID? = nil, appTransactionId: String? = nil, offerPeriod: String? = nil,
+        advancedCommerceInfo: AdvancedCommerceRenewalInfo? = nil, commitmentInfo: RenewalCommitmentInfo? = nil,
+        renewalBillingPlanType: RenewalBillingPlanType? = nil
+    ) {
         self.expirationIntent = expirationIntent
         self.originalTransactionId = originalTransactionId
         self.autoRenewProductId = autoRenewProductId

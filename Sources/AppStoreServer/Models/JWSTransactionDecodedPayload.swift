@@ -67,7 +67,17 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
     public var billingPlanType: BillingPlanType?
     public var commitmentInfo: TransactionCommitmentInfo?
 
-    public init(originalTransactionId: String? = nil, transactionId: String? = nil, webOrderLineItemId: String? = nil, bundleId: String? = nil, productId: String? = nil, subscriptionGroupIdentifier: String? = nil, purchaseDate: Timestamp? = nil, originalPurchaseDate: Timestamp? = nil, expiresDate: Timestamp? = nil, quantity: Int32? = nil, type: ProductType? = nil, appAccountToken: LowercaseUUID? = nil, inAppOwnershipType: InAppOwnershipType? = nil, signedDate: Timestamp? = nil, revocationReason: RevocationReason? = nil, revocationDate: Timestamp? = nil, isUpgraded: Bool? = nil, offerType: OfferType? = nil, offerIdentifier: String? = nil, environment: AppStoreEnvironment? = nil, storefront: String? = nil, storefrontId: String? = nil, transactionReason: TransactionReason? = nil, currency: String? = nil, price: Int64? = nil, offerDiscountType: OfferDiscountType? = nil, appTransactionId: String? = nil, offerPeriod: String? = nil, revocationType: RevocationType? = nil, revocationPercentage: Int32? = nil, advancedCommerceInfo: AdvancedCommerceTransactionInfo? = nil, billingPlanType: BillingPlanType? = nil, commitmentInfo: TransactionCommitmentInfo? = nil) {
+    public init(
+        originalTransactionId: String? = nil, transactionId: String? = nil, webOrderLineItemId: String? = nil, bundleId: String? = nil,
+        productId: String? = nil, subscriptionGroupIdentifier: String? = nil, purchaseDate: Timestamp? = nil, originalPurchaseDate: Timestamp? = nil,
+        expiresDate: Timestamp? = nil, quantity: Int32? = nil, type: ProductType? = nil, appAccountToken: LowercaseUUID? = nil,
+        inAppOwnershipType: InAppOwnershipType? = nil, signedDate: Timestamp? = nil, revocationReason: RevocationReason? = nil,
+        revocationDate: Timestamp? = nil, isUpgraded: Bool? = nil, offerType: OfferType? = nil, offerIdentifier: String? = nil,
+        environment: AppStoreEnvironment? = nil, storefront: String? = nil, storefrontId: String? = nil, transactionReason: TransactionReason? = nil,
+        currency: String? = nil, price: Int64? = nil, offerDiscountType: OfferDiscountType? = nil, appTransactionId: String? = nil, offerPeriod: String? = nil,
+        revocationType: RevocationType? = nil, revocationPercentage: Int32? = nil, advancedCommerceInfo: AdvancedCommerceTransactionInfo? = nil,
+        billingPlanType: BillingPlanType? = nil, commitmentInfo: TransactionCommitmentInfo? = nil
+    ) {
         self.originalTransactionId = originalTransactionId
         self.transactionId = transactionId
         self.webOrderLineItemId = webOrderLineItemId

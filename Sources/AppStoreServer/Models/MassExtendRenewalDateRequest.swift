@@ -13,7 +13,10 @@ public struct MassExtendRenewalDateRequest: Codable, Hashable, Sendable {
     /// The unique identifier for the product, that you create in App Store Connect.
     public var productId: String?
 
-    public init(extendByDays: Int32? = nil, extendReasonCode: ExtendReasonCode? = nil, requestIdentifier: String? = nil, storefrontCountryCodes: [String]? = nil, productId: String? = nil) {
+    public init(
+        extendByDays: Int32? = nil, extendReasonCode: ExtendReasonCode? = nil, requestIdentifier: String? = nil, storefrontCountryCodes: [String]? = nil,
+        productId: String? = nil
+    ) {
         self.extendByDays = extendByDays
         self.extendReasonCode = extendReasonCode
         self.requestIdentifier = requestIdentifier

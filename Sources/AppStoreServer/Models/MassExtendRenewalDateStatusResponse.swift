@@ -13,7 +13,9 @@ public struct MassExtendRenewalDateStatusResponse: Codable, Hashable, Sendable {
     /// The count of subscriptions that fail to receive a subscription-renewal-date extension.
     public var failedCount: Int64?
 
-    public init(requestIdentifier: String? = nil, complete: Bool? = nil, completeDate: Timestamp? = nil, succeededCount: Int64? = nil, failedCount: Int64? = nil) {
+    public init(
+        requestIdentifier: String? = nil, complete: Bool? = nil, completeDate: Timestamp? = nil, succeededCount: Int64? = nil, failedCount: Int64? = nil
+    ) {
         self.requestIdentifier = requestIdentifier
         self.complete = complete
         self.completeDate = completeDate

@@ -19,7 +19,10 @@ public struct NotificationData: Codable, Hashable, Sendable {
     /// The reason the customer requested the refund.
     public var consumptionRequestReason: ConsumptionRequestReason?
 
-    public init(environment: AppStoreEnvironment? = nil, appAppleId: Int64? = nil, bundleId: String? = nil, bundleVersion: String? = nil, signedTransactionInfo: String? = nil, signedRenewalInfo: String? = nil, status: Status? = nil, consumptionRequestReason: ConsumptionRequestReason? = nil) {
+    public init(
+        environment: AppStoreEnvironment? = nil, appAppleId: Int64? = nil, bundleId: String? = nil, bundleVersion: String? = nil,
+        signedTransactionInfo: String? = nil, signedRenewalInfo: String? = nil, status: Status? = nil, consumptionRequestReason: ConsumptionRequestReason? = nil
+    ) {
         self.environment = environment
         self.appAppleId = appAppleId
         self.bundleId = bundleId

@@ -15,7 +15,10 @@ public struct NotificationHistoryRequest: Codable, Hashable, Sendable {
     /// A Boolean value you set to true to request only the notifications that haven’t reached your server successfully. The response also includes notifications that the App Store server is currently retrying to send to your server.
     public var onlyFailures: Bool?
 
-    public init(startDate: Timestamp? = nil, endDate: Timestamp? = nil, notificationType: NotificationTypeV2? = nil, notificationSubtype: Subtype? = nil, transactionId: String? = nil, onlyFailures: Bool? = nil) {
+    public init(
+        startDate: Timestamp? = nil, endDate: Timestamp? = nil, notificationType: NotificationTypeV2? = nil, notificationSubtype: Subtype? = nil,
+        transactionId: String? = nil, onlyFailures: Bool? = nil
+    ) {
         self.startDate = startDate
         self.endDate = endDate
         self.notificationType = notificationType

@@ -17,7 +17,10 @@ public struct PerformanceTestResultResponse: Codable, Hashable, Sendable {
     /// A map of server-to-server notification failure reasons and counts that represent the number of failures encountered during the performance test.
     public var failures: [String: Int32]?
 
-    public init(config: PerformanceTestConfig, target: String, result: PerformanceTestStatus? = nil, successRate: Int32, numPending: Int32, responseTimes: PerformanceTestResponseTimes, failures: [String: Int32]? = nil) {
+    public init(
+        config: PerformanceTestConfig, target: String, result: PerformanceTestStatus? = nil, successRate: Int32, numPending: Int32,
+        responseTimes: PerformanceTestResponseTimes, failures: [String: Int32]? = nil
+    ) {
         self.config = config
         self.target = target
         self.result = result

@@ -9,7 +9,9 @@ public struct PromotionalOffer: Codable, Hashable, Sendable {
     /// The promotional offer signature in V1 format.
     public var promotionalOfferSignatureV1: PromotionalOfferSignatureV1?
 
-    public init(messageIdentifier: LowercaseUUID? = nil, promotionalOfferSignatureV2: String? = nil, promotionalOfferSignatureV1: PromotionalOfferSignatureV1? = nil) {
+    public init(
+        messageIdentifier: LowercaseUUID? = nil, promotionalOfferSignatureV2: String? = nil, promotionalOfferSignatureV1: PromotionalOfferSignatureV1? = nil
+    ) {
         self.messageIdentifier = messageIdentifier
         self.promotionalOfferSignatureV2 = promotionalOfferSignatureV2
         self.promotionalOfferSignatureV1 = promotionalOfferSignatureV1

@@ -17,7 +17,10 @@ public struct PromotionalOfferSignatureV1: Codable, Hashable, Sendable {
     /// A UUID that you provide to associate with the transaction if the customer accepts the promotional offer.
     public var appAccountToken: LowercaseUUID?
 
-    public init(encodedSignature: String, productId: String, nonce: LowercaseUUID, timestamp: Int64, keyId: String, offerIdentifier: String, appAccountToken: LowercaseUUID? = nil) {
+    public init(
+        encodedSignature: String, productId: String, nonce: LowercaseUUID, timestamp: Int64, keyId: String, offerIdentifier: String,
+        appAccountToken: LowercaseUUID? = nil
+    ) {
         self.encodedSignature = encodedSignature
         self.productId = productId
         self.nonce = nonce

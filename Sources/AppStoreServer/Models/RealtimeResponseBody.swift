@@ -11,7 +11,10 @@ public struct RealtimeResponseBody: Codable, Hashable, Sendable {
     /// A retention offer or switch plan option.
     public var advancedCommerceInfo: AdvancedCommerceInfo?
 
-    public init(message: Message? = nil, alternateProduct: AlternateProduct? = nil, promotionalOffer: PromotionalOffer? = nil, advancedCommerceInfo: AdvancedCommerceInfo? = nil) {
+    public init(
+        message: Message? = nil, alternateProduct: AlternateProduct? = nil, promotionalOffer: PromotionalOffer? = nil,
+        advancedCommerceInfo: AdvancedCommerceInfo? = nil
+    ) {
         self.message = message
         self.alternateProduct = alternateProduct
         self.promotionalOffer = promotionalOffer

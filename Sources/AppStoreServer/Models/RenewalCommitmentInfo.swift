@@ -8,7 +8,10 @@ public struct RenewalCommitmentInfo: Codable, Hashable, Sendable {
     public var commitmentRenewalDate: Timestamp?
     public var commitmentRenewalPrice: Int64?
 
-    public init(commitmentAutoRenewProductId: String? = nil, commitmentAutoRenewStatus: AutoRenewStatus? = nil, commitmentRenewalBillingPlanType: RenewalBillingPlanType? = nil, commitmentRenewalDate: Timestamp? = nil, commitmentRenewalPrice: Int64? = nil) {
+    public init(
+        commitmentAutoRenewProductId: String? = nil, commitmentAutoRenewStatus: AutoRenewStatus? = nil,
+        commitmentRenewalBillingPlanType: RenewalBillingPlanType? = nil, commitmentRenewalDate: Timestamp? = nil, commitmentRenewalPrice: Int64? = nil
+    ) {
         self.commitmentAutoRenewProductId = commitmentAutoRenewProductId
         self.commitmentAutoRenewStatus = commitmentAutoRenewStatus
         self.commitmentRenewalBillingPlanType = commitmentRenewalBillingPlanType

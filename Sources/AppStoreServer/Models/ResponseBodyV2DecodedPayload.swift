@@ -21,7 +21,11 @@ public struct ResponseBodyV2DecodedPayload: Codable, Hashable, Sendable {
     /// This field appears when the notificationType is RESCIND_CONSENT. It contains the app metadata and signed app transaction information.
     public var appData: AppData?
 
-    public init(notificationType: NotificationTypeV2? = nil, subtype: Subtype? = nil, notificationUUID: String? = nil, data: NotificationData? = nil, version: String? = nil, signedDate: Timestamp? = nil, summary: Summary? = nil, externalPurchaseToken: ExternalPurchaseToken? = nil, appData: AppData? = nil) {
+    public init(
+        notificationType: NotificationTypeV2? = nil, subtype: Subtype? = nil, notificationUUID: String? = nil, data: NotificationData? = nil,
+        version: String? = nil, signedDate: Timestamp? = nil, summary: Summary? = nil, externalPurchaseToken: ExternalPurchaseToken? = nil,
+        appData: AppData? = nil
+    ) {
         self.notificationType = notificationType
         self.subtype = subtype
         self.notificationUUID = notificationUUID

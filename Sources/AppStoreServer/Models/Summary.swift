@@ -19,7 +19,10 @@ public struct Summary: Codable, Hashable, Sendable {
     /// The count of subscriptions that fail to receive a subscription-renewal-date extension.
     public var failedCount: Int64?
 
-    public init(environment: AppStoreEnvironment? = nil, appAppleId: Int64? = nil, bundleId: String? = nil, productId: String? = nil, requestIdentifier: String? = nil, storefrontCountryCodes: [String]? = nil, succeededCount: Int64? = nil, failedCount: Int64? = nil) {
+    public init(
+        environment: AppStoreEnvironment? = nil, appAppleId: Int64? = nil, bundleId: String? = nil, productId: String? = nil, requestIdentifier: String? = nil,
+        storefrontCountryCodes: [String]? = nil, succeededCount: Int64? = nil, failedCount: Int64? = nil
+    ) {
         self.environment = environment
         self.appAppleId = appAppleId
         self.bundleId = bundleId

@@ -19,7 +19,10 @@ public struct TransactionHistoryRequest: Codable, Hashable, Sendable {
     /// An optional Boolean value that indicates whether the response includes only revoked transactions when the value is true, or contains only nonrevoked transactions when the value is false. By default, the request doesn't include this parameter.
     public var revoked: Bool?
 
-    public init(startDate: Timestamp? = nil, endDate: Timestamp? = nil, productIds: [String]? = nil, productTypes: [ProductType]? = nil, sort: Order? = nil, subscriptionGroupIdentifiers: [String]? = nil, inAppOwnershipType: InAppOwnershipType? = nil, revoked: Bool? = nil) {
+    public init(
+        startDate: Timestamp? = nil, endDate: Timestamp? = nil, productIds: [String]? = nil, productTypes: [ProductType]? = nil, sort: Order? = nil,
+        subscriptionGroupIdentifiers: [String]? = nil, inAppOwnershipType: InAppOwnershipType? = nil, revoked: Bool? = nil
+    ) {
         self.startDate = startDate
         self.endDate = endDate
         self.productIds = productIds

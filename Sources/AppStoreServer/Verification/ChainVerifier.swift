@@ -39,7 +39,9 @@ public final class ChainVerifier: Sendable {
     /// Checks a leaf and intermediate given as DER: nil when trusted at `time`, else the precise failure.
     public func verifyChain(leafDER: Data, intermediateDER: Data, at time: Date, now: Date = Date()) async -> VerificationFailure? {
         guard let leaf = try? Certificate(derEncoded: Array(leafDER)) else { return .badCertificate("the leaf is not a DER certificate") }
-        guard let intermediate = try? Certificate(derEncoded: Array(intermediateDER)) else { return .badCertificate("the intermediate is not a DER certificate") }
+        guard let intermediate = try? Certificate(derEncoded: Array(intermediateDER)) else {
+            return .badCertificate("the intermediate is not a DER certificate")
+        }
         return await verify(leaf: leaf, intermediate: intermediate, leafDER: leafDER, intermediateDER: intermediateDER, at: time, now: now)
     }
 

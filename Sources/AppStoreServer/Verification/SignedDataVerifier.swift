@@ -115,7 +115,8 @@ public struct SignedDataVerifier: Sendable {
         if let environment = configuration.environment, identity.environment != environment {
             return .invalid(.wrongEnvironment(expected: environment, actual: identity.environment))
         }
-        return .valid(VerifiedPayload(kind: kind, payload: payload, environment: identity.environment, bundleId: identity.bundleId, signedDate: facts.signingTime))
+        return .valid(
+            VerifiedPayload(kind: kind, payload: payload, environment: identity.environment, bundleId: identity.bundleId, signedDate: facts.signingTime))
     }
 
     struct Header: Decodable {

@@ -56,7 +56,8 @@ public enum VerificationFailure: Error, Equatable, Sendable, CustomStringConvert
         case .brokenChain(let reason): "broken chain: \(reason)"
         case .missingOID(let certificate, let oid): "missing OID: the \(certificate) certificate lacks \(oid)"
         case .wrongBundleId(let expected, let actual): "wrong bundle ID: expected \(expected), got \(actual ?? "none")"
-        case .wrongAppAppleId(let expected, let actual): "wrong app Apple ID: expected \(expected.map(String.init) ?? "none"), got \(actual.map(String.init) ?? "none")"
+        case .wrongAppAppleId(let expected, let actual):
+            "wrong app Apple ID: expected \(expected.map(String.init) ?? "none"), got \(actual.map(String.init) ?? "none")"
         case .wrongEnvironment(let expected, let actual): "wrong environment: expected \(expected), got \(actual ?? "none")"
         case .unsignedEnvironment(let environment): "\(environment) data is not signed by the App Store and is refused outside development"
         case .retryable(let reason): "retryable: \(reason)"

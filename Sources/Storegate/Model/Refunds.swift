@@ -25,7 +25,8 @@ public struct RefundOutcome: Sendable, Equatable {
     public static let outcomes: [NotificationTypeV2] = [.refund, .refundDeclined, .refundReversed]
 
     public init(
-        notificationUUID: UUID, appId: UUID, environment: AppStoreEnvironment, outcome: NotificationTypeV2, transactionId: String, originalTransactionId: String,
+        notificationUUID: UUID, appId: UUID, environment: AppStoreEnvironment, outcome: NotificationTypeV2, transactionId: String,
+        originalTransactionId: String,
         productId: String, productType: ProductType, quantity: Int, familyShared: Bool, refundPercentage: Int?, revocationType: RevocationType?,
         revocationReason: RevocationReason?, customer: UUID?, signedDate: Date?, recordedAt: Date? = nil
     ) {
@@ -144,7 +145,8 @@ public struct RefundRequest: Sendable, Equatable {
     public static let answerWindow: TimeInterval = 12 * 3600
 
     public init(
-        id: UUID, appId: UUID, environment: AppStoreEnvironment, transactionId: String, originalTransactionId: String, productType: ProductType, customer: UUID?,
+        id: UUID, appId: UUID, environment: AppStoreEnvironment, transactionId: String, originalTransactionId: String, productType: ProductType,
+        customer: UUID?,
         reason: ConsumptionRequestReason?, requestedAt: Date, deadline: Date, status: Status = .pending, statusReason: String? = nil,
         apiVersion: ConsumptionAPI? = nil, sentBody: String? = nil, sentAt: Date? = nil, attempts: Int = 0, lastError: String? = nil
     ) {
@@ -183,7 +185,8 @@ public struct RenewalExtension: Sendable, Equatable {
     public let succeeded: Bool?
 
     public init(
-        requestIdentifier: String, appId: UUID, environment: AppStoreEnvironment?, originalTransactionId: String?, productId: String?, days: Int, reasonCode: Int,
+        requestIdentifier: String, appId: UUID, environment: AppStoreEnvironment?, originalTransactionId: String?, productId: String?, days: Int,
+        reasonCode: Int,
         mass: Bool, effectiveDate: Date? = nil, succeeded: Bool? = nil
     ) {
         self.requestIdentifier = requestIdentifier

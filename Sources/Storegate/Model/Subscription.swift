@@ -29,7 +29,8 @@ public struct Subscription: Sendable, Equatable {
     public init(
         appId: UUID, environment: AppStoreEnvironment, originalTransactionId: String, subscriptionGroupIdentifier: String?, customer: UUID?, status: Status,
         productId: String, latestTransactionId: String, purchaseDate: Date?, expiresDate: Date?, autoRenewStatus: Bool?, autoRenewProductId: String?,
-        inBillingRetry: Bool, gracePeriodExpiresDate: Date?, offerType: OfferType?, offerIdentifier: String?, price: Int64?, currency: String?, signedDate: Date,
+        inBillingRetry: Bool, gracePeriodExpiresDate: Date?, offerType: OfferType?, offerIdentifier: String?, price: Int64?, currency: String?,
+        signedDate: Date,
         updatedAt: Date? = nil
     ) {
         self.appId = appId

@@ -31,7 +31,9 @@ public struct UniqueViolation: Error, Sendable {
 
 extension Persistence {
     public func control<T: Sendable>(_ body: (any ControlUnit) async throws -> T) async throws -> T { try await control(.write, body) }
-    public func inTenant<T: Sendable>(_ tenant: Tenant, _ body: (any TenantUnit) async throws -> T) async throws -> T { try await inTenant(tenant, .write, body) }
+    public func inTenant<T: Sendable>(_ tenant: Tenant, _ body: (any TenantUnit) async throws -> T) async throws -> T {
+        try await inTenant(tenant, .write, body)
+    }
 
     /// A write in which a uniqueness violation means `field` names something that already exists.
     func control<T: Sendable>(conflictField field: String, _ body: (any ControlUnit) async throws -> T) async throws -> T {
@@ -39,7 +41,9 @@ extension Persistence {
     }
 
     func inTenant<T: Sendable>(_ tenant: Tenant, conflictField field: String, _ body: (any TenantUnit) async throws -> T) async throws -> T {
-        do { return try await inTenant(tenant, .write, body) } catch is UniqueViolation { throw StoregateError.conflict(field: field, reason: "already exists") }
+        do { return try await inTenant(tenant, .write, body) } catch is UniqueViolation {
+            throw StoregateError.conflict(field: field, reason: "already exists")
+        }
     }
 }
 

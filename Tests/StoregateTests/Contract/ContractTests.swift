@@ -59,13 +59,19 @@ import Testing
             let appId = try #require(((apps["apps"] as? [[String: Any]])?.first)?["id"] as? String)
             _ = try await result("apps.get", ["appId": appId])
 
-            _ = try await result("offers.signPromotional", ["bundleId": bundleId, "productId": "com.example.monthly", "offerId": "winback", "appAccountToken": UUID().uuidString])
+            _ = try await result(
+                "offers.signPromotional",
+                ["bundleId": bundleId, "productId": "com.example.monthly", "offerId": "winback", "appAccountToken": UUID().uuidString])
             _ = try await result("offers.signPromotionalJWS", ["bundleId": bundleId, "productId": "com.example.monthly", "offerId": "winback"])
             _ = try await result(
-                "offers.signIntroductoryEligibility", ["bundleId": bundleId, "productId": "com.example.monthly", "allowIntroductoryOffer": true, "transactionId": "1"])
+                "offers.signIntroductoryEligibility",
+                ["bundleId": bundleId, "productId": "com.example.monthly", "allowIntroductoryOffer": true, "transactionId": "1"])
             _ = try await result(
                 "offers.signAdvancedCommerceRequest",
-                ["bundleId": bundleId, "request": ["operation": "CREATE_ONE_TIME_CHARGE", "version": "1", "requestInfo": ["requestReferenceId": UUID().uuidString]]])
+                [
+                    "bundleId": bundleId,
+                    "request": ["operation": "CREATE_ONE_TIME_CHARGE", "version": "1", "requestInfo": ["requestReferenceId": UUID().uuidString]],
+                ])
 
             // A customer with a subscription and a consumable, linked from the device's signed data.
             let customer = try await result("accounts.ensure", ["customerId": "ivy"])
@@ -84,7 +90,8 @@ import Testing
 
             _ = try await result("subscriptions.status", ["customerId": "ivy", "refresh": true])
             _ = try await result("entitlements.list", ["customerId": "ivy"])
-            _ = try await result("subscriptions.extendRenewalDate", ["bundleId": bundleId, "originalTransactionId": original, "extendByDays": 3, "extendReasonCode": 1])
+            _ = try await result(
+                "subscriptions.extendRenewalDate", ["bundleId": bundleId, "originalTransactionId": original, "extendByDays": 3, "extendReasonCode": 1])
             let mass = try await result(
                 "subscriptions.extendAll", ["bundleId": bundleId, "productId": "com.example.monthly", "extendByDays": 1, "extendReasonCode": 3])
             _ = try await result(
@@ -98,8 +105,10 @@ import Testing
             _ = try await result("refunds.pending", ["bundleId": bundleId])
             _ = try await result(
                 "refunds.reportConsumption",
-                ["bundleId": bundleId, "transactionId": coinsId, "customerConsented": true, "deliveryStatus": "DELIVERED", "sampleContentProvided": false,
-                 "consumptionPercentage": 25_000])
+                [
+                    "bundleId": bundleId, "transactionId": coinsId, "customerConsented": true, "deliveryStatus": "DELIVERED", "sampleContentProvided": false,
+                    "consumptionPercentage": 25_000,
+                ])
             try await s.eventually("the consumption information sent") { await s.store.consumptionReports[coinsId] != nil }
             _ = try await s.simulator.refund(transactionId: coinsId, percentage: 75_000)
             try await s.processed(4)
@@ -110,7 +119,8 @@ import Testing
             _ = try await result("notifications.list", ["bundleId": bundleId])
             _ = try await result("notifications.backfill", ["bundleId": bundleId, "startDate": (Date() - 3600).formatted(.iso8601)])
             let test = try await result("notifications.requestTest", ["bundleId": bundleId])
-            _ = try await result("notifications.testStatus", ["bundleId": bundleId, "testNotificationToken": try #require(test["testNotificationToken"] as? String)])
+            _ = try await result(
+                "notifications.testStatus", ["bundleId": bundleId, "testNotificationToken": try #require(test["testNotificationToken"] as? String)])
 
             let documented = Set(StoregateRPC.registry.descriptions.map(\.name))
             #expect(called.withLock { $0 } == documented, "every documented method is called")

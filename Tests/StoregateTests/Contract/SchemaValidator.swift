@@ -66,7 +66,8 @@ enum SchemaValidator {
     static func conforms(_ text: String, format: String) -> Bool {
         switch format {
         case "uuid": text.utf8.count == 36 && UUID(uuidString: text) != nil
-        case "date-time": (try? Date(text, strategy: .iso8601)) != nil || (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) != nil
+        case "date-time":
+            (try? Date(text, strategy: .iso8601)) != nil || (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) != nil
         case "uri": URL(string: text)?.scheme != nil
         default: true
         }

@@ -1,6 +1,7 @@
 import AppStoreServer
 import Foundation
 import Hummingbird
+import HummingbirdTesting
 import Logging
 import Synchronization
 import Testing
@@ -24,20 +25,8 @@ final class NotificationReceiver: Sendable {
             }
             return Response(status: status)
         }
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) },
-            logger: Logger(label: "receiver", factory: { _ in SwiftLogNoOpLogHandler() }))
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await app.runService()
-                return nil
-            }
-            defer { group.cancelAll() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
-            return try await body("http://127.0.0.1:\(port)/notifications")
-        }
+        let app = Application(router: router, logger: Logger(label: "receiver", factory: { _ in SwiftLogNoOpLogHandler() }))
+        return try await app.test(.ahc(.http)) { running in try await body("http://localhost:\(try running.boundPort())/notifications") }
     }
 
     /// Waits until `count` notifications arrived (bounded).

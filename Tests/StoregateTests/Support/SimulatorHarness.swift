@@ -4,6 +4,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import Hummingbird
+import HummingbirdTesting
 import Logging
 
 /// An App Store simulator on a free loopback port, an app registered in it, and a client for that app.
@@ -25,28 +26,22 @@ struct SimulatorHarness {
     }
 
     /// `timeScale` compresses Apple's notification retry schedule (an hour becomes `3600 × timeScale` seconds).
-    static func with<T: Sendable>(retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50), budget: .seconds(5)),
-        timeScale: Double = 0.00001, _ body: @Sendable (SimulatorHarness) async throws -> T) async throws -> T
-    {
+    static func with<T: Sendable>(
+        retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50), budget: .seconds(5)),
+        timeScale: Double = 0.00001, _ body: @Sendable (SimulatorHarness) async throws -> T
+    ) async throws -> T {
         let http = HTTPClient(eventLoopGroupProvider: .singleton)
-        let sender = NotificationSender(http: http, timeScale: timeScale, attemptTimeout: .seconds(3), logger: Logger(label: "sender", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let sender = NotificationSender(
+            http: http, timeScale: timeScale, attemptTimeout: .seconds(3), logger: Logger(label: "sender", factory: { _ in SwiftLogNoOpLogHandler() }))
         let simulator = try AppStoreSimulator(sender: sender)
         let privateKey = P256.Signing.PrivateKey()
         let key = SigningKey(keyId: "SIMKEY0001", issuerId: Fixtures.issuerId, bundleId: bundleId, privateKey: privateKey)
         await simulator.store.register(bundleId: bundleId, appAppleId: 1_234_567)
         await simulator.store.registerKey(bundleId: bundleId, keyId: key.keyId, issuerId: key.issuerId, publicKey: key.publicKey)
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = simulator.application(port: 0, logger: Logger(label: "sim", factory: { _ in SwiftLogNoOpLogHandler() }), onServerRunning: { continuation.yield($0) })
+        let app = simulator.application(port: 0, logger: Logger(label: "sim", factory: { _ in SwiftLogNoOpLogHandler() }))
         do {
-            let result = try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    try await app.runService()
-                    return nil
-                }
-                defer { group.cancelAll() }
-                var iterator = ports.makeAsyncIterator()
-                guard let port = await iterator.next() else { throw CancellationError() }
-                let baseURL = "http://127.0.0.1:\(port)"
+            let result = try await app.test(.ahc(.http)) { running in
+                let baseURL = "http://localhost:\(try running.boundPort())"
                 let client = AppStoreServerAPIClient(http: http, token: AppStoreServerAPIToken(key: key), environment: .custom(baseURL), retry: retry)
                 return try await body(SimulatorHarness(simulator: simulator, client: client, baseURL: baseURL, key: key, keyPEM: privateKey.pemRepresentation))
             }

@@ -41,7 +41,8 @@ struct Storefront {
         let schema = try TenantSchema(validating: tenant.tenant.storageName).sql
         return try await services.postgres.client.withConnection { conn in
             try await conn.first(
-                "SELECT count(*)::bigint FROM \(unescaped: schema).notifications WHERE processed_at IS NOT NULL", as: Int.self, logger: services.postgres.logger) ?? 0
+                "SELECT count(*)::bigint FROM \(unescaped: schema).notifications WHERE processed_at IS NOT NULL", as: Int.self, logger: services.postgres.logger
+            ) ?? 0
         }
     }
 

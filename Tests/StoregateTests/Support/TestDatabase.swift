@@ -31,7 +31,8 @@ enum TestDatabase {
     /// Runs `body` against a new database with the control schema migrated.
     static func with<T: Sendable>(
         vault: KeyVault = makeVault(), logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-        authCacheTTL: Duration = .milliseconds(200), migrate: Bool = true, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil, appStoreURL: String? = nil,
+        authCacheTTL: Duration = .milliseconds(200), migrate: Bool = true, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil,
+        appStoreURL: String? = nil,
         workerPollInterval: Duration = .milliseconds(50),
         _ body: @Sendable (Services, _ databaseURL: String) async throws -> T
     ) async throws -> T {

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -24,29 +25,23 @@ struct TestServer {
     }
 
     static func with<T: Sendable>(
-        _ services: Services, configure: (inout ServerConfiguration) -> Void = { _ in }, logger: Logger = Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() }),
+        _ services: Services, configure: (inout ServerConfiguration) -> Void = { _ in },
+        logger: Logger = Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() }),
         tls: TLSConfiguration? = nil,
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configure(&configuration)
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = try buildApplication(configuration: configuration, storegate: services, logger: logger, onServerRunning: { continuation.yield($0) })
+        let app = try buildApplication(configuration: configuration, storegate: services, logger: logger)
+        // The tests' own client: it checks the server's certificate against `tls` (HummingbirdTesting's does not).
         var clientConfiguration = HTTPClient.Configuration()
         clientConfiguration.tlsConfiguration = tls
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
-        let scheme = configuration.tlsCertificatePath == nil ? "http" : "https"
+        let scheme: TestHTTPScheme = configuration.tlsCertificatePath == nil ? .http : .https
         do {
-            let result = try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask {
-                    try await app.runService()
-                    return nil
-                }
-                defer { group.cancelAll() }
-                var iterator = ports.makeAsyncIterator()
-                guard let port = await iterator.next() else { throw CancellationError() }
-                return try await body(TestServer(baseURL: "\(scheme)://localhost:\(port)", client: client))
+            let result = try await app.test(.ahc(scheme)) { running in
+                try await body(TestServer(baseURL: "\(scheme)://localhost:\(try running.boundPort())", client: client))
             }
             try await client.shutdown()
             return result
@@ -80,6 +75,14 @@ struct TestServer {
         let reply = try await rpc(raw: raw, apiKey: apiKey)
         ResultContract.check(method: method, response: reply.body)
         return reply.json as? [String: Any] ?? [:]
+    }
+}
+
+extension TestClientProtocol {
+    /// The port HummingbirdTesting's live server listens on.
+    func boundPort() throws -> Int {
+        guard let port else { throw TimedOut(description: "the test server reported no port") }
+        return port
     }
 }
 

@@ -14,7 +14,10 @@ public struct AccountTenure: RawRepresentable, Codable, Hashable, Sendable, Cust
     public static let greaterThanThreeHundredSixtyFiveDays = AccountTenure(rawValue: 7)
 
     /// The values this build knows.
-    public static let known: [AccountTenure] = [.undeclared, .zeroToThreeDays, .threeDaysToTenDays, .tenDaysToThirtyDays, .thirtyDaysToNinetyDays, .ninetyDaysToOneHundredEightyDays, .oneHundredEightyDaysToThreeHundredSixtyFiveDays, .greaterThanThreeHundredSixtyFiveDays]
+    public static let known: [AccountTenure] = [
+        .undeclared, .zeroToThreeDays, .threeDaysToTenDays, .tenDaysToThirtyDays, .thirtyDaysToNinetyDays, .ninetyDaysToOneHundredEightyDays,
+        .oneHundredEightyDaysToThreeHundredSixtyFiveDays, .greaterThanThreeHundredSixtyFiveDays,
+    ]
     public var isKnown: Bool { Self.known.contains(self) }
     public var description: String { String(rawValue) }
 }

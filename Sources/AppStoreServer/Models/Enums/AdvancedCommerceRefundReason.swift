@@ -13,7 +13,9 @@ public struct AdvancedCommerceRefundReason: RawRepresentable, Codable, Hashable,
     public static let simulateRefundDecline = AdvancedCommerceRefundReason(rawValue: "SIMULATE_REFUND_DECLINE")
 
     /// The values this build knows.
-    public static let known: [AdvancedCommerceRefundReason] = [.unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other, .modifyItemsRefund, .simulateRefundDecline]
+    public static let known: [AdvancedCommerceRefundReason] = [
+        .unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other, .modifyItemsRefund, .simulateRefundDecline,
+    ]
     public var isKnown: Bool { Self.known.contains(self) }
     public var description: String { rawValue }
 }

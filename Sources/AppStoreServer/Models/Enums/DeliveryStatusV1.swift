@@ -12,7 +12,10 @@ public struct DeliveryStatusV1: RawRepresentable, Codable, Hashable, Sendable, C
     public static let didNotDeliverForOtherReason = DeliveryStatusV1(rawValue: 5)
 
     /// The values this build knows.
-    public static let known: [DeliveryStatusV1] = [.deliveredAndWorkingProperly, .didNotDeliverDueToQualityIssue, .deliveredWrongItem, .didNotDeliverDueToServerOutage, .didNotDeliverDueToIngameCurrencyChange, .didNotDeliverForOtherReason]
+    public static let known: [DeliveryStatusV1] = [
+        .deliveredAndWorkingProperly, .didNotDeliverDueToQualityIssue, .deliveredWrongItem, .didNotDeliverDueToServerOutage,
+        .didNotDeliverDueToIngameCurrencyChange, .didNotDeliverForOtherReason,
+    ]
     public var isKnown: Bool { Self.known.contains(self) }
     public var description: String { String(rawValue) }
 }

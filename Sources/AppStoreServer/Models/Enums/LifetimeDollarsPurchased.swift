@@ -14,7 +14,11 @@ public struct LifetimeDollarsPurchased: RawRepresentable, Codable, Hashable, Sen
     public static let twoThousandDollarsOrGreater = LifetimeDollarsPurchased(rawValue: 7)
 
     /// The values this build knows.
-    public static let known: [LifetimeDollarsPurchased] = [.undeclared, .zeroDollars, .oneCentToFortyNineDollarsAndNinetyNineCents, .fiftyDollarsToNinetyNineDollarsAndNinetyNineCents, .oneHundredDollarsToFourHundredNinetyNineDollarsAndNinetyNineCents, .fiveHundredDollarsToNineHundredNinetyNineDollarsAndNinetyNineCents, .oneThousandDollarsToOneThousandNineHundredNinetyNineDollarsAndNinetyNineCents, .twoThousandDollarsOrGreater]
+    public static let known: [LifetimeDollarsPurchased] = [
+        .undeclared, .zeroDollars, .oneCentToFortyNineDollarsAndNinetyNineCents, .fiftyDollarsToNinetyNineDollarsAndNinetyNineCents,
+        .oneHundredDollarsToFourHundredNinetyNineDollarsAndNinetyNineCents, .fiveHundredDollarsToNineHundredNinetyNineDollarsAndNinetyNineCents,
+        .oneThousandDollarsToOneThousandNineHundredNinetyNineDollarsAndNinetyNineCents, .twoThousandDollarsOrGreater,
+    ]
     public var isKnown: Bool { Self.known.contains(self) }
     public var description: String { String(rawValue) }
 }

@@ -14,7 +14,11 @@ public struct LifetimeDollarsRefunded: RawRepresentable, Codable, Hashable, Send
     public static let twoThousandDollarsOrGreater = LifetimeDollarsRefunded(rawValue: 7)
 
     /// The values this build knows.
-    public static let known: [LifetimeDollarsRefunded] = [.undeclared, .zeroDollars, .oneCentToFortyNineDollarsAndNinetyNineCents, .fiftyDollarsToNinetyNineDollarsAndNinetyNineCents, .oneHundredDollarsToFourHundredNinetyNineDollarsAndNinetyNineCents, .fiveHundredDollarsToNineHundredNinetyNineDollarsAndNinetyNineCents, .oneThousandDollarsToOneThousandNineHundredNinetyNineDollarsAndNinetyNineCents, .twoThousandDollarsOrGreater]
+    public static let known: [LifetimeDollarsRefunded] = [
+        .undeclared, .zeroDollars, .oneCentToFortyNineDollarsAndNinetyNineCents, .fiftyDollarsToNinetyNineDollarsAndNinetyNineCents,
+        .oneHundredDollarsToFourHundredNinetyNineDollarsAndNinetyNineCents, .fiveHundredDollarsToNineHundredNinetyNineDollarsAndNinetyNineCents,
+        .oneThousandDollarsToOneThousandNineHundredNinetyNineDollarsAndNinetyNineCents, .twoThousandDollarsOrGreater,
+    ]
     public var isKnown: Bool { Self.known.contains(self) }
     public var description: String { String(rawValue) }
 }

@@ -29,7 +29,11 @@ public struct NotificationTypeV2: RawRepresentable, Codable, Hashable, Sendable,
     public static let priceChange = NotificationTypeV2(rawValue: "PRICE_CHANGE")
 
     /// The values this build knows.
-    public static let known: [NotificationTypeV2] = [.subscribed, .didChangeRenewalPref, .didChangeRenewalStatus, .offerRedeemed, .didRenew, .expired, .didFailToRenew, .gracePeriodExpired, .priceIncrease, .refund, .refundDeclined, .consumptionRequest, .renewalExtended, .revoke, .test, .renewalExtension, .refundReversed, .externalPurchaseToken, .oneTimeCharge, .rescindConsent, .metadataUpdate, .migration, .priceChange]
+    public static let known: [NotificationTypeV2] = [
+        .subscribed, .didChangeRenewalPref, .didChangeRenewalStatus, .offerRedeemed, .didRenew, .expired, .didFailToRenew, .gracePeriodExpired, .priceIncrease,
+        .refund, .refundDeclined, .consumptionRequest, .renewalExtended, .revoke, .test, .renewalExtension, .refundReversed, .externalPurchaseToken,
+        .oneTimeCharge, .rescindConsent, .metadataUpdate, .migration, .priceChange,
+    ]
     public var isKnown: Bool { Self.known.contains(self) }
     public var description: String { rawValue }
 }

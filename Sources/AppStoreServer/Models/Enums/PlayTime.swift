@@ -14,7 +14,10 @@ public struct PlayTime: RawRepresentable, Codable, Hashable, Sendable, CustomStr
     public static let overSixteenDays = PlayTime(rawValue: 7)
 
     /// The values this build knows.
-    public static let known: [PlayTime] = [.undeclared, .zeroToFiveMinutes, .fiveToSixtyMinutes, .oneToSixHours, .sixHoursToTwentyFourHours, .oneDayToFourDays, .fourDaysToSixteenDays, .overSixteenDays]
+    public static let known: [PlayTime] = [
+        .undeclared, .zeroToFiveMinutes, .fiveToSixtyMinutes, .oneToSixHours, .sixHoursToTwentyFourHours, .oneDayToFourDays, .fourDaysToSixteenDays,
+        .overSixteenDays,
+    ]
     public var isKnown: Bool { Self.known.contains(self) }
     public var description: String { String(rawValue) }
 }

@@ -17,7 +17,10 @@ public struct SendAttemptResult: RawRepresentable, Codable, Hashable, Sendable, 
     public static let other = SendAttemptResult(rawValue: "OTHER")
 
     /// The values this build knows.
-    public static let known: [SendAttemptResult] = [.success, .timedOut, .tlsIssue, .circularRedirect, .noResponse, .socketIssue, .unsuportedCharset, .invalidResponse, .prematureClose, .unsuccessfulHttpResponseCode, .other]
+    public static let known: [SendAttemptResult] = [
+        .success, .timedOut, .tlsIssue, .circularRedirect, .noResponse, .socketIssue, .unsuportedCharset, .invalidResponse, .prematureClose,
+        .unsuccessfulHttpResponseCode, .other,
+    ]
     public var isKnown: Bool { Self.known.contains(self) }
     public var description: String { rawValue }
 }

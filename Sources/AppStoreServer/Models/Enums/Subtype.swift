@@ -23,7 +23,10 @@ public struct Subtype: RawRepresentable, Codable, Hashable, Sendable, CustomStri
     public static let unreported = Subtype(rawValue: "UNREPORTED")
 
     /// The values this build knows.
-    public static let known: [Subtype] = [.initialBuy, .resubscribe, .downgrade, .upgrade, .autoRenewEnabled, .autoRenewDisabled, .voluntary, .billingRetry, .priceIncrease, .gracePeriod, .pending, .accepted, .billingRecovery, .productNotForSale, .summary, .failure, .unreported]
+    public static let known: [Subtype] = [
+        .initialBuy, .resubscribe, .downgrade, .upgrade, .autoRenewEnabled, .autoRenewDisabled, .voluntary, .billingRetry, .priceIncrease, .gracePeriod,
+        .pending, .accepted, .billingRecovery, .productNotForSale, .summary, .failure, .unreported,
+    ]
     public var isKnown: Bool { Self.known.contains(self) }
     public var description: String { rawValue }
 }
