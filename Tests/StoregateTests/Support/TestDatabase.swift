@@ -77,7 +77,7 @@ enum TestDatabase {
         for attempt in 1...20 {
             do {
                 return try await admin { conn, log in try await conn.run("DROP DATABASE IF EXISTS \(unescaped: "\"\(name)\"") WITH (FORCE)", logger: log) }
-            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42501" && attempt < 20 {
+            } catch let error as PSQLError where error.serverCode == .insufficientPrivilege && attempt < 20 {
                 try await Task.sleep(for: .milliseconds(250))
             }
         }
