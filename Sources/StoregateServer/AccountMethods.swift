@@ -20,7 +20,6 @@ enum AccountMethods {
         let links: [Link]
 
         static let schema: JSONValue = customerSchema
-
     }
 
     static func view(_ view: CustomerView, call: RPCCall) async throws -> Customer {
@@ -39,7 +38,7 @@ enum AccountMethods {
                 Schema.array(
                     of: Schema.object(
                         [
-                            ("bundleId", Schema.string()), ("kind", Schema.enumeration(["appTransactionId", "originalTransactionId"])),
+                            ("bundleId", Schema.string()), ("kind", Schema.enumeration(AccountLink.Kind.allCases.map(\.rawValue))),
                             ("value", Schema.string()),
                             ("linkedAt", Schema.string(format: "date-time")),
                         ], required: ["bundleId", "kind", "value", "linkedAt"]))
@@ -56,7 +55,6 @@ enum AccountMethods {
         let customerId: String
 
         static let parameters: [RPCParam] = [AccountMethods.customerId]
-
     }
 
     static let ensure = RPCMethod<RPCCall>(
@@ -77,7 +75,6 @@ enum AccountMethods {
             AccountMethods.bundleId, AccountMethods.customerId, RPCParam("signedAppTransaction", "The AppTransaction JWS.", schema: Schema.string()),
             AccountMethods.transfer,
         ]
-
     }
 
     static let linkAppTransaction = RPCMethod<RPCCall>(
@@ -101,7 +98,6 @@ enum AccountMethods {
             AccountMethods.bundleId, AccountMethods.customerId, RPCParam("signedTransaction", "The transaction JWS.", schema: Schema.string()),
             AccountMethods.transfer,
         ]
-
     }
 
     static let linkTransaction = RPCMethod<RPCCall>(
@@ -129,7 +125,6 @@ enum AccountMethods {
             RPCParam("originalTransactionId", "An originalTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$"), required: false),
             RPCParam("transactionId", "A transactionId Storegate has stored.", schema: Schema.string(pattern: "^[0-9]{1,32}$"), required: false),
         ]
-
     }
 
     static let resolve = RPCMethod<RPCCall>(

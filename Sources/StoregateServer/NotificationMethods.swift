@@ -15,7 +15,6 @@ enum NotificationMethods {
             RPCParam("bundleId", "Only this app's notifications.", schema: AppView.bundleIdSchema, required: false),
             RPCParam("limit", "At most this many (1…200, default 50).", schema: Schema.integer(minimum: 1), required: false),
         ]
-
     }
 
     struct Item: Encodable, Sendable {
@@ -45,7 +44,6 @@ enum NotificationMethods {
                             ], required: ["notificationUUID", "bundleId", "environment", "notificationType"]))
                 )
             ], required: ["notifications"])
-
     }
 
     static let list = RPCMethod<RPCCall>(

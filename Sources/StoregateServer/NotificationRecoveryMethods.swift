@@ -13,14 +13,12 @@ extension NotificationMethods {
         let environment: AppStoreEnvironment?
 
         static let parameters: [RPCParam] = [NotificationMethods.bundleId, NotificationMethods.environment]
-
     }
 
     struct TestToken: RPCResult {
         let testNotificationToken: String
 
         static let schema: JSONValue = Schema.object([("testNotificationToken", Schema.string())], required: ["testNotificationToken"])
-
     }
 
     static let requestTest = RPCMethod<RPCCall>(
@@ -42,7 +40,6 @@ extension NotificationMethods {
             NotificationMethods.bundleId, NotificationMethods.environment,
             RPCParam("testNotificationToken", "From notifications.requestTest.", schema: Schema.string(maxLength: 512)),
         ]
-
     }
 
     struct Attempt: Encodable, Sendable {
@@ -67,7 +64,6 @@ extension NotificationMethods {
                             required: []))
                 ), ("receivedByStoregate", ["type": "boolean"]),
             ], required: ["sendAttempts", "receivedByStoregate"])
-
     }
 
     static let testStatus = RPCMethod<RPCCall>(
@@ -92,7 +88,6 @@ extension NotificationMethods {
             RPCParam("startDate", "ISO 8601, within the last 180 days.", schema: Schema.string(format: "date-time")),
             RPCParam("endDate", "ISO 8601 (default: now).", schema: Schema.string(format: "date-time"), required: false),
         ]
-
     }
 
     struct BackfillResult: RPCResult {
@@ -106,7 +101,6 @@ extension NotificationMethods {
                 ("seen", Schema.integer(minimum: 0)), ("stored", Schema.integer("New, stored and processed now.", minimum: 0)),
                 ("alreadyStored", Schema.integer(minimum: 0)), ("rejected", Schema.integer("Failed verification; not stored.", minimum: 0)),
             ], required: ["seen", "stored", "alreadyStored", "rejected"])
-
     }
 
     static let backfill = RPCMethod<RPCCall>(

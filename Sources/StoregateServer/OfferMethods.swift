@@ -19,7 +19,6 @@ enum OfferMethods {
         var jsonValue: JSONValue { ["compactJWS": .string(compactJWS)] }
 
         static let schema: JSONValue = OfferMethods.compactJWS
-
     }
 
     /// The legacy signature's fields, written without `JSONEncoder` (members in the encoder's sorted order).
@@ -54,7 +53,6 @@ enum OfferMethods {
                 "appAccountToken", "The customer's appAccountToken (a UUID), if the purchase carries one.", schema: Schema.string(format: "uuid"),
                 required: false),
         ]
-
     }
 
     static let signPromotional = RPCMethod<RPCCall>(
@@ -87,7 +85,6 @@ enum OfferMethods {
                 "transactionId", "Any of the customer's transaction IDs; the appTransactionId is recommended.", schema: Schema.string(pattern: "^[0-9]{1,32}$"),
                 required: false),
         ]
-
     }
 
     static let signPromotionalJWS = RPCMethod<RPCCall>(
@@ -112,7 +109,6 @@ enum OfferMethods {
             RPCParam("allowIntroductoryOffer", "Whether the customer may redeem the introductory offer.", schema: ["type": "boolean"]),
             RPCParam("transactionId", "Any of the customer's transaction IDs.", schema: Schema.string(pattern: "^[0-9]{1,32}$")),
         ]
-
     }
 
     static let signIntroductoryEligibility = RPCMethod<RPCCall>(
@@ -137,7 +133,6 @@ enum OfferMethods {
                 "request", "The Advanced Commerce in-app request.",
                 schema: Schema.object([("operation", Schema.string()), ("version", Schema.string())], required: ["operation", "version"]).allowingMore),
         ]
-
     }
 
     static let signAdvancedCommerceRequest = RPCMethod<RPCCall>(

@@ -68,7 +68,6 @@ public enum StoregateRPC {
             RPCParam("bundleId", "The app's bundle ID.", schema: AppView.bundleIdSchema, required: false),
             RPCParam("appId", "Storegate's id of the app.", schema: Schema.string(format: "uuid"), required: false),
         ]
-
     }
 
     static let appsGet = RPCMethod<RPCCall>(

@@ -41,7 +41,6 @@ enum RefundMethods {
             v1Code("userStatus", "0 undeclared, 1 active, 2 suspended, 3 terminated, 4 limited access"),
             v1Code("platform", "0 undeclared, 1 Apple, 2 non-Apple"),
         ]
-
     }
 
     struct ReportResult: RPCResult {
@@ -53,7 +52,6 @@ enum RefundMethods {
         static let schema: JSONValue = Schema.object(
             [("transactionId", Schema.string()), ("pendingRequestId", Schema.string(format: "uuid")), ("deadline", Schema.string(format: "date-time"))],
             required: ["transactionId"])
-
     }
 
     static func v1Code(_ name: String, _ doc: String) -> RPCParam {
@@ -105,7 +103,6 @@ enum RefundMethods {
             RPCParam("refundPreference", "Default none.", schema: Schema.enumeration(refundPreferences), required: false),
             RPCParam("declineAfterRefunds", "Prefer DECLINE from this many earlier refunds.", schema: Schema.integer(minimum: 1), required: false),
         ]
-
     }
 
     static let policySchema = Schema.object(
@@ -149,7 +146,6 @@ enum RefundMethods {
             RPCParam("status", "Default pending.", schema: Schema.enumeration(RefundRequest.Status.allCases.map(\.rawValue)), required: false),
             RPCParam("limit", "1 to 200, default 50.", schema: Schema.integer(minimum: 1), required: false),
         ]
-
     }
 
     struct Request: Encodable, Sendable {
@@ -196,7 +192,6 @@ enum RefundMethods {
                             ]))
                 )
             ], required: ["requests"])
-
     }
 
     static let pending = RPCMethod<RPCCall>(

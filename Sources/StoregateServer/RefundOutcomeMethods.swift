@@ -48,7 +48,6 @@ extension RefundMethods {
             RPCParam("customerId", "One customer.", schema: Schema.string(maxLength: 128), required: false),
             RPCParam("limit", "1 to 200, default 50.", schema: Schema.integer(minimum: 1), required: false),
         ]
-
     }
 
     struct OutcomesResult: RPCResult {
@@ -83,7 +82,6 @@ extension RefundMethods {
                             ]))
                 )
             ], required: ["outcomes"])
-
     }
 
     static let outcomes = RPCMethod<RPCCall>(
@@ -167,14 +165,12 @@ extension RefundMethods {
         static let parameters: [RPCParam] = [
             RefundMethods.bundleId, RPCParam("transactionId", "Any of the customer's transaction IDs.", schema: transactionIdSchema),
         ]
-
     }
 
     struct HistoryResult: RPCResult {
         let transactions: [Transaction]
 
         static let schema: JSONValue = Schema.object([("transactions", Schema.array(of: Transaction.schema))], required: ["transactions"])
-
     }
 
     static let history = RPCMethod<RPCCall>(
@@ -194,7 +190,6 @@ extension RefundMethods {
         static let parameters: [RPCParam] = [
             RefundMethods.bundleId, RPCParam("orderId", "The order ID, such as MK5TTTVWJH.", schema: Schema.string(pattern: "^[A-Za-z0-9]{1,64}$")),
         ]
-
     }
 
     struct LookupResult: RPCResult {
@@ -205,7 +200,6 @@ extension RefundMethods {
         static let schema: JSONValue = Schema.object(
             [("orderId", Schema.string()), ("status", Schema.enumeration(["valid", "invalid"])), ("transactions", Schema.array(of: Transaction.schema))],
             required: ["orderId", "status", "transactions"])
-
     }
 
     static let lookupOrder = RPCMethod<RPCCall>(

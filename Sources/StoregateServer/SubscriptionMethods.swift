@@ -96,14 +96,12 @@ enum SubscriptionMethods {
             RPCParam("transactionId", "Any transaction ID of the customer (original or not).", schema: transactionIdSchema, required: false),
             RPCParam("refresh", "Ask Apple first.", schema: ["type": "boolean"], required: false),
         ]
-
     }
 
     struct StatusResult: RPCResult {
         let subscriptions: [Subscription]
 
         static let schema: JSONValue = Schema.object([("subscriptions", Schema.array(of: subscriptionSchema))], required: ["subscriptions"])
-
     }
 
     static let status = RPCMethod<RPCCall>(
@@ -124,7 +122,6 @@ enum SubscriptionMethods {
         let customerId: String
 
         static let parameters: [RPCParam] = [RPCParam("customerId", "The tenant's own identifier of the customer.", schema: Schema.string(maxLength: 128))]
-
     }
 
     struct Purchase: Encodable, Sendable {
@@ -159,7 +156,6 @@ enum SubscriptionMethods {
                             ], required: ["bundleId", "environment", "productId", "type", "transactionId", "originalTransactionId", "quantity"]))
                 ),
             ], required: ["customerId", "subscriptions", "purchases"])
-
     }
 
     static let entitlements = RPCMethod<RPCCall>(
@@ -200,7 +196,6 @@ enum SubscriptionMethods {
             SubscriptionMethods.extendByDays, SubscriptionMethods.extendReasonCode,
             SubscriptionMethods.requestIdentifier,
         ]
-
     }
 
     struct ExtendResult: RPCResult {
@@ -214,7 +209,6 @@ enum SubscriptionMethods {
                 ("requestIdentifier", Schema.string()), ("originalTransactionId", Schema.string()), ("success", ["type": "boolean"]),
                 ("effectiveDate", Schema.string("The new renewal date.", format: "date-time")),
             ], required: ["requestIdentifier", "originalTransactionId", "success"])
-
     }
 
     static let extendRenewalDate = RPCMethod<RPCCall>(
@@ -249,14 +243,12 @@ enum SubscriptionMethods {
                 required: false),
             SubscriptionMethods.requestIdentifier,
         ]
-
     }
 
     struct RequestIdentifier: RPCResult {
         let requestIdentifier: String
 
         static let schema: JSONValue = Schema.object([("requestIdentifier", Schema.string())], required: ["requestIdentifier"])
-
     }
 
     static let productId = RPCParam("productId", "The subscription's product identifier.", schema: Schema.string(maxLength: 255))
@@ -284,7 +276,6 @@ enum SubscriptionMethods {
             SubscriptionMethods.bundleId, SubscriptionMethods.environment, SubscriptionMethods.productId,
             RPCParam("requestIdentifier", "The identifier `subscriptions.extendAll` returned.", schema: Schema.string(maxLength: 128)),
         ]
-
     }
 
     struct ExtensionStatusResult: RPCResult {
@@ -299,7 +290,6 @@ enum SubscriptionMethods {
                 ("requestIdentifier", Schema.string()), ("complete", ["type": "boolean"]), ("completeDate", Schema.string(format: "date-time")),
                 ("succeededCount", Schema.integer(minimum: 0)), ("failedCount", Schema.integer(minimum: 0)),
             ], required: ["requestIdentifier", "complete"])
-
     }
 
     static let extensionStatus = RPCMethod<RPCCall>(

@@ -30,7 +30,6 @@ struct AppList: RPCResult {
     let apps: [AppView]
 
     static let schema: JSONValue = Schema.object([("apps", Schema.array(of: AppView.schema))], required: ["apps"])
-
 }
 
 /// What RPC results show of an app: public facts, key ids and kinds, notification URLs. Never key material.
