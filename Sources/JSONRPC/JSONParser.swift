@@ -1,4 +1,4 @@
-/// A strict RFC 8259 parser: rejects invalid UTF-8, lone surrogates, trailing garbage and
+/// A strict RFC 8259 parser: rejects invalid UTF-8, lone surrogates, duplicate member names, trailing garbage and
 /// nesting deeper than `maxDepth`. Numbers are validated and kept as text.
 public struct JSONParser {
     public struct Failure: Error, Equatable {
@@ -66,7 +66,12 @@ public struct JSONParser {
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+            let keyOffset = index
             let key = try parseString()
+            // A repeated member would let two readers of the same request see different values: refused.
+            if members.contains(where: { $0.key == key }) {
+                throw Failure(offset: keyOffset, reason: "duplicate member name \(String(decoding: JSONValue.string(key).serialized, as: UTF8.self))")
+            }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1

@@ -18,6 +18,7 @@ private struct ValueDecoder: Decoder {
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if T.self == JSONValue.self, let value = value as? T { return value }
         if T.self == Date.self, let date = try RPCDates.decode(self) as? T { return date }
+        if T.self == UUID.self, let uuid = try decodeUUID() as? T { return uuid }
         return try T(from: self)
     }
 
@@ -49,9 +50,24 @@ extension ValueDecoder: SingleValueDecodingContainer {
         return bool
     }
 
+    /// Every text parameter comes through here: a NUL character is refused (PostgreSQL cannot store it,
+    /// and no identifier or name needs it).
     func decode(_ type: String.Type) throws -> String {
         guard case .string(let string) = value else { throw mismatch(type) }
+        guard !string.utf8.contains(0) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "must not contain NUL characters"))
+        }
         return string
+    }
+
+    /// A UUID in its 36-character form, in either case; the reason names the form expected.
+    func decodeUUID() throws -> UUID {
+        let text = try decode(String.self)
+        guard text.utf8.count == 36, let uuid = UUID(uuidString: text) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath, debugDescription: "must be a UUID such as 3f1c0c0e-6a1b-4c2d-9e8f-0a1b2c3d4e5f"))
+        }
+        return uuid
     }
 
     func decode(_ type: Double.Type) throws -> Double { try floatingPoint(type) }
