@@ -3,6 +3,8 @@ import Foundation
 
 public enum KeyVaultError: Error, Equatable, CustomStringConvertible {
     case invalidMasterKey(String)
+    /// No master key is configured (or its file cannot be read).
+    case missingMasterKey(String)
     /// The sealed key names a master key the ring does not hold.
     case unknownMasterKey(id: String)
     /// Authentication failed: the wrong master key, a tampered ciphertext, or a key moved to another row.
@@ -12,6 +14,7 @@ public enum KeyVaultError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidMasterKey(let reason): "invalid master key: \(reason)"
+        case .missingMasterKey(let reason): "no master key: \(reason)"
         case .unknownMasterKey(let id): "the key is sealed with master key \(id), which is not configured"
         case .authenticationFailed: "the sealed key failed authentication (wrong master key or tampered data)"
         case .unsupportedFormat(let v): "unsupported sealed-key format \(v)"
@@ -39,23 +42,29 @@ public struct SealedKey: Sendable, Equatable {
 }
 
 /// Envelope encryption with AES-256-GCM. Without a master key ring every operation fails closed with
-/// `missingReason`, so commands that never touch keys can run without one.
+/// the reason the master keys could not be loaded, so commands that never touch keys can run without one.
 public struct KeyVault: Sendable {
     let configuredRing: MasterKeyRing?
-    let missingReason: String
+    /// Why there is no ring: thrown as it is by every operation.
+    let unavailable: KeyVaultError
 
     public init(ring: MasterKeyRing) {
         self.configuredRing = ring
-        self.missingReason = ""
+        self.unavailable = .missingMasterKey("")
+    }
+
+    /// A vault that fails closed with `error` (the reason the master keys could not be loaded).
+    public init(unavailable error: KeyVaultError) {
+        self.configuredRing = nil
+        self.unavailable = error
     }
 
     public init(unavailable reason: String) {
-        self.configuredRing = nil
-        self.missingReason = reason
+        self.init(unavailable: .missingMasterKey(reason))
     }
 
     public func ring() throws(KeyVaultError) -> MasterKeyRing {
-        guard let configuredRing else { throw .invalidMasterKey(missingReason) }
+        guard let configuredRing else { throw unavailable }
         return configuredRing
     }
 

@@ -43,12 +43,13 @@ public struct MasterKeyRing: Sendable {
         if let inline = environment["STOREGATE_MASTER_KEY"], !inline.isEmpty {
             activeText = inline
         } else if let path = environment["STOREGATE_MASTER_KEY_FILE"], !path.isEmpty {
+            guard FileManager.default.fileExists(atPath: path) else { throw .missingMasterKey("STOREGATE_MASTER_KEY_FILE names no such file: \(path)") }
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw .invalidMasterKey("STOREGATE_MASTER_KEY_FILE \(path) cannot be read")
+                throw .missingMasterKey("STOREGATE_MASTER_KEY_FILE \(path) cannot be read")
             }
             activeText = text
         } else {
-            throw .invalidMasterKey("set STOREGATE_MASTER_KEY or STOREGATE_MASTER_KEY_FILE (storegate keys generate-master makes one)")
+            throw .missingMasterKey("set STOREGATE_MASTER_KEY or STOREGATE_MASTER_KEY_FILE (storegate keys generate-master makes one)")
         }
         let previous = (environment["STOREGATE_PREVIOUS_MASTER_KEYS"] ?? "").split(separator: ",").map(String.init)
         var previousKeys: [MasterKey] = []

@@ -104,6 +104,10 @@ public struct AppService: Sendable {
             guard existing.publicKey == key.publicKey, existing.issuerId == key.issuerId else {
                 throw StoregateError.conflict(field: field, reason: "\(app.bundleId) already has a different key with ID \(key.keyId); remove it first")
             }
+            // The same key again changes nothing, but only with the master key that opens it: without one,
+            // or with another, it fails as importing a new key would.
+            guard let sealed = try await unit.apps.sealedKey(id: existing.id) else { throw StoregateError.notFound(field: field) }
+            _ = try vault.open(sealed, associatedData: KeyVault.associatedData(tenantId: app.tenantId, appId: app.id, keyId: key.keyId))
             return (existing, false)
         }
         let record = AppKey(

@@ -112,6 +112,7 @@ public struct ManifestApplier: Sendable {
         switch (key.p8File, key.p8Env) {
         case (let file?, nil):
             let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : baseDirectory.appendingPathComponent(file)
+            guard FileManager.default.fileExists(atPath: url.path) else { throw .invalid(field: field + ".p8File", reason: "names no such file: \(url.path)") }
             guard let text = try? String(contentsOf: url, encoding: .utf8) else {
                 throw .invalid(field: field + ".p8File", reason: "cannot be read as a UTF-8 file")
             }

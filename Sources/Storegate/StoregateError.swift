@@ -8,7 +8,7 @@ public enum StoregateError: Error, Equatable, CustomStringConvertible {
     /// Input that breaks a rule: `field` is a dotted path such as `apps[0].bundleId`.
     case invalid(field: String, reason: String)
     /// Nothing with this identifier exists for the caller (another tenant's ids look exactly the same).
-    case notFound(field: String)
+    case notFound(field: String, value: String? = nil)
     /// The change conflicts with what is stored.
     case conflict(field: String, reason: String)
     case tenantSuspended(slug: String)
@@ -23,7 +23,8 @@ public enum StoregateError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalid(let field, let reason): "\(field) \(reason)"
-        case .notFound(let field): "no such \(field)"
+        case .notFound(let field, let value?): "no such \(field) \"\(value)\""
+        case .notFound(let field, nil): "no such \(field)"
         case .conflict(let field, let reason): "\(field): \(reason)"
         case .tenantSuspended(let slug): "tenant \(slug) is suspended"
         case .unauthenticated(let reason): reason

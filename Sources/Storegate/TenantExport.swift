@@ -12,21 +12,21 @@ extension TenantService {
             let keys = try await unit.apps.keys(appId: nil)
             let head = ExportHead(
                 tenant: .init(
-                    id: tenant.id, slug: tenant.slug, name: tenant.name, status: tenant.status.rawValue, schemaVersion: tenant.schemaVersion,
+                    id: ExportID(tenant.id), slug: tenant.slug, name: tenant.name, status: tenant.status.rawValue, schemaVersion: tenant.schemaVersion,
                     createdAt: tenant.createdAt),
                 apps: apps.map { app in
                     .init(
-                        id: app.id, bundleId: app.bundleId, appAppleId: app.appAppleId, environments: app.environments.map(\.rawValue),
+                        id: ExportID(app.id), bundleId: app.bundleId, appAppleId: app.appAppleId, environments: app.environments.map(\.rawValue),
                         keys: keys.filter { $0.appId == app.id }.map {
                             .init(
-                                keyId: $0.keyId, issuerId: $0.issuerId, kind: $0.kind.rawValue, publicKey: $0.publicKey.base64EncodedString(),
+                                keyId: $0.keyId, issuerId: ExportID($0.issuerId), kind: $0.kind.rawValue, publicKey: $0.publicKey.base64EncodedString(),
                                 createdAt: $0.createdAt)
                         })
                 },
                 apiKeys: try await unit.apiKeys.list().map {
                     .init(prefix: $0.prefix, label: $0.label, createdAt: $0.createdAt, lastUsedAt: $0.lastUsedAt, revokedAt: $0.revokedAt)
                 },
-                auditLog: try await unit.auditLog())
+                auditLog: try await unit.auditLog().map(ExportHead.Audit.init))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601
@@ -45,7 +45,7 @@ extension TenantService {
 
 private struct ExportHead: Encodable {
     struct Tenant: Encodable {
-        let id: UUID
+        let id: ExportID
         let slug: String
         let name: String
         let status: String
@@ -53,7 +53,7 @@ private struct ExportHead: Encodable {
         let createdAt: Date
     }
     struct App: Encodable {
-        let id: UUID
+        let id: ExportID
         let bundleId: String
         let appAppleId: Int64?
         let environments: [String]
@@ -61,7 +61,7 @@ private struct ExportHead: Encodable {
     }
     struct Key: Encodable {
         let keyId: String
-        let issuerId: UUID
+        let issuerId: ExportID
         let kind: String
         let publicKey: String
         let createdAt: Date
@@ -76,5 +76,57 @@ private struct ExportHead: Encodable {
     let tenant: Tenant
     let apps: [App]
     let apiKeys: [APIKey]
-    let auditLog: [AuditEntry]
+    let auditLog: [Audit]
+
+    /// An audit entry with its detail as the JSON object it is, not as a string holding JSON.
+    struct Audit: Encodable {
+        let at: Date
+        let actor: String
+        let action: String
+        let detail: [String: DetailValue]
+
+        init(_ entry: AuditEntry) throws {
+            at = entry.at
+            actor = entry.actor
+            action = entry.action
+            detail = try JSONDecoder().decode([String: DetailValue].self, from: Data(entry.detail.utf8))
+        }
+    }
+
+    /// The values audit details hold: text, and counts.
+    enum DetailValue: Codable {
+        case text(String)
+        case number(Int64)
+        case flag(Bool)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let number = try? container.decode(Int64.self) {
+                self = .number(number)
+            } else if let flag = try? container.decode(Bool.self) {
+                self = .flag(flag)
+            } else {
+                self = .text(try container.decode(String.self))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .text(let text): try container.encode(text)
+            case .number(let number): try container.encode(number)
+            case .flag(let flag): try container.encode(flag)
+            }
+        }
+    }
+}
+
+/// A UUID written in lowercase, as everywhere else in Storegate's output (`JSONEncoder` writes uppercase).
+private struct ExportID: Encodable {
+    let uuid: UUID
+    init(_ uuid: UUID) { self.uuid = uuid }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(uuid.uuidString.lowercased())
+    }
 }

@@ -25,7 +25,7 @@ public struct TenantService: Sendable {
     public func get(slug: String) async throws -> Tenant {
         let slug = try Validate.slug(slug)
         guard let tenant = try await persistence.control(.read, { try await $0.tenants.find(slug: slug, forUpdate: false) }) else {
-            throw StoregateError.notFound(field: "slug")
+            throw StoregateError.notFound(field: "tenant", value: slug)
         }
         return tenant
     }
@@ -39,7 +39,7 @@ public struct TenantService: Sendable {
     public func setStatus(slug: String, _ status: Tenant.Status, actor: Actor) async throws -> Tenant {
         let slug = try Validate.slug(slug)
         return try await persistence.control { unit in
-            guard var tenant = try await unit.tenants.find(slug: slug, forUpdate: true) else { throw StoregateError.notFound(field: "slug") }
+            guard var tenant = try await unit.tenants.find(slug: slug, forUpdate: true) else { throw StoregateError.notFound(field: "tenant", value: slug) }
             guard tenant.status != status else { return tenant }
             try await unit.tenants.setStatus(tenant, status)
             try await unit.inTenant(tenant).audit(actor, status == .suspended ? "tenant.suspend" : "tenant.resume", [:])
@@ -53,7 +53,7 @@ public struct TenantService: Sendable {
         let slug = try Validate.slug(slug)
         guard confirm == slug else { throw StoregateError.invalid(field: "confirm", reason: "must repeat the slug (\(slug)) to delete the tenant") }
         let keys = try await persistence.control { unit in
-            guard let tenant = try await unit.tenants.find(slug: slug, forUpdate: true) else { throw StoregateError.notFound(field: "slug") }
+            guard let tenant = try await unit.tenants.find(slug: slug, forUpdate: true) else { throw StoregateError.notFound(field: "tenant", value: slug) }
             let keys = try await unit.tenants.delete(tenant)
             try await unit.audit([
                 try NewAuditEntry(actor: actor, tenantId: tenant.id, action: "tenant.delete", detail: ["slug": slug, "keysDestroyed": String(keys.count)])

@@ -70,6 +70,7 @@ struct AppCommand: AsyncParsableCommand {
             @Option(help: "The issuer ID (a UUID) from App Store Connect → Users and Access → Integrations.") var issuerId: String
 
             func run() async throws {
+                guard FileManager.default.fileExists(atPath: p8) else { throw Runtime.fail("no such file: \(p8)") }
                 guard let pem = try? String(contentsOfFile: p8, encoding: .utf8) else { throw Runtime.fail("cannot read \(p8) as a UTF-8 file") }
                 let (slug, bundleId, keyId, issuerId) = (tenant.tenant, bundleId, keyId, issuerId)
                 let key = try await Runtime.run { services in

@@ -27,7 +27,7 @@ enum Runtime {
         do {
             return KeyVault(ring: try MasterKeyRing.fromEnvironment(environment))
         } catch {
-            return KeyVault(unavailable: error.description)
+            return KeyVault(unavailable: error)
         }
     }
 

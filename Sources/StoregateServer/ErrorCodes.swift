@@ -32,7 +32,7 @@ extension StoregateError: RPCErrorConvertible {
     public var rpcError: RPCError {
         switch self {
         case .invalid(let field, let reason): .invalidParams(field: field, reason: reason)
-        case .notFound(let field): RPCError(ErrorCode.notFound, data: ["field": .string(field)])
+        case .notFound(let field, _): RPCError(ErrorCode.notFound, data: ["field": .string(field)])
         case .conflict(let field, let reason): RPCError(ErrorCode.conflict, data: ["field": .string(field), "reason": .string(reason)])
         case .tenantSuspended: RPCError(ErrorCode.tenantSuspended)
         case .unauthenticated(let reason): RPCError(ErrorCode.unauthenticated, data: ["reason": .string(reason)])

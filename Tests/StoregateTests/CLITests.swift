@@ -100,4 +100,61 @@ import Testing
             #expect(try Self.storegate(["tenant", "bogus"], environment: env).status != 0)
         }
     }
+
+    /// Messages say what is wrong with which value, and the export reads as data: lowercase UUIDs, audit
+    /// details as JSON objects, the effective user as the actor.
+    @Test func messagesNameTheValueAndTheExportIsData() async throws {
+        try await TestDatabase.with(migrate: false) { _, url in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-cli-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let p8 = directory.appendingPathComponent("AuthKey_MSGTEST001.p8")
+            try Fixtures.p8().write(to: p8, atomically: true, encoding: .utf8)
+            let masterKey = MasterKey.generate()
+            let env = ["STOREGATE_DATABASE_URL": url, "STOREGATE_MASTER_KEY": masterKey]
+            #expect(try Self.storegate(["migrate"], environment: env).status == 0)
+            #expect(try Self.storegate(["tenant", "create", "messages", "--name", "Messages"], environment: env).status == 0)
+            #expect(try Self.storegate(["app", "add", "--tenant", "messages", "--bundle-id", "com.example.messages"], environment: env).status == 0)
+
+            let unknown = try Self.storegate(["tenant", "show", "nosuch"], environment: env)
+            #expect(unknown.status == 1 && unknown.stderr.contains(#"no such tenant "nosuch""#), "\(unknown.stderr)")
+
+            func importKey(_ file: String, env: [String: String]) throws -> Run {
+                try Self.storegate(
+                    [
+                        "app", "key", "import", "--tenant", "messages", "--bundle-id", "com.example.messages", "--p8", file, "--key-id", "MSGTEST001",
+                        "--issuer-id", Fixtures.issuerId,
+                    ], environment: env)
+            }
+            let missingFile = try importKey(directory.appendingPathComponent("nope.p8").path, env: env)
+            #expect(missingFile.status == 1 && missingFile.stderr.contains("no such file: "), "\(missingFile.stderr)")
+            var noMasterKey = env
+            noMasterKey["STOREGATE_MASTER_KEY"] = nil
+            let missingKey = try importKey(p8.path, env: noMasterKey)
+            #expect(missingKey.status == 1 && missingKey.stderr.contains("no master key: set STOREGATE_MASTER_KEY"), "\(missingKey.stderr)")
+
+            #expect(try importKey(p8.path, env: env).status == 0)
+            #expect(try importKey(p8.path, env: env).status == 0, "the same key again, with the same master key, changes nothing")
+            let absent = try importKey(p8.path, env: noMasterKey)
+            #expect(absent.status == 1 && absent.stderr.contains("no master key"), "an identical key fails without the master key: \(absent.stderr)")
+            var otherMasterKey = env
+            otherMasterKey["STOREGATE_MASTER_KEY"] = MasterKey.generate()
+            let wrong = try importKey(p8.path, env: otherMasterKey)
+            #expect(wrong.status == 1 && wrong.stderr.contains("master key"), "an identical key fails with another master key: \(wrong.stderr)")
+
+            let export = try Self.storegate(["tenant", "export", "messages"], environment: env)
+            #expect(export.status == 0)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any])
+            let tenantId = try #require((document["tenant"] as? [String: Any])?["id"] as? String)
+            #expect(tenantId == tenantId.lowercased() && UUID(uuidString: tenantId) != nil)
+            let app = try #require((document["apps"] as? [[String: Any]])?.first)
+            #expect((app["id"] as? String).map { $0 == $0.lowercased() } == true)
+            #expect(((app["keys"] as? [[String: Any]])?.first?["issuerId"] as? String) == Fixtures.issuerId.lowercased())
+            let audit = try #require(document["auditLog"] as? [[String: Any]])
+            let created = try #require(audit.first { $0["action"] as? String == "tenant.create" })
+            #expect((created["detail"] as? [String: Any])?["slug"] as? String == "messages", "the detail is an object: \(created)")
+            #expect(created["actor"] as? String == "cli:" + NSUserName())
+            #expect(audit.allSatisfy { $0["actor"] as? String != "cli:unknown" })
+        }
+    }
 }

@@ -90,5 +90,6 @@ public struct NewAuditEntry: Sendable {
 public struct Actor: Sendable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
-    public static var cli: Actor { Actor("cli:" + (ProcessInfo.processInfo.environment["USER"] ?? "unknown")) }
+    /// The CLI's actor: the effective user running it (not `$USER`, which may be unset or anything).
+    public static var cli: Actor { Actor("cli:" + NSUserName()) }
 }
