@@ -60,7 +60,7 @@ struct AppRepository: AppStore {
     typealias KeyColumns = (UUID, UUID, UUID, String, String, UUID, Data, Date)
 
     static func key(_ r: KeyColumns) throws -> AppKey {
-        guard let kind = AppKey.Kind(rawValue: r.3) else { throw DatabaseError.invalidConfiguration("app key \(r.4) has an unknown kind \(r.3)") }
+        guard let kind = AppKey.Kind(rawValue: r.3) else { throw DatabaseError.unreadable("app key \(r.4) has an unknown kind \(r.3)") }
         return AppKey(id: r.0, tenantId: r.1, appId: r.2, kind: kind, keyId: r.4, issuerId: r.5, publicKey: r.6, createdAt: r.7)
     }
 

@@ -22,7 +22,7 @@ struct CustomerRepository: CustomerStore {
             let r = try row.decode((UUID, String, UUID, Date, Bool).self);
             return (Customer(id: r.0, customerId: r.1, appAccountToken: r.2, createdAt: r.3), r.4)
         }
-        guard let first = found.first else { throw DatabaseError.invalidConfiguration("INSERT … RETURNING returned no row") }
+        guard let first = found.first else { throw DatabaseError.unreadable("INSERT … RETURNING returned no row") }
         return first
     }
 
@@ -61,7 +61,7 @@ struct CustomerRepository: CustomerStore {
     private func links(_ query: PostgresQuery) async throws -> [AccountLink] {
         try await scope.all(query) { row -> AccountLink in
             let r = try row.decode((UUID, String, String, UUID, Date).self)
-            guard let kind = AccountLink.Kind(rawValue: r.1) else { throw DatabaseError.invalidConfiguration("an account link has an unknown kind \(r.1)") }
+            guard let kind = AccountLink.Kind(rawValue: r.1) else { throw DatabaseError.unreadable("an account link has an unknown kind \(r.1)") }
             return AccountLink(appId: r.0, kind: kind, value: r.2, customer: r.3, linkedAt: r.4)
         }
     }

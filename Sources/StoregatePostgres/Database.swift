@@ -44,6 +44,8 @@ public enum DatabaseError: Error, CustomStringConvertible {
     case migrationsFailed([(schema: String, error: String)])
     /// A JSON column holds a value this build cannot read.
     case undecodable(column: String, reason: String)
+    /// A stored row is not what this build expects (an unknown kind or status, a row missing after its insert).
+    case unreadable(String)
 
     public var description: String {
         switch self {
@@ -54,6 +56,7 @@ public enum DatabaseError: Error, CustomStringConvertible {
         case .migrationsFailed(let failures):
             "\(failures.count) schema(s) failed to migrate: " + failures.map { "\($0.schema): \($0.error)" }.joined(separator: "; ")
         case .undecodable(let column, let reason): "\(column) holds a value that cannot be read: \(reason)"
+        case .unreadable(let reason): "unexpected stored data: \(reason)"
         }
     }
 }

@@ -43,7 +43,7 @@ struct NotificationRepository: NotificationStore {
             let r = try row.decode((UUID, UUID, String, String, String?, Date?, String, String, String, Date, Date?).self)
 
             guard let source = StoredNotification.Source(rawValue: r.8) else {
-                throw DatabaseError.invalidConfiguration("a notification has an unknown source \(r.8)")
+                throw DatabaseError.unreadable("a notification has an unknown source \(r.8)")
             }
             return StoredNotification(
                 notificationUUID: r.0, appId: r.1, environment: AppStoreEnvironment(rawValue: r.2), notificationType: NotificationTypeV2(rawValue: r.3),

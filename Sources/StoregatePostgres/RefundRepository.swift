@@ -104,7 +104,7 @@ struct RefundRepository: RefundStore {
             let r = try row.decode(
                 (UUID, UUID, String, String, String, String, UUID?, String?, Date, Date, String, String?, String?, String?, Date?, Int, String?).self)
             guard let status = RefundRequest.Status(rawValue: r.10) else {
-                throw DatabaseError.invalidConfiguration("consumption request \(r.0) has status \(r.10)")
+                throw DatabaseError.unreadable("consumption request \(r.0) has status \(r.10)")
             }
             return RefundRequest(
                 id: r.0, appId: r.1, environment: AppStoreEnvironment(rawValue: r.2), transactionId: r.3, originalTransactionId: r.4,

@@ -20,7 +20,7 @@ struct TenantRepository: TenantRegistry {
             INSERT INTO storegate.tenants (id, slug, name, schema_name, status, schema_version)
             VALUES (\(id), \(slug), \(name), \(schema.name), 'active', \(migrator.tenantChain.latestVersion))
             """, logger: logger)
-        guard let tenant = try await find(id: id) else { throw DatabaseError.invalidConfiguration("the tenant just inserted was not found") }
+        guard let tenant = try await find(id: id) else { throw DatabaseError.unreadable("the tenant just inserted was not found") }
         return tenant
     }
 
