@@ -85,7 +85,7 @@ public struct RefundService: Sendable {
     public func answer(tenantId: UUID, requestId: UUID, now: Date = Date()) async throws -> JobResult {
         guard let tenant = try await persistence.tenant(id: tenantId) else { return .done }
         let loaded = try await persistence.inTenant(tenant, .read) { unit -> Answering? in
-            guard let request = try await unit.refunds.request(id: requestId, lock: false), request.status == .pending else { return nil }
+            guard let request = try await unit.refunds.request(id: requestId), request.status == .pending else { return nil }
             var customer: Customer?
             var refundCount = 0
             if let id = try await unit.transactions.facts(appId: request.appId, transactionId: request.transactionId)?.customer ?? request.customer {

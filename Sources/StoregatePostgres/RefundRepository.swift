@@ -81,10 +81,8 @@ struct RefundRepository: RefundStore {
         api_version, sent_body::text, sent_at, attempts, last_error
         """
 
-    func request(id: UUID, lock: Bool) async throws -> RefundRequest? {
-        try await requests(
-            "SELECT \(unescaped: Self.requestColumns) FROM \(unescaped: s).consumption_requests WHERE id = \(id) \(unescaped: lock ? "FOR UPDATE" : "")"
-        ).first
+    func request(id: UUID) async throws -> RefundRequest? {
+        try await requests("SELECT \(unescaped: Self.requestColumns) FROM \(unescaped: s).consumption_requests WHERE id = \(id)").first
     }
 
     func requests(appId: UUID?, transactionId: String?, status: RefundRequest.Status?, limit: Int) async throws -> [RefundRequest] {

@@ -201,7 +201,7 @@ public protocol RefundStore: Sendable {
     func refundCount(customer: UUID) async throws -> Int
     /// Opens a request once per notification; returns whether it was new.
     @discardableResult func open(_ request: RefundRequest) async throws -> Bool
-    func request(id: UUID, lock: Bool) async throws -> RefundRequest?
+    func request(id: UUID) async throws -> RefundRequest?
     func requests(appId: UUID?, transactionId: String?, status: RefundRequest.Status?, limit: Int) async throws -> [RefundRequest]
     /// Closes a pending request with its status, reason and what was sent.
     func close(id: UUID, status: RefundRequest.Status, reason: String?, api: ConsumptionAPI?, sentBody: String?) async throws
