@@ -33,38 +33,41 @@ public struct RPCEngine<Context: Sendable>: Sendable {
 
     /// The response body, or nil when there is nothing to answer (notifications only).
     public func respond(to body: some Collection<UInt8>, context: Context) async -> [UInt8]? {
+        await reply(to: body, context: context)?.body
+    }
+
+    /// The response body with what it answers, or nil when there is nothing to answer (notifications only).
+    public func reply(to body: some Collection<UInt8>, context: Context) async -> RPCReply? {
         let value: JSONValue
         do {
             value = try JSONParser.parse(body)
         } catch {
-            return Self.response(id: .null, outcome: .failure(.parseError("\(error.reason) at byte \(error.offset)")))
+            return RPCReply(single: .failure(.parseError("\(error.reason) at byte \(error.offset)")), id: .null)
         }
         guard case .array(let items) = value else {
-            return await call(value, context: context)
+            return await call(value, context: context).map { RPCReply(body: $0.body, answers: [$0.error]) }
         }
-        guard !items.isEmpty else { return Self.response(id: .null, outcome: .failure(.invalidRequest("empty batch"))) }
+        guard !items.isEmpty else { return RPCReply(single: .failure(.invalidRequest("empty batch")), id: .null) }
         guard items.count <= maxBatchSize else {
-            return Self.response(
-                id: .null,
-                outcome: .failure(.invalidRequest("batch holds \(items.count) requests", data: [("maxBatchSize", .number(maxBatchSize))]))
-            )
+            return RPCReply(
+                single: .failure(.invalidRequest("batch holds \(items.count) requests", data: [("maxBatchSize", .number(maxBatchSize))])), id: .null)
         }
-        let responses = await boundedMap(items) { await call($0, context: context) }.compactMap { $0 }
-        guard !responses.isEmpty else { return nil }
+        let answers = await boundedMap(items) { await call($0, context: context) }.compactMap { $0 }
+        guard !answers.isEmpty else { return nil }
         var out: [UInt8] = [UInt8(ascii: "[")]
-        for (i, response) in responses.enumerated() {
+        for (i, answer) in answers.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: response)
+            out.append(contentsOf: answer.body)
         }
         out.append(UInt8(ascii: "]"))
-        return out
+        return RPCReply(body: out, answers: answers.map(\.error))
     }
 
-    /// One request object; nil for a valid notification.
-    func call(_ value: JSONValue, context: Context) async -> [UInt8]? {
+    /// One request object: its response and its error, or nil for a valid notification.
+    func call(_ value: JSONValue, context: Context) async -> (body: [UInt8], error: RPCError?)? {
         let request: Request
         switch Request.parse(value) {
-        case .failure(let error): return Self.response(id: .null, outcome: .failure(error))
+        case .failure(let error): return (Self.response(id: .null, outcome: .failure(error)), error)
         case .success(let parsed): request = parsed
         }
         let start = ContinuousClock.now
@@ -85,7 +88,7 @@ public struct RPCEngine<Context: Sendable>: Sendable {
         let failure: RPCError? = if case .failure(let e) = outcome { e } else { nil }
         hooks.callCompleted(method?.description.name, failure, ContinuousClock.now - start, context)
         guard let id = request.id else { return nil }
-        return Self.response(id: id, outcome: outcome)
+        return (Self.response(id: id, outcome: outcome), failure)
     }
 
     /// A lone error response with a null id, for transport-level refusals.
@@ -108,9 +111,9 @@ public struct RPCEngine<Context: Sendable>: Sendable {
     }
 
     /// Runs `transform` over `items` with at most `batchConcurrency` at once, keeping the input order.
-    private func boundedMap(_ items: [JSONValue], _ transform: @escaping @Sendable (JSONValue) async -> [UInt8]?) async -> [[UInt8]?] {
-        await withTaskGroup(of: (Int, [UInt8]?).self) { group in
-            var results = [[UInt8]?](repeating: nil, count: items.count)
+    private func boundedMap<T: Sendable>(_ items: [JSONValue], _ transform: @escaping @Sendable (JSONValue) async -> T?) async -> [T?] {
+        await withTaskGroup(of: (Int, T?).self) { group in
+            var results = [T?](repeating: nil, count: items.count)
             var next = 0
             while next < min(batchConcurrency, items.count) {
                 let i = next
@@ -152,5 +155,26 @@ struct Request {
         default: return .failure(.invalidRequest("params must be an object or an array"))
         }
         return .success(Request(method: method, params: params, id: id))
+    }
+}
+
+/// A response body and the outcome of each request it answers (nil for a success), in order.
+public struct RPCReply: Sendable {
+    public let body: [UInt8]
+    public let answers: [RPCError?]
+
+    init(body: [UInt8], answers: [RPCError?]) {
+        self.body = body
+        self.answers = answers
+    }
+
+    init(single outcome: Result<[UInt8], RPCError>, id: JSONValue) {
+        let error: RPCError? = if case .failure(let e) = outcome { e } else { nil }
+        self.init(body: RPCEngine<Never>.response(id: id, outcome: outcome), answers: [error])
+    }
+
+    /// Whether every request answered failed with `code`.
+    public func allFailed(with code: Int) -> Bool {
+        !answers.isEmpty && answers.allSatisfy { $0?.code == code }
     }
 }

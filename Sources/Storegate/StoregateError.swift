@@ -19,6 +19,9 @@ public enum StoregateError: Error, Equatable, CustomStringConvertible {
     case unverified(field: String, failure: VerificationFailure)
     /// Apple refused or could not be reached; `code` is Apple's error code when it gave one.
     case appStore(field: String, code: Int64?, reason: String, retryable: Bool)
+    /// The database is down, restarting, out of connections or did not answer in time. Nothing was
+    /// changed that was not rolled back; the same call may succeed later.
+    case unavailable(reason: String)
 
     public var description: String {
         switch self {
@@ -31,6 +34,7 @@ public enum StoregateError: Error, Equatable, CustomStringConvertible {
         case .keyUnavailable(let keyId, let reason): "key \(keyId) cannot be opened: \(reason)"
         case .unverified(let field, let failure): "\(field) failed verification: \(failure.description)"
         case .appStore(let field, _, let reason, _): "\(field): \(reason)"
+        case .unavailable(let reason): "the database is unavailable: \(reason)"
         }
     }
 }

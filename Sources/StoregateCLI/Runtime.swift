@@ -31,12 +31,14 @@ enum Runtime {
         }
     }
 
+    static func databaseConfiguration(maximumConnections: Int) throws(DatabaseError) -> DatabaseConfiguration {
+        try DatabaseConfiguration(url: environment["STOREGATE_DATABASE_URL"] ?? DatabaseConfiguration.defaultURL, maximumConnections: maximumConnections)
+    }
+
     /// The composition root: the domain's services over PostgreSQL, as configured by the environment.
     static func makeServices(
-        logger: Logger, maximumConnections: Int = 10, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil
+        logger: Logger, database config: DatabaseConfiguration, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil
     ) throws -> (Services, PostgresPersistence) {
-        let config = try DatabaseConfiguration(
-            url: environment["STOREGATE_DATABASE_URL"] ?? DatabaseConfiguration.defaultURL, maximumConnections: maximumConnections)
         var clientLogger = logger
         clientLogger.logLevel = .warning
         let postgres = PostgresPersistence(client: PostgresClient(configuration: config.client, backgroundLogger: clientLogger), logger: logger)
@@ -51,15 +53,20 @@ enum Runtime {
         try await run(maximumConnections: maximumConnections) { services, _ in try await body(services) }
     }
 
-    /// Runs `body` with the services and the PostgreSQL they use (for migrations).
+    /// Runs `body` with the services and the PostgreSQL they use (for migrations). An unreachable
+    /// database fails within seconds, naming where it is and PostgreSQL's reason.
     static func run<T: Sendable>(
         maximumConnections: Int = 10, _ body: @escaping @Sendable (Services, PostgresPersistence) async throws -> T
     ) async throws -> T {
         bootstrapLogging()
         var logger = Logger(label: "storegate")
         logger.logLevel = .warning
+        var location = "STOREGATE_DATABASE_URL"
         do {
-            let (services, postgres) = try makeServices(logger: logger, maximumConnections: maximumConnections)
+            let config = try databaseConfiguration(maximumConnections: maximumConnections)
+            location = config.location
+            try await config.check(logger: logger)
+            let (services, postgres) = try makeServices(logger: logger, database: config)
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
                     await postgres.client.run()
@@ -72,6 +79,8 @@ enum Runtime {
                 }
                 throw CleanExit.message("database client stopped")
             }
+        } catch StoregateError.unavailable(let reason) {
+            throw fail("cannot reach PostgreSQL at \(location): \(reason)")
         } catch let error as StoregateError {
             throw fail(error.description)
         } catch let error as KeyVaultError {
@@ -82,8 +91,8 @@ enum Runtime {
             if error.serverCode == .undefinedTable || error.serverCode == .invalidSchemaName {
                 throw fail("the database is not migrated: run `storegate migrate`")
             }
-            if error.code == .connectionError { throw fail("cannot reach PostgreSQL at STOREGATE_DATABASE_URL") }
-            throw fail("database error: \(error.serverInfo?[.message] ?? String(describing: error.code))")
+            if let reason = DatabaseUnavailable.reason(error) { throw fail("cannot reach PostgreSQL at \(location): \(reason)") }
+            throw fail("database error: \(error.reason)")
         }
     }
 

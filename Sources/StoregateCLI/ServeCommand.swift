@@ -26,6 +26,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most requests in one JSON-RPC batch.") var maxBatchSize = 100
     @Option(help: "How many calls of one batch run at once.") var batchConcurrency = 32
     @Option(help: "Database connections in the pool.") var databaseConnections = 20
+    @Option(help: "Seconds before an idle HTTP connection (or one still sending its headers) is closed.") var idleTimeout = 15.0
+    @Option(help: "Seconds SIGTERM waits for requests in flight before cancelling them.") var shutdownGracePeriod = 10.0
     @Option(
         name: .customLong("trust-root"),
         help: "Trust this root certificate (DER or PEM) for Apple-signed data instead of Apple Root CA - G3, e.g. the simulator's. Development only.")
@@ -36,6 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
         guard batchConcurrency >= 1 else { throw ValidationError("--batch-concurrency must be at least 1") }
+        guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be more than 0 seconds") }
+        guard shutdownGracePeriod >= 0 else { throw ValidationError("--shutdown-grace-period must be 0 seconds or more") }
     }
 
     func run() async throws {
@@ -55,8 +59,14 @@ struct ServeCommand: AsyncParsableCommand {
         let services: Services
         let postgres: PostgresPersistence
         do {
+            let database = try Runtime.databaseConfiguration(maximumConnections: databaseConnections)
+            do {
+                try await database.check(logger: logger)
+            } catch {
+                logger.warning("not ready: \(error.description); /readyz answers 503 until the database can be reached")
+            }
             (services, postgres) = try Runtime.makeServices(
-                logger: logger, maximumConnections: databaseConnections,
+                logger: logger, database: database,
                 trust: (roots: roots.isEmpty ? [try ChainVerifier.appleRootCAG3()] : roots, allowUnsignedEnvironments: allowUnsignedEnvironments))
         } catch {
             throw Runtime.fail(String(describing: error))
@@ -71,12 +81,14 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxBatchSize = maxBatchSize
         configuration.batchConcurrency = batchConcurrency
         configuration.publicURL = Runtime.publicURL
+        configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        configuration.shutdownGracePeriod = .milliseconds(Int64(shutdownGracePeriod * 1000))
         let log = logger
         let tls = tlsCert != nil
         let app = try buildApplication(
             configuration: configuration, storegate: services, services: [postgres.client], logger: logger,
             onServerRunning: { port in log.info("storegate listening", metadata: ["port": .stringConvertible(port), "tls": .stringConvertible(tls)]) })
-        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        try await runUntilTerminated(app, configuration: configuration, logger: logger)
     }
 }
 

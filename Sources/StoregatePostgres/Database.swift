@@ -1,13 +1,24 @@
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
 import PostgresNIO
 
 /// Where the database is: parsed from a `postgres://user:password@host:port/database?sslmode=…` URL.
 public struct DatabaseConfiguration: Sendable {
     public static let defaultURL = "postgres://storegate@127.0.0.1:54329/storegate?sslmode=disable"
     public var client: PostgresClient.Configuration
+    /// The same settings for one connection outside the pool, as `check` opens.
+    var connection: PostgresConnection.Configuration
+    /// Where it is, for messages: `host:port/database` (no user, no password).
+    public let location: String
 
-    public init(url: String, maximumConnections: Int = 10) throws(DatabaseError) {
+    /// Each connection starts with `statement_timeout` and `idle_in_transaction_session_timeout` set, so
+    /// the server ends work its client gave up on; migrations lift the statement timeout for themselves.
+    public init(
+        url: String, maximumConnections: Int = 10, connectTimeout: Duration = .seconds(3), statementTimeout: Duration = .seconds(10)
+    ) throws(DatabaseError) {
         guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
             let user = parts.user, !user.isEmpty
         else {
@@ -18,17 +29,58 @@ public struct DatabaseConfiguration: Sendable {
         var config: PostgresClient.Configuration
         if let socket = query["host"], socket.hasPrefix("/") {
             config = .init(unixSocketPath: socket, username: user, password: parts.password, database: database)
+            connection = .init(unixSocketPath: socket, username: user, password: parts.password, database: database)
+            location = "\(socket)/\(database)"
         } else {
+            let sslmode = query["sslmode"] ?? "prefer"
             let tls: PostgresClient.Configuration.TLS =
-                switch query["sslmode"] ?? "prefer" {
+                switch sslmode {
                 case "disable": .disable
                 case "require", "verify-full": .require(.makeClientConfiguration())
                 default: .prefer(.makeClientConfiguration())
                 }
-            config = .init(host: parts.host ?? "127.0.0.1", port: parts.port ?? 5432, username: user, password: parts.password, database: database, tls: tls)
+            let connectionTLS: PostgresConnection.Configuration.TLS =
+                switch sslmode {
+                case "disable": .disable
+                case "require", "verify-full": try Self.tls(.require, .makeClientConfiguration())
+                default: try Self.tls(.prefer, .makeClientConfiguration())
+                }
+            let host = parts.host ?? "127.0.0.1"
+            let port = parts.port ?? 5432
+            config = .init(host: host, port: port, username: user, password: parts.password, database: database, tls: tls)
+            connection = .init(host: host, port: port, username: user, password: parts.password, database: database, tls: connectionTLS)
+            location = "\(host):\(port)/\(database)"
         }
         config.options.maximumConnections = maximumConnections
+        config.options.connectTimeout = connectTimeout
+        let milliseconds = String(statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds / 1_000_000_000_000_000)
+        config.options.additionalStartupParameters = [
+            ("statement_timeout", milliseconds), ("idle_in_transaction_session_timeout", milliseconds),
+        ]
+        connection.options.connectTimeout = .nanoseconds(connectTimeout.components.seconds * 1_000_000_000)
         self.client = config
+    }
+
+    private enum TLSMode { case require, prefer }
+
+    private static func tls(_ mode: TLSMode, _ configuration: TLSConfiguration) throws(DatabaseError) -> PostgresConnection.Configuration.TLS {
+        do {
+            let context = try NIOSSLContext(configuration: configuration)
+            return mode == .require ? .require(context) : .prefer(context)
+        } catch {
+            throw .invalidConfiguration("cannot set up TLS for PostgreSQL: \(error)")
+        }
+    }
+
+    /// Opens one connection and closes it: fails within the connect timeout with where the database is
+    /// and why it cannot be reached (PostgreSQL's own reason, such as `database "x" does not exist`).
+    public func check(logger: Logger) async throws(DatabaseError) {
+        do {
+            let conn = try await PostgresConnection.connect(configuration: connection, id: 0, logger: logger)
+            try? await conn.close()
+        } catch {
+            throw .unreachable(location: location, reason: (error as? PSQLError)?.reason ?? DatabaseUnavailable.describe(error))
+        }
     }
 
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(DatabaseError) -> DatabaseConfiguration {
@@ -38,6 +90,8 @@ public struct DatabaseConfiguration: Sendable {
 
 public enum DatabaseError: Error, CustomStringConvertible {
     case invalidConfiguration(String)
+    /// PostgreSQL at `location` (`host:port/database`) cannot be reached or refuses the connection.
+    case unreachable(location: String, reason: String)
     case invalidSchemaName
     /// A migration already applied has different SQL than the one in this build.
     case migrationChecksumMismatch(schema: String, version: Int)
@@ -50,6 +104,8 @@ public enum DatabaseError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidConfiguration(let reason): reason
+        case .unreachable(let location, let reason): "cannot reach PostgreSQL at \(location): \(reason)"
+        case .unreachable(let location, let reason): "cannot reach PostgreSQL at \(location): \(reason)"
         case .invalidSchemaName: "invalid tenant schema name"
         case .migrationChecksumMismatch(let schema, let version):
             "migration \(version) of \(schema) was applied with different SQL than this build has"
@@ -64,6 +120,52 @@ public enum DatabaseError: Error, CustomStringConvertible {
 extension PSQLError {
     /// The server's error code, such as `.uniqueViolation`.
     public var serverCode: PostgresError.Code? { serverInfo?[.sqlState].map(PostgresError.Code.init(raw:)) }
+
+    /// PostgreSQL's own words (`database "x" does not exist`), or the network's (`connection refused`).
+    /// `PSQLError`'s description hides both so as not to leak data; neither holds a bound value.
+    public var reason: String {
+        if let message = serverInfo?[.message] { return message }
+        if let underlying { return DatabaseUnavailable.describe(underlying) }
+        return String(describing: code)
+    }
+}
+
+/// Failures that mean the database is away, not that the request is wrong: it is down or restarting,
+/// unreachable, refusing this role or database, out of connections, or too slow.
+public enum DatabaseUnavailable {
+    /// Why, when `error` is such a failure; nil for any other error.
+    public static func reason(_ error: any Error) -> String? {
+        if let error = error as? DeadlineExceeded { return error.description }
+        if let error = error as? PSQLError {
+            switch error.code {
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed, .sslUnsupported:
+                return error.reason
+            case .server:
+                guard let state = error.serverInfo?[.sqlState] else { return nil }
+                return state.hasPrefix("08") || unavailableStates.contains(state) ? error.reason : nil
+            default:
+                return nil
+            }
+        }
+        // PostgresNIO's pool reports its own failures (a tripped circuit breaker, a pool shut down) with a type
+        // from a module it does not promise to keep; its name is the stable part.
+        if String(describing: type(of: error)) == "ConnectionPoolError" { return "the connection pool: \(error)" }
+        return nil
+    }
+
+    /// admin, crash and startup shutdowns, too many connections, statement timeout, unknown role or database,
+    /// failed authentication.
+    static let unavailableStates: Set<String> = ["57P01", "57P02", "57P03", "53300", "57014", "28000", "28P01", "3D000"]
+
+    /// A network error in a few words: `connection refused`, `timed out after 3 seconds`.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
+        if let error = error as? ChannelError, case .connectTimeout(let limit) = error { return "no connection within \(limit)" }
+        if let error = error as? NIOConnectionError {
+            return error.connectionErrors.first.map { describe($0.error) } ?? error.dnsAAAAError.map(describe) ?? "cannot connect"
+        }
+        return String(describing: error)
+    }
 }
 
 extension PostgresClient {

@@ -87,15 +87,17 @@ public struct Migrator: Sendable {
 
     /// Whether the control schema and every tenant are at the latest versions.
     public func isCurrent() async throws -> Bool {
-        try await client.withConnection { conn in
-            let exists = try await conn.first("SELECT to_regclass('storegate.schema_migrations') IS NOT NULL", as: Bool.self, logger: logger)
-            guard exists == true else { return false }
-            let control = try await conn.first("SELECT coalesce(max(version), 0) FROM storegate.schema_migrations", as: Int.self, logger: logger)
-            guard control == controlChain.latestVersion else { return false }
-            let behind = try await conn.first(
-                "SELECT count(*)::int FROM storegate.tenants WHERE schema_version < \(tenantChain.latestVersion)", as: Int.self, logger: logger)
-            return behind == 0
-        }
+        try await client.withConnection { conn in try await isCurrent(on: conn) }
+    }
+
+    func isCurrent(on conn: PostgresConnection) async throws -> Bool {
+        let exists = try await conn.first("SELECT to_regclass('storegate.schema_migrations') IS NOT NULL", as: Bool.self, logger: logger)
+        guard exists == true else { return false }
+        let control = try await conn.first("SELECT coalesce(max(version), 0) FROM storegate.schema_migrations", as: Int.self, logger: logger)
+        guard control == controlChain.latestVersion else { return false }
+        let behind = try await conn.first(
+            "SELECT count(*)::int FROM storegate.tenants WHERE schema_version < \(tenantChain.latestVersion)", as: Int.self, logger: logger)
+        return behind == 0
     }
 
     private func migrateTenant(id: UUID, schemaName: String) async throws {
@@ -114,6 +116,8 @@ public struct Migrator: Sendable {
 
     /// Applies the pending migrations of `chain` to one schema inside the caller's transaction.
     private func apply(_ chain: MigrationChain, schemaSQL: String, lockKey: String, createSchema: Bool, on conn: PostgresConnection) async throws -> [Int] {
+        // A migration may run longer than the statement timeout every connection starts with.
+        try await conn.run("SET LOCAL statement_timeout = 0", logger: logger)
         try await conn.run("SELECT pg_advisory_xact_lock(hashtextextended(\(lockKey), 0))", logger: logger)
         if createSchema {
             try await conn.run("CREATE SCHEMA IF NOT EXISTS \(unescaped: schemaSQL)", logger: logger)

@@ -10,11 +10,13 @@ public struct PostgresPersistence: Persistence {
     public let client: PostgresClient
     public let logger: Logger
     public let migrator: Migrator
+    public let deadlines: DatabaseDeadlines
 
-    public init(client: PostgresClient, logger: Logger, tenantChain: MigrationChain = TenantChain.chain) {
+    public init(client: PostgresClient, logger: Logger, tenantChain: MigrationChain = TenantChain.chain, deadlines: DatabaseDeadlines = .init()) {
         self.client = client
         self.logger = logger
         self.migrator = Migrator(client: client, logger: logger, tenantChain: tenantChain)
+        self.deadlines = deadlines
     }
 
     public func control<T: Sendable>(_ access: UnitAccess, _ body: (any ControlUnit) async throws -> T) async throws -> T {
@@ -26,15 +28,31 @@ public struct PostgresPersistence: Persistence {
         return try await withConnection(access) { conn in try await body(PostgresTenantUnit(tenant: tenant, schema: schema, conn: conn, logger: logger)) }
     }
 
-    public func isCurrent() async throws -> Bool { try await migrator.isCurrent() }
+    public func isCurrent() async throws -> Bool {
+        try await withConnection(.read, total: deadlines.readiness) { conn in try await migrator.isCurrent(on: conn) }
+    }
 
-    /// Runs `body` on one connection, in a transaction for `.write`. The error thrown inside is rethrown as
-    /// itself; a unique violation becomes the domain's `UniqueViolation`.
-    func withConnection<T: Sendable>(_ access: UnitAccess, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+    /// Runs `body` on one connection, in a transaction for `.write`, within the deadlines. The error
+    /// thrown inside is rethrown as itself; a unique violation becomes the domain's `UniqueViolation`,
+    /// and a database that is away or too slow becomes `StoregateError.unavailable`.
+    func withConnection<T: Sendable>(
+        _ access: UnitAccess, total: Duration? = nil, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let total = total ?? deadlines.unit
         do {
-            switch access {
-            case .read: return try await client.withConnection { conn in try await body(conn) }
-            case .write: return try await client.transaction(logger: logger) { conn in try await body(conn) }
+            return try await Deadline.run(checkout: min(deadlines.checkout, total), total: total) { held in
+                switch access {
+                case .read:
+                    return try await client.withConnection { conn in
+                        held.hold(conn)
+                        return try await body(conn)
+                    }
+                case .write:
+                    return try await client.transaction(logger: logger) { conn in
+                        held.hold(conn)
+                        return try await body(conn)
+                    }
+                }
             }
         } catch {
             throw Self.translate(error)
@@ -42,6 +60,7 @@ public struct PostgresPersistence: Persistence {
     }
 
     static func translate(_ error: any Error) -> any Error {
+        if let reason = DatabaseUnavailable.reason(error) { return StoregateError.unavailable(reason: reason) }
         guard let error = error as? PSQLError, error.serverCode == .uniqueViolation else { return error }
         return UniqueViolation(constraint: error.serverInfo?[.constraintName] ?? "")
     }

@@ -4,10 +4,12 @@ import HummingbirdCore
 import HummingbirdTLS
 import JSONRPC
 import Logging
+import NIOCore
 import NIOSSL
 import Prometheus
 import ServiceLifecycle
 import Storegate
+import UnixSignals
 
 /// Builds the whole HTTP application from configuration: the composition root that `storegate serve`
 /// and the tests both call. `services` are long-running parts (the database client) the application runs.
@@ -42,12 +44,13 @@ public func buildApplication(
     NotificationController(ingest: storegate.notifications).addRoutes(to: router)
 
     let server: HTTPServerBuilder
+    let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
     if let certificatePath = configuration.tlsCertificatePath, let keyPath = configuration.tlsKeyPath {
         let chain = try NIOSSLCertificate.fromPEMFile(certificatePath).map { NIOSSLCertificateSource.certificate($0) }
         let key = try NIOSSLPrivateKey(file: keyPath, format: .pem)
-        server = try .tls(.http1(), tlsConfiguration: TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+        server = try .tls(.http1(configuration: http1), tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
     } else {
-        server = .http1()
+        server = .http1(configuration: http1)
     }
     return Application(
         router: router, server: server,
@@ -55,6 +58,15 @@ public func buildApplication(
         services: services + (configuration.runsJobWorker ? [JobWorkerService(worker: storegate.worker)] : []),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
+}
+
+/// Runs `application` until SIGTERM or SIGINT, then lets requests in flight finish for at most the
+/// configured grace period before cancelling them (which closes their database connections).
+public func runUntilTerminated(_ application: some ApplicationProtocol, configuration: ServerConfiguration, logger: Logger) async throws {
+    var group = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    group.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
+    group.maximumCancellationDuration = .seconds(5)
+    try await ServiceGroup(configuration: group).run()
 }
 
 /// Runs the job queue worker for the life of the server.

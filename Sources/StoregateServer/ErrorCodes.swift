@@ -16,9 +16,16 @@ public enum ErrorCode {
     public static let appStoreError = RPCErrorDescription(
         code: 1030, name: "AppStoreError", message: "The App Store refused the request or could not be reached")
     public static let payloadTooLarge = RPCErrorDescription(code: 1013, name: "PayloadTooLarge", message: "The request body is too large")
+    /// Retryable: the database is away or too slow. `data.retryAfterSeconds` says when to try again; over HTTP
+    /// the response is 503 with `Retry-After` when every answered call failed this way.
+    public static let serviceUnavailable = RPCErrorDescription(
+        code: 1050, name: "ServiceUnavailable", message: "Storegate cannot reach its database; try again shortly")
+    /// Seconds a client should wait before retrying a `ServiceUnavailable` call.
+    public static let retryAfterSeconds = 1
 
     public static let all = [
         invalidParams, unauthenticated, tenantSuspended, notFound, conflict, keyUnavailable, signedDataInvalid, appStoreError, payloadTooLarge,
+        serviceUnavailable,
     ]
 }
 
@@ -44,6 +51,8 @@ extension StoregateError: RPCErrorConvertible {
                     "field": .string(field), "appleErrorCode": code.map { .number(String($0)) } ?? .null, "reason": .string(reason),
                     "retryable": .bool(retryable),
                 ])
+        case .unavailable:
+            RPCError(ErrorCode.serviceUnavailable, data: ["retryable": true, "retryAfterSeconds": .number(ErrorCode.retryAfterSeconds)])
         case .unverified(let field, let failure):
             RPCError(
                 ErrorCode.signedDataInvalid,

@@ -7,8 +7,9 @@ import Storegate
 
 /// `POST /apple/notifications/{token}`: App Store Server Notifications V2. A notification is answered
 /// 200 only once it is stored (a duplicate is answered 200 and not stored again); an invalid one gets
-/// 400 (404 for an unknown token); a failure that may pass later gets 503 and a database failure 500,
-/// so Apple sends it again.
+/// 400 (404 for an unknown token); a failure that may pass later (a retryable verification failure, a
+/// database that is away) gets 503,
+/// and any other failure 500, so Apple sends it again.
 struct NotificationController: Sendable {
     let ingest: NotificationIngest
     let maxBodyBytes = 256 * 1024
@@ -43,6 +44,9 @@ struct NotificationController: Sendable {
                 context.logger.warning("notification refused", metadata: ["verification": .string(failure.code), "reason": .string(failure.description)])
                 return Response(status: failure.isRetryable ? .serviceUnavailable : .badRequest)
             }
+        } catch StoregateError.unavailable(let reason) {
+            context.logger.warning("notification not stored: database unavailable", metadata: ["reason": .string(reason)])
+            return Response(status: .serviceUnavailable, headers: [.retryAfter: String(ErrorCode.retryAfterSeconds)])
         } catch {
             context.logger.error("notification could not be stored", metadata: ["error": .string(String(reflecting: error))])
             return Response(status: .internalServerError)

@@ -6,8 +6,9 @@ import Logging
 import NIOCore
 import Storegate
 
-/// `POST /rpc`: JSON-RPC 2.0 over HTTP. Every JSON-RPC response is HTTP 200 (204 when only
-/// notifications were sent); transport problems get 401, 403, 405, 413 or 415 with a JSON-RPC error body.
+/// `POST /rpc`: JSON-RPC 2.0 over HTTP. A JSON-RPC response is HTTP 200 (204 when only notifications
+/// were sent), or 503 with `Retry-After` when every call it answers failed with ServiceUnavailable;
+/// transport problems get 401, 403, 405, 413, 415, 500 or 503 with a JSON-RPC error body.
 struct RPCController: Sendable {
     let engine: RPCEngine<RPCCall>
     let services: Services
@@ -34,8 +35,16 @@ struct RPCController: Sendable {
         do {
             caller = try await authenticate(request)
         } catch let error as StoregateError {
-            if case .tenantSuspended = error { return reject(.forbidden, error.rpcError) }
-            return reject(.unauthorized, error.rpcError, extraHeaders: [.wwwAuthenticate: "Bearer"])
+            switch error {
+            case .tenantSuspended: return reject(.forbidden, error.rpcError)
+            case .unavailable(let reason):
+                context.logger.warning("authentication failed: database unavailable", metadata: ["reason": .string(reason)])
+                return unavailable(error.rpcError)
+            default: return reject(.unauthorized, error.rpcError, extraHeaders: [.wwwAuthenticate: "Bearer"])
+            }
+        } catch {
+            context.logger.error("authentication failed", metadata: ["error": .string(String(reflecting: error))])
+            return reject(.internalServerError, .internalError)
         }
         let body: ByteBuffer
         do {
@@ -46,10 +55,21 @@ struct RPCController: Sendable {
         var logger = context.logger
         logger[metadataKey: "tenant.id"] = .string(caller.tenant.id.uuidString.lowercased())
         let call = RPCCall(caller: caller, logger: logger, services: services, publicURL: publicURL)
-        guard let output = await engine.respond(to: body.readableBytesView, context: call) else {
+        guard let reply = await engine.reply(to: body.readableBytesView, context: call) else {
             return Response(status: .noContent)
         }
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: output)))
+        var headers: HTTPFields = [.contentType: "application/json"]
+        var status = HTTPResponse.Status.ok
+        if reply.allFailed(with: ErrorCode.serviceUnavailable.code) {
+            status = .serviceUnavailable
+            headers[.retryAfter] = String(ErrorCode.retryAfterSeconds)
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: reply.body)))
+    }
+
+    /// 503 with `Retry-After`: nothing was done, and the same request may succeed shortly.
+    private func unavailable(_ error: RPCError) -> Response {
+        reject(.serviceUnavailable, error, extraHeaders: [.retryAfter: String(ErrorCode.retryAfterSeconds)])
     }
 
     private func authenticate(_ request: Request) async throws -> Caller {

@@ -16,6 +16,11 @@ public struct ServerConfiguration: Sendable {
     public var batchConcurrency = 32
     /// Whether this process runs the job queue worker (notification processing, consumption answers).
     public var runsJobWorker = true
+    /// A connection with no request in progress for this long is closed. The clock restarts only when a
+    /// whole request head (or a body part) arrives, so it is also the limit for sending headers.
+    public var idleTimeout: Duration = .seconds(15)
+    /// How long a graceful shutdown (SIGTERM) waits for requests in flight; then they are cancelled.
+    public var shutdownGracePeriod: Duration = .seconds(10)
     /// The address Apple and clients reach this server at, for the notification URLs it prints.
     public var publicURL = "http://127.0.0.1:8080"
 

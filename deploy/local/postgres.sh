@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # A project-local PostgreSQL cluster for development and tests: 127.0.0.1:54329, data in
 # deploy/local/data/pg (git-ignored), run as the `postgres` user when invoked as root.
-#   deploy/local/postgres.sh start | stop | status | psql [args…]
+#   deploy/local/postgres.sh start | stop | crash | status | psql [args…]
+# `crash` stops it as a power cut would (immediate mode: no checkpoint, recovery on the next start).
+# STOREGATE_PG_PORT and STOREGATE_PG_DATA run another cluster (the fault tests start their own).
+# STOREGATE_PG_DURABLE=1 keeps fsync and synchronous_commit on, as in production; by default both are
+# off for speed, so a crash (`crash`) may lose the last commits.
 # Installs PostgreSQL from Debian's packages when it is missing.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 port="${STOREGATE_PG_PORT:-54329}"
+speed="-c fsync=off -c synchronous_commit=off"
+[ "${STOREGATE_PG_DURABLE:-0}" = 1 ] && speed="-c fsync=on -c synchronous_commit=on"
 
 find_bin() {
   local dir
@@ -53,8 +59,16 @@ start() {
   if as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
     echo "PostgreSQL already running on 127.0.0.1:$port" >&2
   else
-    as_owner "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 start \
-      -o "-p $port -k $data -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=500 -c max_locks_per_transaction=256" >/dev/null
+    # The server must not inherit descriptors from whoever ran this script: a caller that waits for
+    # them to close (as Foundation's Process does) would otherwise wait until PostgreSQL stops.
+    (
+      for fd in /proc/self/fd/*; do
+        fd="${fd##*/}"
+        case "$fd" in 0 | 1 | 2 | 255) ;; *) eval "exec $fd>&-" 2>/dev/null || true ;; esac
+      done
+      as_owner "$bin/pg_ctl" -D "$data" -l "$data/server.log" -w -t 60 start \
+        -o "-p $port -k $data -c listen_addresses=127.0.0.1 $speed -c max_connections=500 -c max_locks_per_transaction=256" >/dev/null
+    )
     echo "PostgreSQL running on 127.0.0.1:$port (data: $data)" >&2
   fi
   # The application role: owns its database, may create test databases, is no superuser. It may signal
@@ -69,7 +83,8 @@ SQL
 case "${1:-start}" in
   start) start ;;
   stop) as_owner "$bin/pg_ctl" -D "$data" -m fast stop ;;
+  crash) as_owner "$bin/pg_ctl" -D "$data" -m immediate stop >/dev/null ;;
   status) as_owner "$bin/pg_ctl" -D "$data" status ;;
   psql) shift; as_owner "$bin/psql" -h "$data" -p "$port" -U storegate -d storegate "$@" ;;
-  *) echo "usage: $0 start|stop|status|psql" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|crash|status|psql" >&2; exit 2 ;;
 esac

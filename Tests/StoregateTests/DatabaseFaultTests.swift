@@ -1,0 +1,86 @@
+import Foundation
+import JSONRPC
+import NIOHTTP1
+import Storegate
+import StoregatePostgres
+import StoregateServer
+import Testing
+
+/// PostgreSQL crashing, freezing and coming back, with Storegate running: every call ends within its
+/// deadline with a retryable answer, readiness says so within a second, and service resumes by itself.
+@Suite(.serialized) struct DatabaseFaultTests {
+    static let deadlines = DatabaseDeadlines(checkout: .seconds(1), unit: .seconds(2), readiness: .milliseconds(800))
+    static let token = String(repeating: "A", count: 43)
+
+    @Test func aCrashedDatabaseGetsRetryableAnswersAndServiceResumesWhenItIsBack() async throws {
+        try await OwnedPostgres.with { cluster in
+            try await cluster.withServices(deadlines: Self.deadlines) { services in
+                let (_, apiKey, _) = try await Fixtures.tenant(services, slug: "faults", bundleId: "com.example.faults")
+                try await TestServer.with(services) { server in
+                    #expect(try await server.request("/readyz", method: .GET).status == 200)
+                    #expect(try await server.call("tenant.get", apiKey: apiKey)["result"] != nil)
+
+                    try await cluster.crash()
+                    try await Self.expectUnavailable(server, apiKey: apiKey, within: .seconds(3))
+
+                    try await cluster.start()
+                    try await eventually("the server answers again after PostgreSQL restarted", timeout: .seconds(20)) {
+                        try await server.request("/readyz", method: .GET).status == 200
+                    }
+                    let again = try await server.call("tenant.get", apiKey: apiKey)
+                    #expect(again["result"] != nil, "\(again)")
+                }
+            }
+        }
+    }
+
+    @Test func aSilentDatabaseIsCutOffAtTheDeadline() async throws {
+        try await OwnedPostgres.with { cluster in
+            try await cluster.withServices(deadlines: Self.deadlines) { services in
+                let (_, apiKey, _) = try await Fixtures.tenant(services, slug: "silent", bundleId: "com.example.silent")
+                try await TestServer.with(services) { server in
+                    #expect(try await server.call("tenant.get", apiKey: apiKey)["result"] != nil)
+                    try cluster.freeze()
+                    defer { try? cluster.thaw() }
+                    // The pool's open connections now send statements nobody answers, and new ones never
+                    // finish their handshake: the unit deadline (2 s) and the checkout deadline (1 s) end them.
+                    try await Self.expectUnavailable(server, apiKey: apiKey, within: .seconds(4))
+
+                    try cluster.thaw()
+                    try await eventually("the server answers again after PostgreSQL resumed", timeout: .seconds(20)) {
+                        try await server.request("/readyz", method: .GET).status == 200
+                    }
+                    #expect(try await server.call("tenant.get", apiKey: apiKey)["result"] != nil)
+                }
+            }
+        }
+    }
+
+    /// `/readyz` 503 within 1 s; `/rpc` 503 with Retry-After and a ServiceUnavailable error; a notification 503
+    /// with Retry-After (so Apple sends it again); each within `limit`.
+    static func expectUnavailable(_ server: TestServer, apiKey: String, within limit: Duration) async throws {
+        let clock = ContinuousClock()
+        var start = clock.now
+        let ready = try await server.request("/readyz", method: .GET)
+        #expect(ready.status == 503)
+        #expect(clock.now - start < .seconds(1), "readiness took \(clock.now - start)")
+
+        // Past the API-key cache, so authentication itself needs the database.
+        try await Task.sleep(for: .milliseconds(150))
+        start = clock.now
+        let reply = try await server.rpc(raw: #"{"jsonrpc":"2.0","method":"tenant.get","id":7}"#, apiKey: apiKey)
+        #expect(clock.now - start < limit, "the call took \(clock.now - start)")
+        #expect(reply.status == 503)
+        #expect(reply.headers.first(name: "Retry-After") == "1")
+        let error = (reply.json as? [String: Any])?["error"] as? [String: Any]
+        #expect(error?["code"] as? Int == ErrorCode.serviceUnavailable.code)
+        #expect((error?["data"] as? [String: Any])?["retryable"] as? Bool == true)
+
+        start = clock.now
+        let notification = try await server.request(
+            "/apple/notifications/\(token)", body: Array(#"{"signedPayload":"x.y.z"}"#.utf8), headers: [("Content-Type", "application/json")])
+        #expect(clock.now - start < limit, "the notification took \(clock.now - start)")
+        #expect(notification.status == 503)
+        #expect(notification.headers.first(name: "Retry-After") == "1")
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Storegate
+import StoregatePostgres
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A PostgreSQL cluster that belongs to one test, so the test may crash it, freeze it and start it
+/// again: started by `deploy/local/postgres.sh` on a free port with its data in a temporary directory,
+/// and removed when the test ends.
+struct OwnedPostgres: Sendable {
+    let port: Int
+    let data: String
+    var url: String { "postgres://storegate@127.0.0.1:\(port)/storegate?sslmode=disable" }
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("deploy/local/postgres.sh").path
+
+    /// Runs `body` with a started cluster; stops and removes it afterwards.
+    static func with<T: Sendable>(_ body: @Sendable (OwnedPostgres) async throws -> T) async throws -> T {
+        let cluster = OwnedPostgres(port: try FreePort.find(), data: "/var/tmp/storegate-test-pg-\(UUID().uuidString.lowercased().prefix(8))")
+        do {
+            try await cluster.start()
+            let result = try await body(cluster)
+            try await cluster.remove()
+            return result
+        } catch {
+            try? await cluster.remove()
+            throw error
+        }
+    }
+
+    func start() async throws { try await script("start") }
+    /// Stops the server at once, as a crash would: every connection drops.
+    func crash() async throws { try await script("crash") }
+
+    /// Stops every process of the cluster (SIGSTOP): connections stay open and nothing answers, as when
+    /// the database's host is cut off. `thaw` resumes them.
+    func freeze() throws { try signal(SIGSTOP) }
+    func thaw() throws { try signal(SIGCONT) }
+
+    private func signal(_ signal: Int32) throws {
+        let pidFile = try String(contentsOfFile: data + "/postmaster.pid", encoding: .utf8)
+        guard let postmaster = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }) else { throw ScriptFailed(description: "no postmaster.pid") }
+        for pid in [postmaster] + Self.children(of: postmaster) { kill(pid, signal) }
+    }
+
+    /// The processes whose parent is `parent`, from /proc.
+    private static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // After "pid (comm) " come the state and then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == parent ? pid : nil
+        }
+    }
+
+    private func remove() async throws {
+        try? thaw()
+        try await script("crash")
+        try FileManager.default.removeItem(atPath: data)
+    }
+
+    private func script(_ command: String) async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [Self.script, command]
+        var environment = ProcessInfo.processInfo.environment
+        environment["STOREGATE_PG_PORT"] = String(port)
+        environment["STOREGATE_PG_DATA"] = data
+        // What was committed survives `crash`, as in production.
+        environment["STOREGATE_PG_DURABLE"] = "1"
+        process.environment = environment
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        // Not `waitUntilExit`: it blocks a thread of the cooperative pool, and has been seen never to return.
+        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch { continuation.resume(throwing: error) }
+        }
+        let message = err.fileHandleForReading.readDataToEndOfFile()
+        guard status == 0 else {
+            throw ScriptFailed(description: "postgres.sh \(command): \(String(decoding: message, as: UTF8.self))")
+        }
+    }
+
+    struct ScriptFailed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Services over this cluster, migrated, with a running database client, for the length of `body`.
+    func withServices<T: Sendable>(
+        deadlines: DatabaseDeadlines, authCacheTTL: Duration = .milliseconds(100), _ body: @Sendable (Services) async throws -> T
+    ) async throws -> T {
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let config = try DatabaseConfiguration(url: url, maximumConnections: 4, connectTimeout: .seconds(1))
+        let client = PostgresClient(configuration: config.client, backgroundLogger: logger)
+        let postgres = PostgresPersistence(client: client, logger: logger, deadlines: deadlines)
+        let services = try Services(persistence: postgres, vault: TestDatabase.makeVault(), logger: logger, authCacheTTL: authCacheTTL)
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                await client.run()
+                return nil
+            }
+            defer { group.cancelAll() }
+            try await postgres.migrator.migrateControl()
+            return try await body(services)
+        }
+    }
+}
+
+/// A loopback TCP port nothing listens on at the moment it is asked for.
+enum FreePort {
+    static func find() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw OwnedPostgres.ScriptFailed(description: "socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw OwnedPostgres.ScriptFailed(description: "bind() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
