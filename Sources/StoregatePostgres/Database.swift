@@ -159,6 +159,7 @@ public enum DatabaseUnavailable {
 
     /// A network error in a few words: `connection refused`, `timed out after 3 seconds`.
     static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError { return error.reason }
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
         if let error = error as? ChannelError, case .connectTimeout(let limit) = error { return "no connection within \(limit)" }
         if let error = error as? NIOConnectionError {

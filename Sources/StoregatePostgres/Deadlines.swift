@@ -39,11 +39,30 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
 /// The connection a unit of work holds, so a deadline can close it: PostgreSQL statements cannot be
 /// cancelled from the client, but closing the connection ends the wait for an answer that never comes.
 final class HeldConnection: Sendable {
-    private let connection = Mutex<PostgresConnection?>(nil)
+    private struct State {
+        var connection: PostgresConnection?
+        var closed = false
+    }
+    private let state = Mutex(State())
 
-    func hold(_ conn: PostgresConnection) { connection.withLock { $0 = conn } }
-    var isHeld: Bool { connection.withLock { $0 != nil } }
-    func close() { connection.withLock { $0 }?.close().whenComplete { _ in } }
+    /// Holds `conn`; closes it at once if the deadline already passed (the lease won the race with it).
+    func hold(_ conn: PostgresConnection) {
+        let closed = state.withLock { state in
+            state.connection = conn
+            return state.closed
+        }
+        if closed { conn.close().whenComplete { _ in } }
+    }
+
+    var isHeld: Bool { state.withLock { $0.connection != nil } }
+
+    func close() {
+        let connection = state.withLock { state in
+            state.closed = true
+            return state.connection
+        }
+        connection?.close().whenComplete { _ in }
+    }
 }
 
 enum Deadline {

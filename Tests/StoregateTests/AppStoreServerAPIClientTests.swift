@@ -306,7 +306,9 @@ import Testing
             let testPath = "/inApps/v1/notifications/test"
             await sim.store.inject(.slow(.seconds(3)))
             await #expect(throws: AppStoreServerAPIError.self) { _ = try await impatient.requestTestNotification() }
-            try await Task.sleep(for: .seconds(2))
+            // The slow request is recorded when its 3 s are up; a retry (not slowed) would be recorded before it.
+            try await eventually("the slow request reaches the simulator") { await sim.store.received.contains { $0.path == testPath } }
+            try await Task.sleep(for: .milliseconds(500))
             #expect(await sim.store.received.filter { $0.path == testPath }.count == 1, "sent once, not repeated after the timeout")
 
             await sim.store.inject(.rateLimited(retryAfter: .milliseconds(100)))

@@ -13,20 +13,10 @@ import Testing
         let stderr: String
     }
 
-    static func storegate(_ arguments: [String], environment: [String: String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin", "STOREGATE_LOG_LEVEL": "warning"]) { a, _ in a }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    static func storegate(_ arguments: [String], environment: [String: String]) async throws -> Run {
+        let run = try await Subprocess.run(
+            binary, arguments, environment: environment.merging(["PATH": "/usr/bin:/bin", "STOREGATE_LOG_LEVEL": "warning"]) { a, _ in a })
+        return Run(status: run.status, stdout: run.stdout, stderr: run.stderr)
     }
 
     @Test func applyTwiceGivesTheSameStateAndPrintsTheKeyOnce() async throws {
@@ -50,36 +40,36 @@ import Testing
             """.write(to: manifest, atomically: true, encoding: .utf8)
             let env = ["STOREGATE_DATABASE_URL": url, "STOREGATE_MASTER_KEY": MasterKey.generate(), "STOREGATE_PUBLIC_URL": "https://storegate.example.com"]
 
-            let notMigrated = try Self.storegate(["tenant", "list"], environment: env)
+            let notMigrated = try await Self.storegate(["tenant", "list"], environment: env)
             #expect(notMigrated.status != 0)
             #expect(notMigrated.stderr.contains("run `storegate migrate`"))
-            #expect(try Self.storegate(["migrate"], environment: env).stdout.contains("control schema: applied 1"))
+            #expect(try await Self.storegate(["migrate"], environment: env).stdout.contains("control schema: applied 1"))
 
-            let first = try Self.storegate(["tenant", "apply", manifest.path], environment: env)
+            let first = try await Self.storegate(["tenant", "apply", manifest.path], environment: env)
             #expect(first.status == 0, "\(first.stderr)")
             #expect(first.stdout.contains("tenant studio: created"))
             #expect(first.stdout.contains("shown once"))
             let apiKey = first.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("sg_") }
             #expect(apiKey?.count == 54)
             #expect(first.stdout.contains("https://storegate.example.com/apple/notifications/"))
-            let stateAfterFirst = try Self.storegate(["tenant", "show", "studio"], environment: env)
+            let stateAfterFirst = try await Self.storegate(["tenant", "show", "studio"], environment: env)
 
-            let second = try Self.storegate(["tenant", "apply", manifest.path], environment: env)
+            let second = try await Self.storegate(["tenant", "apply", manifest.path], environment: env)
             #expect(second.status == 0)
             #expect(second.stdout.contains("tenant studio: unchanged"))
             #expect(!second.stdout.contains("sg_"), "the API key is printed only the first time")
-            #expect(try Self.storegate(["tenant", "show", "studio"], environment: env).stdout == stateAfterFirst.stdout)
+            #expect(try await Self.storegate(["tenant", "show", "studio"], environment: env).stdout == stateAfterFirst.stdout)
 
-            let export = try Self.storegate(["tenant", "export", "studio"], environment: env)
+            let export = try await Self.storegate(["tenant", "export", "studio"], environment: env)
             #expect(export.status == 0)
             #expect(export.stdout.contains("CLITEST001"))
             #expect(!export.stdout.contains("PRIVATE KEY") && !export.stdout.contains(String(pem.split(separator: "\n")[1])))
             #expect(!first.stdout.contains(String(pem.split(separator: "\n")[1])))
 
-            let wrongConfirm = try Self.storegate(["tenant", "delete", "studio", "--confirm", "other"], environment: env)
+            let wrongConfirm = try await Self.storegate(["tenant", "delete", "studio", "--confirm", "other"], environment: env)
             #expect(wrongConfirm.status == 1)
             #expect(wrongConfirm.stderr.contains("confirm"))
-            let badKey = try Self.storegate(
+            let badKey = try await Self.storegate(
                 [
                     "app", "key", "import", "--tenant", "studio", "--bundle-id", "com.example.studio", "--p8", manifest.path, "--key-id", "OTHER00001",
                     "--issuer-id", Fixtures.issuerId,
@@ -87,17 +77,17 @@ import Testing
                 environment: env)
             #expect(badKey.status == 1)
             #expect(badKey.stderr.contains("not a PEM private key"))
-            #expect(try Self.storegate(["tenant", "delete", "studio", "--confirm", "studio"], environment: env).status == 0)
-            #expect(try Self.storegate(["tenant", "list"], environment: env).stdout.contains("no tenants"))
+            #expect(try await Self.storegate(["tenant", "delete", "studio", "--confirm", "studio"], environment: env).status == 0)
+            #expect(try await Self.storegate(["tenant", "list"], environment: env).stdout.contains("no tenants"))
 
             for command in [
                 ["--help"], ["tenant", "apply", "--help"], ["app", "key", "import", "--help"], ["keys", "rotate-master", "--help"], ["serve", "--help"],
             ] {
-                let help = try Self.storegate(command, environment: env)
+                let help = try await Self.storegate(command, environment: env)
                 #expect(help.status == 0)
                 #expect(help.stdout.contains("USAGE"))
             }
-            #expect(try Self.storegate(["tenant", "bogus"], environment: env).status != 0)
+            #expect(try await Self.storegate(["tenant", "bogus"], environment: env).status != 0)
         }
     }
 
@@ -112,37 +102,37 @@ import Testing
             try Fixtures.p8().write(to: p8, atomically: true, encoding: .utf8)
             let masterKey = MasterKey.generate()
             let env = ["STOREGATE_DATABASE_URL": url, "STOREGATE_MASTER_KEY": masterKey]
-            #expect(try Self.storegate(["migrate"], environment: env).status == 0)
-            #expect(try Self.storegate(["tenant", "create", "messages", "--name", "Messages"], environment: env).status == 0)
-            #expect(try Self.storegate(["app", "add", "--tenant", "messages", "--bundle-id", "com.example.messages"], environment: env).status == 0)
+            #expect(try await Self.storegate(["migrate"], environment: env).status == 0)
+            #expect(try await Self.storegate(["tenant", "create", "messages", "--name", "Messages"], environment: env).status == 0)
+            #expect(try await Self.storegate(["app", "add", "--tenant", "messages", "--bundle-id", "com.example.messages"], environment: env).status == 0)
 
-            let unknown = try Self.storegate(["tenant", "show", "nosuch"], environment: env)
+            let unknown = try await Self.storegate(["tenant", "show", "nosuch"], environment: env)
             #expect(unknown.status == 1 && unknown.stderr.contains(#"no such tenant "nosuch""#), "\(unknown.stderr)")
 
-            func importKey(_ file: String, env: [String: String]) throws -> Run {
-                try Self.storegate(
+            func importKey(_ file: String, env: [String: String]) async throws -> Run {
+                try await Self.storegate(
                     [
                         "app", "key", "import", "--tenant", "messages", "--bundle-id", "com.example.messages", "--p8", file, "--key-id", "MSGTEST001",
                         "--issuer-id", Fixtures.issuerId,
                     ], environment: env)
             }
-            let missingFile = try importKey(directory.appendingPathComponent("nope.p8").path, env: env)
+            let missingFile = try await importKey(directory.appendingPathComponent("nope.p8").path, env: env)
             #expect(missingFile.status == 1 && missingFile.stderr.contains("no such file: "), "\(missingFile.stderr)")
             var noMasterKey = env
             noMasterKey["STOREGATE_MASTER_KEY"] = nil
-            let missingKey = try importKey(p8.path, env: noMasterKey)
+            let missingKey = try await importKey(p8.path, env: noMasterKey)
             #expect(missingKey.status == 1 && missingKey.stderr.contains("no master key: set STOREGATE_MASTER_KEY"), "\(missingKey.stderr)")
 
-            #expect(try importKey(p8.path, env: env).status == 0)
-            #expect(try importKey(p8.path, env: env).status == 0, "the same key again, with the same master key, changes nothing")
-            let absent = try importKey(p8.path, env: noMasterKey)
+            #expect(try await importKey(p8.path, env: env).status == 0)
+            #expect(try await importKey(p8.path, env: env).status == 0, "the same key again, with the same master key, changes nothing")
+            let absent = try await importKey(p8.path, env: noMasterKey)
             #expect(absent.status == 1 && absent.stderr.contains("no master key"), "an identical key fails without the master key: \(absent.stderr)")
             var otherMasterKey = env
             otherMasterKey["STOREGATE_MASTER_KEY"] = MasterKey.generate()
-            let wrong = try importKey(p8.path, env: otherMasterKey)
+            let wrong = try await importKey(p8.path, env: otherMasterKey)
             #expect(wrong.status == 1 && wrong.stderr.contains("master key"), "an identical key fails with another master key: \(wrong.stderr)")
 
-            let export = try Self.storegate(["tenant", "export", "messages"], environment: env)
+            let export = try await Self.storegate(["tenant", "export", "messages"], environment: env)
             #expect(export.status == 0)
             let document = try #require(try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any])
             let tenantId = try #require((document["tenant"] as? [String: Any])?["id"] as? String)
@@ -155,6 +145,31 @@ import Testing
             #expect((created["detail"] as? [String: Any])?["slug"] as? String == "messages", "the detail is an object: \(created)")
             #expect(created["actor"] as? String == "cli:" + NSUserName())
             #expect(audit.allSatisfy { $0["actor"] as? String != "cli:unknown" })
+        }
+    }
+
+    /// A database that cannot be reached fails in seconds with where it is and PostgreSQL's own reason.
+    @Test func anUnreachableDatabaseFailsFastNamingWhereAndWhy() async throws {
+        let port = try FreePort.find()
+        let admin = try #require(URLComponents(string: TestDatabase.adminURL))
+        let host = admin.host ?? "127.0.0.1"
+        let cases: [(url: String, expected: String)] = [
+            ("postgres://storegate@127.0.0.1:\(port)/storegate?sslmode=disable", "cannot reach PostgreSQL at 127.0.0.1:\(port)/storegate: connection refused"),
+            (
+                "postgres://storegate@\(host):\(admin.port ?? 5432)/no_such_db?sslmode=disable",
+                "cannot reach PostgreSQL at \(host):\(admin.port ?? 5432)/no_such_db: database \"no_such_db\" does not exist"
+            ),
+            (
+                "postgres://no_such_role@\(host):\(admin.port ?? 5432)/storegate?sslmode=disable",
+                "cannot reach PostgreSQL at \(host):\(admin.port ?? 5432)/storegate: role \"no_such_role\" does not exist"
+            ),
+        ]
+        for (url, expected) in cases {
+            let start = ContinuousClock.now
+            let run = try await Self.storegate(["tenant", "list"], environment: ["STOREGATE_DATABASE_URL": url])
+            #expect(ContinuousClock.now - start < .seconds(5), "took \(ContinuousClock.now - start)")
+            #expect(run.status == 1)
+            #expect(run.stderr == "storegate: error: \(expected)\n", "\(run.stderr)")
         }
     }
 }

@@ -68,27 +68,13 @@ struct OwnedPostgres: Sendable {
     }
 
     private func script(_ command: String) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [Self.script, command]
         var environment = ProcessInfo.processInfo.environment
         environment["STOREGATE_PG_PORT"] = String(port)
         environment["STOREGATE_PG_DATA"] = data
         // What was committed survives `crash`, as in production.
         environment["STOREGATE_PG_DURABLE"] = "1"
-        process.environment = environment
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        // Not `waitUntilExit`: it blocks a thread of the cooperative pool, and has been seen never to return.
-        let status = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
-        let message = err.fileHandleForReading.readDataToEndOfFile()
-        guard status == 0 else {
-            throw ScriptFailed(description: "postgres.sh \(command): \(String(decoding: message, as: UTF8.self))")
-        }
+        let run = try await Subprocess.run("/bin/bash", [Self.script, command], environment: environment)
+        guard run.status == 0 else { throw ScriptFailed(description: "postgres.sh \(command): \(run.stderr)") }
     }
 
     struct ScriptFailed: Error, CustomStringConvertible {
