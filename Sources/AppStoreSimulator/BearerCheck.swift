@@ -4,7 +4,7 @@ import Foundation
 
 /// Checks an App Store Server API bearer token as Apple does: ES256 signature by a registered key
 /// (`kid`), `aud` = `appstoreconnect-v1`, a registered `bid`, the key's `iss`, not expired, and a
-/// lifetime of at most 60 minutes. Returns the bundle ID and the claims, or nil (Apple answers 401).
+/// lifetime of at most 60 minutes (from `iat`, or from now when the token has no `iat`). Returns the bundle ID and the claims, or nil (Apple answers 401).
 enum BearerCheck {
     struct Claims: Decodable {
         let iss: String?
@@ -30,13 +30,15 @@ enum BearerCheck {
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData),
             key.publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8))
         else { return nil }
+        // `iat` is optional, as at Apple (Apple's Python library sends none): without it the lifetime counts from now.
+        let issued = claims.iat ?? now.timeIntervalSince1970
         guard claims.aud == "appstoreconnect-v1", claims.iss?.lowercased() == key.issuerId, let exp = claims.exp, exp > now.timeIntervalSince1970,
-            let iat = claims.iat, iat <= now.timeIntervalSince1970 + 60, exp - iat <= 3600
+            issued <= now.timeIntervalSince1970 + 60, exp - issued <= 3600
         else { return nil }
-        let flat = [
-            "iss": claims.iss ?? "", "aud": claims.aud ?? "", "bid": bid, "kid": kid, "typ": header.typ ?? "", "iat": String(Int64(iat)),
-            "exp": String(Int64(exp)),
+        var flat = [
+            "iss": claims.iss ?? "", "aud": claims.aud ?? "", "bid": bid, "kid": kid, "typ": header.typ ?? "", "exp": String(Int64(exp)),
         ]
+        if let iat = claims.iat { flat["iat"] = String(Int64(iat)) }
         return (bid, flat)
     }
 }

@@ -4,6 +4,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Testing
 
 /// The API client against the App Store simulator over real HTTP: paths, queries, bodies and bearer
@@ -338,6 +339,31 @@ import Testing
             } catch {
                 guard case .api(401, nil, nil, nil)? = error as? AppStoreServerAPIError else { throw error }
             }
+        }
+    }
+
+    /// A token as Apple's Python library makes it: no `iat`, integer `exp`, keys sorted. Apple accepts it, and
+    /// so does the simulator; a token without `iat` that lives longer than 60 minutes from now is refused.
+    @Test func tokensWithoutIssuedAtAreAccepted() async throws {
+        try await SimulatorHarness.with { sim in
+            func token(expiresIn seconds: Int) throws -> String {
+                let header = #"{"alg":"ES256","kid":"\#(sim.key.keyId)","typ":"JWT"}"#
+                let exp = Int(Date().timeIntervalSince1970) + seconds
+                let claims = #"{"aud":"appstoreconnect-v1","bid":"\#(sim.key.bundleId)","exp":\#(exp),"iss":"\#(sim.key.issuerId)"}"#
+                let input = Base64URL.encode(Data(header.utf8)) + "." + Base64URL.encode(Data(claims.utf8))
+                let signature = try P256.Signing.PrivateKey(pemRepresentation: sim.keyPEM).signature(for: Data(input.utf8))
+                return input + "." + Base64URL.encode(signature.rawRepresentation)
+            }
+            func status(_ token: String) async throws -> UInt {
+                var request = HTTPClientRequest(url: sim.baseURL + "/inApps/v1/notifications/test")
+                request.method = .POST
+                request.headers.add(name: "Authorization", value: "Bearer " + token)
+                return try await HTTPClient.shared.execute(request, timeout: .seconds(10)).status.code
+            }
+            let accepted = try await status(try token(expiresIn: 300))
+            #expect(accepted == 200)
+            let tooLong = try await status(try token(expiresIn: 2 * 3600))
+            #expect(tooLong == 401)
         }
     }
 }
