@@ -6,7 +6,8 @@ import X509
 
 /// The simulator's own certificate chain, generated at start: a root, an intermediate carrying Apple's
 /// WWDR OID and a leaf carrying Apple's receipt-signing OID. It signs every JWS the simulator emits, with
-/// `x5c` = [leaf, intermediate, root]. Trust its root only in development configurations.
+/// `x5c` = [leaf, intermediate, root]. Its certificates carry key identifiers, so Apple's own verifiers
+/// with strict checks accept them. Trust its root only in development configurations.
 public struct SimulatorCA: Sendable {
     public let root: Certificate
     public let intermediate: Certificate
@@ -30,6 +31,11 @@ public struct SimulatorCA: Sendable {
             CommonName("Storegate Simulator App Store Signing")
             OrganizationName("Storegate Simulator")
         }
+        // Key identifiers, as X.509 strict checking (Apple's own verifiers) requires: every certificate names its
+        // key, and every issued one names its issuer's.
+        let rootId = SubjectKeyIdentifier(hash: Certificate.PublicKey(rootKey.publicKey))
+        let intermediateId = SubjectKeyIdentifier(hash: Certificate.PublicKey(intermediateKey.publicKey))
+        let leafId = SubjectKeyIdentifier(hash: Certificate.PublicKey(leafKey.publicKey))
         let from = now.addingTimeInterval(-86_400 * 365)
         let until = now.addingTimeInterval(86_400 * 365 * 5)
         root = try Certificate(
@@ -38,6 +44,7 @@ public struct SimulatorCA: Sendable {
             extensions: try Certificate.Extensions {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil))
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+                rootId
             }, issuerPrivateKey: .init(rootKey))
         intermediate = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(intermediateKey.publicKey), notValidBefore: from, notValidAfter: until, issuer: rootName,
@@ -46,6 +53,8 @@ public struct SimulatorCA: Sendable {
                 Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
                 Critical(KeyUsage(keyCertSign: true, cRLSign: true))
                 Certificate.Extension(oid: ChainVerifier.wwdrIntermediateOID, critical: false, value: [0x05, 0x00])
+                intermediateId
+                AuthorityKeyIdentifier(keyIdentifier: rootId.keyIdentifier)
             }, issuerPrivateKey: .init(rootKey))
         leaf = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey), notValidBefore: from, notValidAfter: until, issuer: intermediateName,
@@ -54,6 +63,8 @@ public struct SimulatorCA: Sendable {
                 Critical(BasicConstraints.notCertificateAuthority)
                 Critical(KeyUsage(digitalSignature: true))
                 Certificate.Extension(oid: ChainVerifier.receiptSigningOID, critical: false, value: [0x05, 0x00])
+                leafId
+                AuthorityKeyIdentifier(keyIdentifier: intermediateId.keyIdentifier)
             }, issuerPrivateKey: .init(intermediateKey))
         self.leafKey = leafKey
         self.x5c = try [leaf, intermediate, root].map { certificate in

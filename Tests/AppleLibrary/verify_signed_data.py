@@ -1,0 +1,38 @@
+"""Verifies App Store signed data with Apple's own App Store Server Library for Python
+(pip install app-store-server-library): strict certificate checks, no online checks.
+
+usage: verify_signed_data.py ROOT_DER BUNDLE_ID ENVIRONMENT KIND JWS_FILE
+KIND is transaction, renewalInfo or notification. Prints the decoded payload's key field and exits 0,
+or prints Apple's VerificationStatus and exits 1.
+"""
+import sys
+
+from appstoreserverlibrary.models.Environment import Environment
+from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier, VerificationException
+
+
+def main() -> int:
+    root, bundle_id, environment, kind, jws_file = sys.argv[1:]
+    with open(root, "rb") as f:
+        roots = [f.read()]
+    with open(jws_file) as f:
+        jws = f.read().strip()
+    verifier = SignedDataVerifier(roots, False, Environment(environment), bundle_id, 1234 if environment == "Production" else None)
+    try:
+        if kind == "transaction":
+            print(verifier.verify_and_decode_signed_transaction(jws).transactionId)
+        elif kind == "renewalInfo":
+            print(verifier.verify_and_decode_renewal_info(jws).originalTransactionId)
+        elif kind == "notification":
+            print(verifier.verify_and_decode_notification(jws).rawNotificationType)
+        else:
+            print(f"unknown kind {kind}", file=sys.stderr)
+            return 2
+    except VerificationException as e:
+        print(f"refused: {e.status.name}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
