@@ -120,6 +120,17 @@ extension AppStoreSimulator {
         try await notify(.refundDeclined, bundleId: transaction.bundleId ?? "", transaction: transaction)
     }
 
+    /// Family Sharing ends for a family member's shared purchase (the purchaser stopped sharing it or was
+    /// refunded): `REVOKE`, with `revocationType` `FAMILY_REVOKE`.
+    @discardableResult
+    public func revokeFamilySharing(transactionId: String) async throws -> JWSTransactionDecodedPayload {
+        guard let transaction = await store.revokeFamilySharing(transactionId: transactionId, now: now()) else {
+            throw ScenarioError.unknownTransaction(transactionId)
+        }
+        try await notify(.revoke, bundleId: transaction.bundleId ?? "", transaction: transaction)
+        return transaction
+    }
+
     /// Apple reverses a refund: `REFUND_REVERSED`.
     public func reverseRefund(transactionId: String) async throws {
         guard let transaction = await store.reverseRefund(transactionId: transactionId, now: now()) else {

@@ -164,6 +164,17 @@ extension SimulatorStore {
         return renewal
     }
 
+    /// Ends a family member's access to a shared purchase; nil unless the transaction is family-shared.
+    func revokeFamilySharing(transactionId: String, now: Date) -> JWSTransactionDecodedPayload? {
+        guard var transaction = transactions[transactionId], transaction.inAppOwnershipType == .familyShared else { return nil }
+        transaction.revocationDate = Timestamp(now)
+        transaction.revocationReason = .refundedForOtherReason
+        transaction.revocationType = .familyRevoke
+        transaction.signedDate = Timestamp(now)
+        transactions[transactionId] = transaction
+        return transaction
+    }
+
     /// Undoes a refund (`REFUND_REVERSED`).
     func reverseRefund(transactionId: String, now: Date) -> JWSTransactionDecodedPayload? {
         guard var transaction = transactions[transactionId], transaction.revocationDate != nil else { return nil }

@@ -60,7 +60,7 @@ public struct NotificationProcessor: Sendable {
         let customer = try await purchase.store(app: app, status: notification.data?.status, in: unit)
         let transaction = purchase.transaction
         switch stored.notificationType {
-        case .refund, .refundDeclined, .refundReversed:
+        case .refund, .refundDeclined, .refundReversed, .revoke:
             try await unit.refunds.record(
                 RefundOutcome(
                     notificationUUID: stored.notificationUUID, appId: app.id, environment: purchase.environment, outcome: stored.notificationType,

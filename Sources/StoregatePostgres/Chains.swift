@@ -300,5 +300,23 @@ public enum TenantChain {
                 "CREATE INDEX subscriptions_original ON {{schema}}.subscriptions (app_id, original_transaction_id)"
             ]
         ),
+        Migration(
+            6, "REVOKE refund outcomes",
+            [
+                // Family Sharing's REVOKE is an outcome too: a family member's access ended.
+                "ALTER TABLE {{schema}}.refund_outcomes DROP CONSTRAINT refund_outcomes_outcome_check",
+                """
+                ALTER TABLE {{schema}}.refund_outcomes ADD CONSTRAINT refund_outcomes_outcome_check
+                    CHECK (outcome IN ('REFUND', 'REFUND_DECLINED', 'REFUND_REVERSED', 'REVOKE'))
+                """,
+            ]
+        ),
+        Migration(
+            7, "subscription renewal terms",
+            [
+                // The latest transaction's offer period, and Apple's renewal info terms (RenewalTerms as JSON).
+                "ALTER TABLE {{schema}}.subscriptions ADD COLUMN offer_period text, ADD COLUMN renewal jsonb"
+            ]
+        ),
     ])
 }

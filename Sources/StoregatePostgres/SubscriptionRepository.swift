@@ -11,7 +11,7 @@ struct SubscriptionRepository: SubscriptionStore {
     static let columns = """
         s.app_id, s.environment, s.original_transaction_id, s.subscription_group_identifier, s.customer, s.status, s.product_id, s.latest_transaction_id,
         s.purchase_date, s.expires_date, s.auto_renew_status, s.auto_renew_product_id, s.in_billing_retry, s.grace_period_expires_date, s.offer_type,
-        s.offer_identifier, s.price, s.currency, s.signed_date, s.updated_at
+        s.offer_identifier, s.price, s.currency, s.signed_date, s.updated_at, s.offer_period, s.renewal::text
         """
 
     @discardableResult
@@ -21,11 +21,11 @@ struct SubscriptionRepository: SubscriptionStore {
             INSERT INTO \(unescaped: self.s).subscriptions AS s
                 (app_id, environment, original_transaction_id, subscription_group_identifier, customer, status, product_id, latest_transaction_id,
                  purchase_date, expires_date, auto_renew_status, auto_renew_product_id, in_billing_retry, grace_period_expires_date, offer_type,
-                 offer_identifier, price, currency, signed_date)
+                 offer_identifier, price, currency, signed_date, offer_period, renewal)
             VALUES (\(s.appId), \(s.environment.rawValue), \(s.originalTransactionId), \(s.subscriptionGroupIdentifier), \(s.customer), \(Int(s.status.rawValue)),
                     \(s.productId), \(s.latestTransactionId), \(s.purchaseDate), \(s.expiresDate), \(s.autoRenewStatus), \(s.autoRenewProductId),
                     \(s.inBillingRetry), \(s.gracePeriodExpiresDate), \(s.offerType.map { Int($0.rawValue) }), \(s.offerIdentifier), \(s.price), \(s.currency),
-                    \(s.signedDate))
+                    \(s.signedDate), \(s.offerPeriod), \(try s.renewal.map(JSONColumn.encode))::jsonb)
             ON CONFLICT (app_id, environment, original_transaction_id) DO UPDATE SET
                 subscription_group_identifier = coalesce(excluded.subscription_group_identifier, s.subscription_group_identifier),
                 customer = coalesce(excluded.customer, s.customer), status = excluded.status, product_id = excluded.product_id,
@@ -34,6 +34,7 @@ struct SubscriptionRepository: SubscriptionStore {
                 auto_renew_product_id = coalesce(excluded.auto_renew_product_id, s.auto_renew_product_id), in_billing_retry = excluded.in_billing_retry,
                 grace_period_expires_date = excluded.grace_period_expires_date, offer_type = excluded.offer_type, offer_identifier = excluded.offer_identifier,
                 price = coalesce(excluded.price, s.price), currency = coalesce(excluded.currency, s.currency), signed_date = excluded.signed_date,
+                offer_period = excluded.offer_period, renewal = coalesce(excluded.renewal, s.renewal),
                 updated_at = now()
             WHERE excluded.signed_date >= s.signed_date
             RETURNING 1
@@ -76,13 +77,14 @@ struct SubscriptionRepository: SubscriptionStore {
             let r = try row.decode(
                 (
                     UUID, String, String, String?, UUID?, Int, String, String, Date?, Date?, Bool?, String?, Bool, Date?, Int?, String?, Int64?, String?, Date,
-                    Date
+                    Date, String?, String?
                 ).self)
             return Subscription(
                 appId: r.0, environment: AppStoreEnvironment(rawValue: r.1), originalTransactionId: r.2, subscriptionGroupIdentifier: r.3, customer: r.4,
                 status: Status(rawValue: Int32(r.5)), productId: r.6, latestTransactionId: r.7, purchaseDate: r.8, expiresDate: r.9, autoRenewStatus: r.10,
                 autoRenewProductId: r.11, inBillingRetry: r.12, gracePeriodExpiresDate: r.13, offerType: r.14.map { OfferType(rawValue: Int32($0)) },
-                offerIdentifier: r.15, price: r.16, currency: r.17, signedDate: r.18, updatedAt: r.19)
+                offerIdentifier: r.15, price: r.16, currency: r.17, signedDate: r.18, offerPeriod: r.20,
+                renewal: try r.21.map { try JSONColumn.decode(RenewalTerms.self, from: $0, column: "subscriptions.renewal") }, updatedAt: r.19)
         }
     }
 }

@@ -87,9 +87,9 @@ extension RefundMethods {
     static let outcomes = RPCMethod<RPCCall>(
         "refunds.outcomes", tag: "refunds", summary: "Apple's refund decisions and what to revoke for each.",
         description: """
-            From REFUND, REFUND_DECLINED and REFUND_REVERSED notifications, newest first: for one transaction (with bundleId), one customer, \
+            From REFUND, REFUND_DECLINED, REFUND_REVERSED and REVOKE (Family Sharing) notifications, newest first: for one transaction (with bundleId), one customer, \
             or one app. revoke.action is revokeQuantity (a consumable: the refunded fraction of its quantity, rounded down), revokeAccess \
-            (anything else; familyMembers for FAMILY_REVOKE), none (declined) or restore (reversed).
+            (anything else; familyMembers for REVOKE and FAMILY_REVOKE), none (declined) or restore (reversed).
             """, result: "refundOutcomes", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: OutcomesParams, call) in
         let limit = p.limit ?? 50

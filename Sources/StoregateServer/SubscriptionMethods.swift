@@ -26,7 +26,32 @@ enum SubscriptionMethods {
         let offerIdentifier: String?
         let price: Int64?
         let currency: String?
+        let offerPeriod: String?
+        let renewal: Renewal?
         let updatedAt: Date?
+
+        /// The next renewal, from Apple's renewal info.
+        struct Renewal: Encodable, Sendable {
+            let price: Int64?
+            let currency: String?
+            let offerType: Int32?
+            let offerIdentifier: String?
+            let offerPeriod: String?
+            let eligibleWinBackOfferIds: [String]?
+            let priceIncreaseStatus: Int32?
+            let expirationIntent: Int32?
+
+            init(_ t: RenewalTerms) {
+                price = t.renewalPrice
+                currency = t.currency
+                offerType = t.offerType?.rawValue
+                offerIdentifier = t.offerIdentifier
+                offerPeriod = t.offerPeriod
+                eligibleWinBackOfferIds = t.eligibleWinBackOfferIds
+                priceIncreaseStatus = t.priceIncreaseStatus?.rawValue
+                expirationIntent = t.expirationIntent?.rawValue
+            }
+        }
 
         init(_ state: SubscriptionState, bundles: [UUID: String]) {
             let r = state.subscription
@@ -48,6 +73,8 @@ enum SubscriptionMethods {
             offerIdentifier = r.offerIdentifier
             price = r.price
             currency = r.currency
+            offerPeriod = r.offerPeriod
+            renewal = r.renewal.map(Renewal.init)
             updatedAt = r.updatedAt
         }
     }
@@ -68,6 +95,22 @@ enum SubscriptionMethods {
             ("inBillingRetry", ["type": "boolean"]), ("gracePeriodExpiresDate", Schema.string(format: "date-time")),
             ("offerType", Schema.integer("Apple's offerType of the latest transaction: 1 introductory, 2 promotional, 3 offer code, 4 win-back.")),
             ("offerIdentifier", Schema.string()), ("price", Schema.integer("In milliunits of the currency.")), ("currency", Schema.string("ISO 4217.")),
+            ("offerPeriod", Schema.string("The latest transaction's offer duration, ISO 8601 (P1M).")),
+            (
+                "renewal",
+                Schema.object(
+                    [
+                        ("price", Schema.integer("The renewal price, in milliunits of the currency.")), ("currency", Schema.string("ISO 4217.")),
+                        ("offerType", Schema.integer("The offer that applies at renewal, as offerType above.")), ("offerIdentifier", Schema.string()),
+                        ("offerPeriod", Schema.string("ISO 8601 duration of that offer.")),
+                        ("eligibleWinBackOfferIds", Schema.array(of: Schema.string("A win-back offer the customer may redeem."))),
+                        ("priceIncreaseStatus", Schema.integer("Apple's: 0 not yet responded, 1 consented to the price increase.")),
+                        (
+                            "expirationIntent",
+                            Schema.integer("Apple's: 1 cancelled, 2 billing error, 3 declined a price increase, 4 product unavailable, 5 other.")
+                        ),
+                    ], required: [], title: "RenewalTerms")
+            ),
             ("updatedAt", Schema.string(format: "date-time")),
         ],
         required: ["bundleId", "environment", "originalTransactionId", "latestTransactionId", "productId", "status", "statusCode", "inBillingRetry"],

@@ -127,6 +127,36 @@ import Testing
         }
     }
 
+    /// Family Sharing: Apple's REVOKE for a family member's shared subscription becomes an outcome whose
+    /// instruction is revokeAccess for the family members.
+    @Test func familyRevokeRevokesAccessForFamilyMembers() async throws {
+        try await Storefront.with(slug: "family") { s in
+            var shared = SimulatorStore.Purchase(
+                customer: "kid", bundleId: Storefront.bundleId, productId: "com.example.family", type: .autoRenewableSubscription)
+            shared.subscriptionGroupIdentifier = "group.family"
+            shared.familyShared = true
+            let id = try #require(try await s.simulator.purchase(shared).transactionId)
+            try await s.processed(1)
+            _ = try await s.result(
+                "accounts.linkTransaction",
+                [
+                    "bundleId": Storefront.bundleId, "customerId": "kid",
+                    "signedTransaction": try #require(try await s.sim.client.getTransactionInfo(transactionId: id).signedTransactionInfo),
+                ])
+
+            try await s.simulator.revokeFamilySharing(transactionId: id)
+            try await s.processed(2)
+            let outcomes = try await s.result("refunds.outcomes", ["customerId": "kid"])
+            let outcome = try #require((outcomes["outcomes"] as? [[String: Any]])?.first, "\(outcomes)")
+            #expect(outcome["outcome"] as? String == "REVOKE")
+            #expect(outcome["revocationType"] as? String == "FAMILY_REVOKE")
+            #expect(outcome["transactionId"] as? String == id)
+            let revoke = try #require(outcome["revoke"] as? [String: Any])
+            #expect(revoke["action"] as? String == "revokeAccess")
+            #expect(revoke["familyMembers"] as? Bool == true)
+        }
+    }
+
     @Test func withoutConsentNothingIsSentAndTheReasonIsRecorded() async throws {
         try await Storefront.with(slug: "noconsent") { s in
             let bought = try await s.simulator.purchase(Self.coins("di"))

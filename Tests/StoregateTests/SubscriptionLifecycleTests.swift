@@ -37,6 +37,10 @@ import Testing
             #expect(current["autoRenewStatus"] as? Bool == true)
             #expect(current["price"] as? Int == 990)
             #expect(current["currency"] as? String == "USD")
+            let terms = current["renewal"] as? [String: Any]
+            #expect(terms?["price"] as? Int == 990, "the renewal price from Apple's renewal info: \(current)")
+            #expect(terms?["currency"] as? String == "USD")
+            #expect(terms?["expirationIntent"] == nil)
             #expect(try await entitled() == ["com.example.monthly"])
 
             let renewal = try await s.simulator.renew(originalTransactionId: original)
@@ -68,6 +72,7 @@ import Testing
             current = try await status()
             #expect(current["status"] as? String == "expired")
             #expect(current["autoRenewStatus"] as? Bool == false)
+            #expect((current["renewal"] as? [String: Any])?["expirationIntent"] as? Int == 2, "billing error, as Apple's renewal info says")
             #expect(try await entitled() == [])
 
             // A one-time purchase shows up in entitlements until it is refunded.

@@ -22,7 +22,9 @@ public struct RefundOutcome: Sendable, Equatable {
     public let signedDate: Date?
     public let recordedAt: Date?
 
-    public static let outcomes: [NotificationTypeV2] = [.refund, .refundDeclined, .refundReversed]
+    /// REVOKE is Family Sharing's: a family member's access to a shared purchase ended (the purchaser stopped
+    /// sharing it, or was refunded).
+    public static let outcomes: [NotificationTypeV2] = [.refund, .refundDeclined, .refundReversed, .revoke]
 
     public init(
         notificationUUID: UUID, appId: UUID, environment: AppStoreEnvironment, outcome: NotificationTypeV2, transactionId: String,
@@ -74,7 +76,7 @@ public struct RevokeInstruction: Sendable, Equatable {
         case .refundReversed:
             self.init(.restore, familyMembers: false, summary: "Apple reversed the refund; restore what was revoked for it.")
         default:
-            let family = o.revocationType == .familyRevoke
+            let family = o.revocationType == .familyRevoke || o.outcome == .revoke
             if o.productType == .consumable {
                 let percentage = o.refundPercentage ?? 100_000
                 let quantity = o.quantity * percentage / 100_000

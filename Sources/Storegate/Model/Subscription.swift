@@ -22,6 +22,10 @@ public struct Subscription: Sendable, Equatable {
     public var offerIdentifier: String?
     public var price: Int64?
     public var currency: String?
+    /// The ISO 8601 duration of the latest transaction's offer, such as `P1M`.
+    public var offerPeriod: String?
+    /// What the next renewal will be, from Apple's renewal info.
+    public var renewal: RenewalTerms?
     /// When Apple signed the newest data applied; older data never replaces newer.
     public var signedDate: Date
     public var updatedAt: Date?
@@ -30,7 +34,7 @@ public struct Subscription: Sendable, Equatable {
         appId: UUID, environment: AppStoreEnvironment, originalTransactionId: String, subscriptionGroupIdentifier: String?, customer: UUID?, status: Status,
         productId: String, latestTransactionId: String, purchaseDate: Date?, expiresDate: Date?, autoRenewStatus: Bool?, autoRenewProductId: String?,
         inBillingRetry: Bool, gracePeriodExpiresDate: Date?, offerType: OfferType?, offerIdentifier: String?, price: Int64?, currency: String?,
-        signedDate: Date,
+        signedDate: Date, offerPeriod: String? = nil, renewal: RenewalTerms? = nil,
         updatedAt: Date? = nil
     ) {
         self.appId = appId
@@ -51,8 +55,35 @@ public struct Subscription: Sendable, Equatable {
         self.offerIdentifier = offerIdentifier
         self.price = price
         self.currency = currency
+        self.offerPeriod = offerPeriod
+        self.renewal = renewal
         self.signedDate = signedDate
         self.updatedAt = updatedAt
+    }
+}
+
+/// The next renewal as Apple's renewal info describes it: its price, the offer that will apply, the win-back
+/// offers the customer may redeem, whether they accepted a price increase, and why it will not renew.
+public struct RenewalTerms: Sendable, Equatable, Codable {
+    /// In milliunits of `currency`.
+    public var renewalPrice: Int64?
+    public var currency: String?
+    public var offerType: OfferType?
+    public var offerIdentifier: String?
+    public var offerPeriod: String?
+    public var eligibleWinBackOfferIds: [String]?
+    public var priceIncreaseStatus: PriceIncreaseStatus?
+    public var expirationIntent: ExpirationIntent?
+
+    public init(_ info: JWSRenewalInfoDecodedPayload) {
+        renewalPrice = info.renewalPrice
+        currency = info.currency
+        offerType = info.offerType
+        offerIdentifier = info.offerIdentifier
+        offerPeriod = info.offerPeriod
+        eligibleWinBackOfferIds = info.eligibleWinBackOfferIds
+        priceIncreaseStatus = info.priceIncreaseStatus
+        expirationIntent = info.expirationIntent
     }
 }
 
