@@ -12,13 +12,23 @@ public struct SimulatorCA: Sendable {
     public let root: Certificate
     public let intermediate: Certificate
     public let leaf: Certificate
+    /// The issuing keys, to run OCSP responders for this chain in tests (a development CA's, never Apple's).
+    public let rootKey: P256.Signing.PrivateKey
+    public let intermediateKey: P256.Signing.PrivateKey
     let leafKey: P256.Signing.PrivateKey
     let x5c: [String]
 
-    public init(now: Date = Date()) throws {
+    /// `ocsp`: responder URLs to name in the certificates' Authority Information Access, as Apple's do: the
+    /// root's responder (answers for the intermediate) and the intermediate's (answers for the leaf).
+    public init(now: Date = Date(), ocsp: (root: String, intermediate: String)? = nil) throws {
         let rootKey = P256.Signing.PrivateKey()
         let intermediateKey = P256.Signing.PrivateKey()
         let leafKey = P256.Signing.PrivateKey()
+        func responder(_ url: String?) -> AuthorityInformationAccess? {
+            url.map { AuthorityInformationAccess([.init(method: .ocspServer, location: .uniformResourceIdentifier($0))]) }
+        }
+        let rootResponder = responder(ocsp?.root)
+        let intermediateResponder = responder(ocsp?.intermediate)
         let rootName = try DistinguishedName {
             CommonName("Storegate App Store Simulator Root CA")
             OrganizationName("Storegate Simulator")
@@ -55,6 +65,7 @@ public struct SimulatorCA: Sendable {
                 Certificate.Extension(oid: ChainVerifier.wwdrIntermediateOID, critical: false, value: [0x05, 0x00])
                 intermediateId
                 AuthorityKeyIdentifier(keyIdentifier: rootId.keyIdentifier)
+                if let rootResponder { rootResponder }
             }, issuerPrivateKey: .init(rootKey))
         leaf = try Certificate(
             version: .v3, serialNumber: .init(), publicKey: .init(leafKey.publicKey), notValidBefore: from, notValidAfter: until, issuer: intermediateName,
@@ -65,7 +76,10 @@ public struct SimulatorCA: Sendable {
                 Certificate.Extension(oid: ChainVerifier.receiptSigningOID, critical: false, value: [0x05, 0x00])
                 leafId
                 AuthorityKeyIdentifier(keyIdentifier: intermediateId.keyIdentifier)
+                if let intermediateResponder { intermediateResponder }
             }, issuerPrivateKey: .init(intermediateKey))
+        self.rootKey = rootKey
+        self.intermediateKey = intermediateKey
         self.leafKey = leafKey
         self.x5c = try [leaf, intermediate, root].map { certificate in
             var serializer = DER.Serializer()

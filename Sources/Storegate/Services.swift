@@ -29,7 +29,7 @@ public struct Services: Sendable {
     public init(
         persistence: any Persistence, vault: KeyVault, logger: Logger, authCacheTTL: Duration = .seconds(5),
         trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil, appStoreURL: String? = nil, http: HTTPClient = .shared,
-        workerPollInterval: Duration = .seconds(1)
+        workerPollInterval: Duration = .seconds(1), ocsp: (any OCSPTransport)? = nil
     ) throws {
         self.persistence = persistence
         self.vault = vault
@@ -38,7 +38,9 @@ public struct Services: Sendable {
         self.apps = AppService(persistence: persistence, vault: vault, signingKeys: signingKeys)
         self.tenants = TenantService(persistence: persistence, signingKeys: signingKeys)
         self.offers = OfferService(persistence: persistence, signingKeys: signingKeys, cacheTTL: authCacheTTL)
-        self.chains = ChainVerifier(roots: try trust?.roots ?? [ChainVerifier.appleRootCAG3()])
+        // With `ocsp`, every certificate's revocation is checked online (an unreachable responder is a retryable failure)
+        // and a verified chain is remembered for 15 minutes, as Apple's libraries do.
+        self.chains = ChainVerifier(roots: try trust?.roots ?? [ChainVerifier.appleRootCAG3()], ocsp: ocsp)
         let verification = Verification(chains: chains, allowUnsignedEnvironments: trust?.allowUnsignedEnvironments ?? false)
         let gateway = AppStoreGateway(http: http, baseURL: appStoreURL, signingKeys: signingKeys, persistence: persistence)
         let processor = NotificationProcessor(persistence: persistence, verification: verification)

@@ -1,3 +1,4 @@
+import AppStoreServer
 import ArgumentParser
 import Foundation
 import KeyVault
@@ -37,14 +38,15 @@ enum Runtime {
 
     /// The composition root: the domain's services over PostgreSQL, as configured by the environment.
     static func makeServices(
-        logger: Logger, database config: DatabaseConfiguration, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil
+        logger: Logger, database config: DatabaseConfiguration, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil,
+        ocsp: (any OCSPTransport)? = nil
     ) throws -> (Services, PostgresPersistence) {
         var clientLogger = logger
         clientLogger.logLevel = .warning
         let postgres = PostgresPersistence(client: PostgresClient(configuration: config.client, backgroundLogger: clientLogger), logger: logger)
         let services = try Services(
             persistence: postgres, vault: vault(), logger: logger, trust: trust,
-            appStoreURL: environment["STOREGATE_APP_STORE_URL"].flatMap { $0.isEmpty ? nil : $0 })
+            appStoreURL: environment["STOREGATE_APP_STORE_URL"].flatMap { $0.isEmpty ? nil : $0 }, ocsp: ocsp)
         return (services, postgres)
     }
 

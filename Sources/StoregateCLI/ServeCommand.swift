@@ -1,4 +1,5 @@
 import ArgumentParser
+import AsyncHTTPClient
 import AppStoreServer
 import Foundation
 import Hummingbird
@@ -33,6 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Trust this root certificate (DER or PEM) for Apple-signed data instead of Apple Root CA - G3, e.g. the simulator's. Development only.")
     var trustRoots: [String] = []
     @Flag(help: "Accept Xcode and LocalTesting data, which the App Store does not sign. Development only.") var allowUnsignedEnvironments = false
+    @Flag(help: "Do not check certificate revocation with Apple's OCSP responders (offline development only).") var noOcsp = false
 
     func validate() throws {
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
@@ -53,6 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             roots.append(root)
         }
+        if noOcsp { logger.warning("--no-ocsp: revoked App Store certificates are not detected") }
         if !roots.isEmpty || allowUnsignedEnvironments {
             logger.warning("development trust settings: signed data is not checked against Apple Root CA - G3 alone")
         }
@@ -67,7 +70,8 @@ struct ServeCommand: AsyncParsableCommand {
             }
             (services, postgres) = try Runtime.makeServices(
                 logger: logger, database: database,
-                trust: (roots: roots.isEmpty ? [try ChainVerifier.appleRootCAG3()] : roots, allowUnsignedEnvironments: allowUnsignedEnvironments))
+                trust: (roots: roots.isEmpty ? [try ChainVerifier.appleRootCAG3()] : roots, allowUnsignedEnvironments: allowUnsignedEnvironments),
+                ocsp: noOcsp ? nil : HTTPOCSPTransport(http: .shared))
         } catch {
             throw Runtime.fail(String(describing: error))
         }

@@ -13,14 +13,20 @@ public protocol OCSPTransport: Sendable {
 /// Posts `application/ocsp-request` over a shared `HTTPClient` (the caller owns it).
 public struct HTTPOCSPTransport: OCSPTransport {
     let http: HTTPClient
-    public init(http: HTTPClient) { self.http = http }
+    /// How long a responder may take to answer; past it the check is a retryable failure.
+    let timeout: TimeAmount
+
+    public init(http: HTTPClient, timeout: TimeAmount = .seconds(5)) {
+        self.http = http
+        self.timeout = timeout
+    }
 
     public func post(_ request: [UInt8], to uri: String) async throws -> [UInt8] {
         var call = HTTPClientRequest(url: uri)
         call.method = .POST
         call.headers.add(name: "Content-Type", value: "application/ocsp-request")
         call.body = .bytes(ByteBuffer(bytes: request))
-        let response = try await http.execute(call, timeout: .seconds(30))
+        let response = try await http.execute(call, timeout: timeout)
         guard response.status.code == 200 else { throw OCSPNetworkFailure(reason: "HTTP \(response.status.code)") }
         return Array(try await response.body.collect(upTo: 1 << 20).readableBytesView)
     }
