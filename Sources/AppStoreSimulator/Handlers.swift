@@ -101,6 +101,8 @@ extension AppStoreSimulator {
         switch extended {
         case .failure(let code): return Self.error(code, "Subscriptions that are not eligible cannot be extended.", status: .forbidden)
         case .success(let transaction):
+            try await notify(
+                .renewalExtended, bundleId: context.bundleId, transaction: transaction, renewal: await store.renewal(originalTransactionId: original))
             return Self.json(
                 ExtendRenewalDateResponse(
                     originalTransactionId: original, webOrderLineItemId: transaction.webOrderLineItemId, success: true, effectiveDate: transaction.expiresDate))
@@ -114,11 +116,31 @@ extension AppStoreSimulator {
         guard let days = body.extendByDays, (1...90).contains(days) else {
             return Self.error(.invalidExtendByDays, "Invalid extend by days value.", status: .badRequest)
         }
-        let count = await store.extendAll(bundleId: context.bundleId, productId: productId, days: Int(days))
+        guard let app = await store.app(context.bundleId) else { return Self.error(.appNotFound, "App not found.", status: .notFound) }
+        let (succeeded, failed) = await store.extendAll(bundleId: context.bundleId, productId: productId, days: Int(days))
         await store.setMassExtension(
             MassExtendRenewalDateStatusResponse(
-                requestIdentifier: requestIdentifier, complete: true, completeDate: Timestamp(now()), succeededCount: Int64(count), failedCount: 0),
+                requestIdentifier: requestIdentifier, complete: true, completeDate: Timestamp(now()), succeededCount: Int64(succeeded.count),
+                failedCount: Int64(failed.count)),
             productId: productId)
+        // Apple announces each extended subscription, each one that could not be extended, then the summary.
+        for transaction in succeeded {
+            try await notify(
+                .renewalExtended, bundleId: context.bundleId, transaction: transaction,
+                renewal: await store.renewal(originalTransactionId: transaction.originalTransactionId ?? ""))
+        }
+        for transaction in failed {
+            try await notify(
+                .renewalExtension, subtype: .failure, bundleId: context.bundleId, transaction: transaction,
+                renewal: await store.renewal(originalTransactionId: transaction.originalTransactionId ?? ""))
+        }
+        try await notify(
+            .renewalExtension, subtype: .summary, bundleId: context.bundleId,
+            body: .summary(
+                Summary(
+                    environment: app.environment, appAppleId: app.appAppleId, bundleId: context.bundleId, productId: productId,
+                    requestIdentifier: requestIdentifier, storefrontCountryCodes: body.storefrontCountryCodes, succeededCount: Int64(succeeded.count),
+                    failedCount: Int64(failed.count))))
         return Self.json(MassExtendRenewalDateResponse(requestIdentifier: requestIdentifier))
     }
 
@@ -237,15 +259,23 @@ extension SimulatorStore {
         return .success(latest)
     }
 
-    func extendAll(bundleId: String, productId: String, days: Int) -> Int {
+    /// Extends every subscription of the product that has not expired; returns those extended and those refused.
+    func extendAll(bundleId: String, productId: String, days: Int) -> (succeeded: [JWSTransactionDecodedPayload], failed: [JWSTransactionDecodedPayload]) {
+        let now = Date()
         let originals = Set(
             transactions.values.filter { $0.bundleId == bundleId && $0.productId == productId && $0.type == .autoRenewableSubscription }.compactMap(
                 \.originalTransactionId))
-        var count = 0
+        var succeeded: [JWSTransactionDecodedPayload] = []
+        var failed: [JWSTransactionDecodedPayload] = []
         for original in originals.sorted() {
-            if case .success = extend(bundleId: bundleId, originalTransactionId: original, days: days) { count += 1 }
+            guard let latest = latest(originalTransactionId: original), (latest.expiresDate?.date ?? .distantPast) > now else { continue }
+            switch extend(bundleId: bundleId, originalTransactionId: original, days: days) {
+            case .success(let transaction): succeeded.append(transaction)
+            case .failure: failed.append(latest)
+            case nil: continue
+            }
         }
-        return count
+        return (succeeded, failed)
     }
 
     func setAppAccountToken(originalTransactionId: String, token: LowercaseUUID) {

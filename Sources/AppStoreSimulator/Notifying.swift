@@ -14,23 +14,51 @@ extension AppStoreSimulator {
         }
     }
 
-    /// Signs a notification, adds it to the history, and sends it to the app's URL (with Apple's retries).
+    /// What a notification carries: Apple sends exactly one of these.
+    public enum NotificationBody: Sendable {
+        /// `data`: a transaction and renewal info (most types).
+        case data(JWSTransactionDecodedPayload?, JWSRenewalInfoDecodedPayload?, consumptionRequestReason: ConsumptionRequestReason?)
+        /// `summary`: a mass renewal-date extension finished (`RENEWAL_EXTENSION` / `SUMMARY`).
+        case summary(Summary)
+        /// `externalPurchaseToken` (`EXTERNAL_PURCHASE_TOKEN`).
+        case externalPurchaseToken(ExternalPurchaseToken)
+        /// `appData` with the signed app transaction (`RESCIND_CONSENT`).
+        case appData(AppTransaction)
+    }
+
+    /// Signs a notification with `data`, adds it to the history, and sends it to the app's URL (with Apple's retries).
     @discardableResult
     public func notify(
         _ type: NotificationTypeV2, subtype: Subtype? = nil, bundleId: String, transaction: JWSTransactionDecodedPayload? = nil,
         renewal: JWSRenewalInfoDecodedPayload? = nil, consumptionRequestReason: ConsumptionRequestReason? = nil
     ) async throws -> ResponseBodyV2DecodedPayload {
+        try await notify(type, subtype: subtype, bundleId: bundleId, body: .data(transaction, renewal, consumptionRequestReason: consumptionRequestReason))
+    }
+
+    /// Signs a notification, adds it to the history, and sends it to the app's URL (with Apple's retries).
+    @discardableResult
+    public func notify(
+        _ type: NotificationTypeV2, subtype: Subtype? = nil, bundleId: String, body: NotificationBody
+    ) async throws
+        -> ResponseBodyV2DecodedPayload
+    {
         guard let app = await store.app(bundleId) else { throw ScenarioError.unknownApp(bundleId) }
-        let subscriptionStatus: Status? =
-            if let transaction, transaction.type == .autoRenewableSubscription { status(of: transaction, renewal: renewal) } else { nil }
-        let payload = ResponseBodyV2DecodedPayload(
-            notificationType: type, subtype: subtype, notificationUUID: UUID().uuidString.lowercased(),
-            data: NotificationData(
+        var payload = ResponseBodyV2DecodedPayload(
+            notificationType: type, subtype: subtype, notificationUUID: UUID().uuidString.lowercased(), version: "2.0", signedDate: Timestamp(now()))
+        switch body {
+        case .data(let transaction, let renewal, let reason):
+            let subscriptionStatus: Status? =
+                if let transaction, transaction.type == .autoRenewableSubscription { status(of: transaction, renewal: renewal) } else { nil }
+            payload.data = NotificationData(
                 environment: app.environment, appAppleId: app.appAppleId, bundleId: bundleId, bundleVersion: "1",
                 signedTransactionInfo: try transaction.map { try ca.sign($0) }, signedRenewalInfo: try renewal.map { try ca.sign($0) },
-                status: subscriptionStatus,
-                consumptionRequestReason: consumptionRequestReason),
-            version: "2.0", signedDate: Timestamp(now()))
+                status: subscriptionStatus, consumptionRequestReason: reason)
+        case .summary(let summary): payload.summary = summary
+        case .externalPurchaseToken(let token): payload.externalPurchaseToken = token
+        case .appData(let appTransaction):
+            payload.appData = AppData(
+                appAppleId: app.appAppleId, bundleId: bundleId, environment: app.environment, signedAppTransactionInfo: try ca.sign(appTransaction))
+        }
         let signed = try ca.sign(payload)
         await store.appendNotification(bundleId: bundleId, payload: payload, signed: signed, attempts: [])
         if let url = await store.notificationURL(bundleId: bundleId), let sender {

@@ -44,6 +44,13 @@ extension AppStoreSimulator {
         let enabled: Bool?
         let percentage: Int32?
         let reason: String?
+        let productId: String?
+        let upgrade: Bool?
+        let offerType: Int32?
+        let offerIdentifier: String?
+        let price: Int64?
+        let accepted: Bool?
+        let bundleId: String?
     }
 
     struct FaultRequest: Decodable {
@@ -95,6 +102,21 @@ extension AppStoreSimulator {
             case "fail-renewal": try await failRenewal(originalTransactionId: id, gracePeriod: body?.gracePeriodSeconds)
             case "expire": try await expire(originalTransactionId: id, billingRetryExhausted: body?.billingRetryExhausted ?? false)
             case "auto-renew": try await setAutoRenew(originalTransactionId: id, enabled: body?.enabled ?? true)
+            case "change-product":
+                guard let productId = body?.productId else { throw HTTPError(.badRequest, message: "productId is required") }
+                return Self.json(try await changeRenewalPreference(originalTransactionId: id, to: productId, upgrade: body?.upgrade ?? false))
+            case "redeem-offer":
+                try await redeemOffer(
+                    originalTransactionId: id, offerType: OfferType(rawValue: body?.offerType ?? 2), offerIdentifier: body?.offerIdentifier ?? "offer")
+            case "expire-grace-period": try await expireGracePeriod(originalTransactionId: id)
+            case "price-increase":
+                guard let price = body?.price else { throw HTTPError(.badRequest, message: "price is required") }
+                try await increasePrice(originalTransactionId: id, to: price, accepted: body?.accepted ?? false)
+            case "migrate": try await advancedCommerce(originalTransactionId: id, .migration)
+            case "change-price":
+                guard let price = body?.price else { throw HTTPError(.badRequest, message: "price is required") }
+                try await advancedCommerce(originalTransactionId: id, .priceChange(price))
+            case "update-metadata": try await advancedCommerce(originalTransactionId: id, .metadataUpdate)
             default: throw HTTPError(.notFound)
             }
             return Response(status: .ok)
@@ -111,6 +133,14 @@ extension AppStoreSimulator {
             default: throw HTTPError(.notFound)
             }
             return Response(status: .ok)
+        }
+        scenario.post("customers/:customer/rescind-consent") { request, context in
+            let body = try await request.decode(as: ChangeRequest.self, context: context)
+            guard let bundleId = body.bundleId else { throw HTTPError(.badRequest, message: "bundleId is required") }
+            return Self.json(try await rescindConsent(customer: try context.parameters.require("customer"), bundleId: bundleId), status: .created)
+        }
+        scenario.post("apps/:bundleId/unreported-external-purchase-token") { _, context in
+            Self.json(try await unreportedExternalPurchaseToken(bundleId: try context.parameters.require("bundleId")), status: .created)
         }
         scenario.post("faults") { request, context in
             let body = try await request.decode(as: FaultRequest.self, context: context)

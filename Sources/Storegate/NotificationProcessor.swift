@@ -21,25 +21,31 @@ public struct NotificationProcessor: Sendable {
             try await persistence.inTenant(tenant, .read) { try await $0.completeJob(.processNotification, ref: ref) }
             return false
         }
-        var purchase: SignedPurchase?
+        var effect = Effect.nothing
         var problem: String?
         let decoded = try JSONDecoder().decode(ResponseBodyV2DecodedPayload.self, from: Data(stored.payload.utf8))
-        if let app, let signed = decoded.data?.signedTransactionInfo {
+        if let app {
             do {
-                purchase = try await verification.purchase(
-                    signedTransaction: signed, signedRenewalInfo: decoded.data?.signedRenewalInfo, app: app, environment: stored.environment,
-                    field: "signedTransactionInfo")
-            } catch StoregateError.unverified(_, let failure) where failure.isRetryable {
-                throw StoregateError.unverified(field: "signedTransactionInfo", failure: failure)
+                effect = try await self.effect(of: decoded, stored: stored, app: app)
+            } catch StoregateError.unverified(let field, let failure) where failure.isRetryable {
+                throw StoregateError.unverified(field: field, failure: failure)
             } catch {
                 problem = "\(error)"
             }
-        } else if app == nil {
+        } else {
             problem = "the app was removed"
         }
         return try await persistence.inTenant(tenant) { unit in
             guard let locked = try await unit.notifications.find(notificationUUID, lock: true), locked.processedAt == nil else { return false }
-            if let app, let purchase { try await apply(decoded, stored: stored, purchase: purchase, app: app, in: unit) }
+            if let app {
+                switch effect {
+                case .purchase(let purchase): try await apply(decoded, stored: stored, purchase: purchase, app: app, in: unit)
+                case .appTransaction(let appTransaction): try await unit.appTransactions.upsert(appTransaction)
+                case .externalPurchaseToken(let token): try await unit.externalPurchaseTokens.record(token)
+                case .extensionSummary(let summary): try await unit.extensions.recordSummary(summary)
+                case .nothing: break
+                }
+            }
             try await unit.notifications.markProcessed(notificationUUID, error: problem)
             try await unit.completeJob(.processNotification, ref: ref)
             return true

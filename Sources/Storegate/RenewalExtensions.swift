@@ -111,7 +111,8 @@ extension SubscriptionService {
         return identifier
     }
 
-    /// Apple's progress on a mass extension.
+    /// Apple's progress on a mass extension: the summary Apple's `RENEWAL_EXTENSION` notification
+    /// brought, else Apple's Get Status of Subscription Renewal Date Extensions.
     public func extensionStatus(
         tenant: Tenant, bundleId: String, environment: AppStoreEnvironment?, productId: String, requestIdentifier: String
     ) async throws
@@ -120,6 +121,14 @@ extension SubscriptionService {
         let app = try await persistence.app(tenant, bundleId: bundleId)
         let productId = try Validate.text(productId, field: "productId", max: 255)
         let identifier = try Self.validateExtension(days: 1, reasonCode: 0, requestIdentifier: requestIdentifier)
+        // Apple's RENEWAL_EXTENSION summary, once it arrived, answers without a call.
+        if let summary = try await persistence.inTenant(tenant, .read, { try await $0.extensions.summary(appId: app.id, requestIdentifier: identifier) }),
+            summary.productId == nil || summary.productId == productId
+        {
+            return MassExtendRenewalDateStatusResponse(
+                requestIdentifier: identifier, complete: true, completeDate: Timestamp(summary.completedAt), succeededCount: summary.succeededCount,
+                failedCount: summary.failedCount)
+        }
         let client = try await gateway.client(tenant: tenant, app: app, environment: try app.environment(environment))
         do {
             return try await client.getStatusOfSubscriptionRenewalDateExtensions(requestIdentifier: identifier, productId: productId)

@@ -19,6 +19,7 @@ public struct Services: Sendable {
     public let accounts: AccountService
     public let refunds: RefundService
     public let subscriptions: SubscriptionService
+    public let transactions: TransactionService
     /// Runs the durable job queue (notification processing, consumption answers).
     public let worker: JobWorker
     /// The process-wide cache of verified Apple certificate chains.
@@ -47,6 +48,7 @@ public struct Services: Sendable {
         self.notifications = NotificationIngest(persistence: persistence, verification: verification, processor: processor, gateway: gateway, logger: logger)
         self.refunds = RefundService(persistence: persistence, gateway: gateway, verification: verification, logger: logger)
         self.subscriptions = SubscriptionService(persistence: persistence, gateway: gateway, verification: verification)
+        self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification)
         self.worker = JobWorker(persistence: persistence, processor: processor, refunds: refunds, logger: logger, pollInterval: workerPollInterval)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway)
     }

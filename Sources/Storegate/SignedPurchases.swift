@@ -62,16 +62,17 @@ struct SignedPurchase: Sendable {
     }
 
     /// Stores the purchase in the tenant: links its `originalTransactionId` to the owner Apple's data names
-    /// (or `fallback`), then the transaction and, for a subscription, its state. Returns the owner.
+    /// (or `fallback`), then the transaction and, for a subscription, its state unless `subscriptionState` is
+    /// false (a transaction from history or a lookup may not be the subscription's latest). Returns the owner.
     @discardableResult
-    func store(app: App, status: Status?, fallback: UUID? = nil, in unit: any TenantUnit) async throws -> UUID? {
+    func store(app: App, status: Status?, fallback: UUID? = nil, subscriptionState: Bool = true, in unit: any TenantUnit) async throws -> UUID? {
         let owner =
             try await unit.customers.owner(
                 appId: app.id, originalTransactionId: originalTransactionId, appAccountToken: transaction.appAccountToken?.uuid,
                 appTransactionId: transaction.appTransactionId) ?? fallback
         if let owner { try await unit.customers.linkIfUnlinked(appId: app.id, kind: .originalTransactionId, value: originalTransactionId, customer: owner) }
         try await unit.transactions.upsert(stored(appId: app.id, customer: owner))
-        if isSubscription { try await unit.subscriptions.upsert(subscription(appId: app.id, customer: owner, status: status)) }
+        if isSubscription && subscriptionState { try await unit.subscriptions.upsert(subscription(appId: app.id, customer: owner, status: status)) }
         return owner
     }
 }

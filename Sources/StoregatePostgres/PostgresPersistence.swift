@@ -107,6 +107,8 @@ struct PostgresTenantUnit: TenantUnit {
     var notifications: any NotificationStore { NotificationRepository(scope: scope) }
     var refunds: any RefundStore { RefundRepository(scope: scope) }
     var extensions: any RenewalExtensionStore { RenewalExtensionRepository(scope: scope) }
+    var appTransactions: any AppTransactionStore { AppTransactionRepository(scope: scope) }
+    var externalPurchaseTokens: any ExternalPurchaseTokenStore { ExternalPurchaseTokenRepository(scope: scope) }
 
     func enqueue(_ kind: Job.Kind, ref: String, due: Date) async throws {
         try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).enqueue(kind, ref: ref, due: due)

@@ -109,55 +109,6 @@ extension RefundMethods {
             })
     }
 
-    /// A verified transaction, as Apple signed it, in the fields callers need.
-    struct Transaction: Encodable, Sendable {
-        let transactionId: String?
-        let originalTransactionId: String?
-        let productId: String?
-        let type: String?
-        let purchaseDate: Date?
-        let expiresDate: Date?
-        let quantity: Int32?
-        let price: Int64?
-        let currency: String?
-        let revocationDate: Date?
-        let revocationPercentage: Int32?
-        let revocationType: String?
-        let revocationReason: Int32?
-        let appAccountToken: String?
-        let environment: String?
-
-        init(_ t: JWSTransactionDecodedPayload) {
-            transactionId = t.transactionId
-            originalTransactionId = t.originalTransactionId
-            productId = t.productId
-            type = t.type?.rawValue
-            purchaseDate = t.purchaseDate?.date
-            expiresDate = t.expiresDate?.date
-            quantity = t.quantity
-            price = t.price
-            currency = t.currency
-            revocationDate = t.revocationDate?.date
-            revocationPercentage = t.revocationPercentage
-            revocationType = t.revocationType?.rawValue
-            revocationReason = t.revocationReason?.rawValue
-            appAccountToken = t.appAccountToken?.description
-            environment = t.environment?.rawValue
-        }
-
-        static let schema = Schema.object(
-            [
-                ("transactionId", Schema.string()), ("originalTransactionId", Schema.string()), ("productId", Schema.string()), ("type", Schema.string()),
-                ("purchaseDate", Schema.string(format: "date-time")), ("expiresDate", Schema.string(format: "date-time")),
-                ("quantity", Schema.integer(minimum: 1)),
-                ("price", Schema.integer("In milliunits of the currency.")), ("currency", Schema.string()),
-                ("revocationDate", Schema.string(format: "date-time")),
-                ("revocationPercentage", Schema.integer("Milliunits.", minimum: 0)), ("revocationType", Schema.string()),
-                ("revocationReason", Schema.integer()),
-                ("appAccountToken", Schema.string(format: "uuid")), ("environment", Schema.string()),
-            ], required: [], title: "Transaction")
-    }
-
     struct HistoryParams: RPCParams {
         let bundleId: String
         let transactionId: String
@@ -168,9 +119,9 @@ extension RefundMethods {
     }
 
     struct HistoryResult: RPCResult {
-        let transactions: [Transaction]
+        let transactions: [TransactionView]
 
-        static let schema: JSONValue = Schema.object([("transactions", Schema.array(of: Transaction.schema))], required: ["transactions"])
+        static let schema: JSONValue = Schema.object([("transactions", Schema.array(of: TransactionView.schema))], required: ["transactions"])
     }
 
     static let history = RPCMethod<RPCCall>(
@@ -180,7 +131,7 @@ extension RefundMethods {
     ) { (p: HistoryParams, call) in
         HistoryResult(
             transactions: try await call.services.refunds.history(tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId).map(
-                Transaction.init))
+                TransactionView.init))
     }
 
     struct LookupParams: RPCParams {
@@ -195,10 +146,10 @@ extension RefundMethods {
     struct LookupResult: RPCResult {
         let orderId: String
         let status: String
-        let transactions: [Transaction]
+        let transactions: [TransactionView]
 
         static let schema: JSONValue = Schema.object(
-            [("orderId", Schema.string()), ("status", Schema.enumeration(["valid", "invalid"])), ("transactions", Schema.array(of: Transaction.schema))],
+            [("orderId", Schema.string()), ("status", Schema.enumeration(["valid", "invalid"])), ("transactions", Schema.array(of: TransactionView.schema))],
             required: ["orderId", "status", "transactions"])
     }
 
@@ -208,6 +159,6 @@ extension RefundMethods {
         errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid]
     ) { (p: LookupParams, call) in
         let (valid, transactions) = try await call.services.refunds.lookupOrder(tenant: call.caller.tenant, bundleId: p.bundleId, orderId: p.orderId)
-        return LookupResult(orderId: p.orderId, status: valid ? "valid" : "invalid", transactions: transactions.map(Transaction.init))
+        return LookupResult(orderId: p.orderId, status: valid ? "valid" : "invalid", transactions: transactions.map(TransactionView.init))
     }
 }

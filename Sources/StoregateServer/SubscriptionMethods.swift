@@ -177,6 +177,18 @@ enum SubscriptionMethods {
         let purchaseDate: Date?
         let expiresDate: Date?
         let quantity: Int
+
+        init(_ p: OneTimePurchase, bundles: [UUID: String]) {
+            bundleId = bundles[p.appId] ?? ""
+            environment = p.environment.rawValue
+            productId = p.productId
+            type = p.productType.rawValue
+            transactionId = p.transactionId
+            originalTransactionId = p.originalTransactionId
+            purchaseDate = p.purchaseDate
+            expiresDate = p.expiresDate
+            quantity = p.quantity
+        }
     }
 
     struct EntitlementsResult: RPCResult {
@@ -187,19 +199,17 @@ enum SubscriptionMethods {
         static let schema: JSONValue = Schema.object(
             [
                 ("customerId", Schema.string()), ("subscriptions", Schema.array(of: subscriptionSchema)),
-                (
-                    "purchases",
-                    Schema.array(
-                        of: Schema.object(
-                            [
-                                ("bundleId", Schema.string()), ("environment", Schema.string()), ("productId", Schema.string()),
-                                ("type", Schema.enumeration(["Consumable", "Non-Consumable", "Non-Renewing Subscription"])), ("transactionId", Schema.string()),
-                                ("originalTransactionId", Schema.string()), ("purchaseDate", Schema.string(format: "date-time")),
-                                ("expiresDate", Schema.string(format: "date-time")), ("quantity", Schema.integer(minimum: 1)),
-                            ], required: ["bundleId", "environment", "productId", "type", "transactionId", "originalTransactionId", "quantity"]))
-                ),
+                ("purchases", Schema.array(of: purchaseSchema)),
             ], required: ["customerId", "subscriptions", "purchases"])
     }
+
+    static let purchaseSchema = Schema.object(
+        [
+            ("bundleId", Schema.string()), ("environment", Schema.string()), ("productId", Schema.string()),
+            ("type", Schema.enumeration(["Consumable", "Non-Consumable", "Non-Renewing Subscription"])), ("transactionId", Schema.string()),
+            ("originalTransactionId", Schema.string()), ("purchaseDate", Schema.string(format: "date-time")),
+            ("expiresDate", Schema.string(format: "date-time")), ("quantity", Schema.integer(minimum: 1)),
+        ], required: ["bundleId", "environment", "productId", "type", "transactionId", "originalTransactionId", "quantity"])
 
     static let entitlements = RPCMethod<RPCCall>(
         "entitlements.list", tag: "subscriptions", summary: "What a customer may use now.",
@@ -212,12 +222,7 @@ enum SubscriptionMethods {
         let bundles = try await bundles(call)
         return EntitlementsResult(
             customerId: params.customerId, subscriptions: subscriptions.map { Subscription($0, bundles: bundles) },
-            purchases: purchases.map {
-                Purchase(
-                    bundleId: bundles[$0.appId] ?? "", environment: $0.environment.rawValue, productId: $0.productId, type: $0.productType.rawValue,
-                    transactionId: $0.transactionId,
-                    originalTransactionId: $0.originalTransactionId, purchaseDate: $0.purchaseDate, expiresDate: $0.expiresDate, quantity: $0.quantity)
-            })
+            purchases: purchases.map { Purchase($0, bundles: bundles) })
     }
 
     static let extendByDays = RPCParam("extendByDays", "1 to 90 days.", schema: Schema.integer(minimum: 1))

@@ -83,3 +83,62 @@ public enum NotificationURL {
         (publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL) + "/apple/notifications/" + token
     }
 }
+
+/// A verified transaction, as Apple signed it, in the fields callers need.
+struct TransactionView: Encodable, Sendable {
+    let transactionId: String?
+    let originalTransactionId: String?
+    let productId: String?
+    let type: String?
+    let purchaseDate: Date?
+    let expiresDate: Date?
+    let quantity: Int32?
+    let price: Int64?
+    let currency: String?
+    let revocationDate: Date?
+    let revocationPercentage: Int32?
+    let revocationType: String?
+    let revocationReason: Int32?
+    let appAccountToken: String?
+    let environment: String?
+    let inAppOwnershipType: String?
+    let subscriptionGroupIdentifier: String?
+    let appTransactionId: String?
+    let storefront: String?
+
+    init(_ t: JWSTransactionDecodedPayload) {
+        transactionId = t.transactionId
+        originalTransactionId = t.originalTransactionId
+        productId = t.productId
+        type = t.type?.rawValue
+        purchaseDate = t.purchaseDate?.date
+        expiresDate = t.expiresDate?.date
+        quantity = t.quantity
+        price = t.price
+        currency = t.currency
+        revocationDate = t.revocationDate?.date
+        revocationPercentage = t.revocationPercentage
+        revocationType = t.revocationType?.rawValue
+        revocationReason = t.revocationReason?.rawValue
+        appAccountToken = t.appAccountToken?.description
+        environment = t.environment?.rawValue
+        inAppOwnershipType = t.inAppOwnershipType?.rawValue
+        subscriptionGroupIdentifier = t.subscriptionGroupIdentifier
+        appTransactionId = t.appTransactionId
+        storefront = t.storefront
+    }
+
+    static let schema = Schema.object(
+        [
+            ("transactionId", Schema.string()), ("originalTransactionId", Schema.string()), ("productId", Schema.string()), ("type", Schema.string()),
+            ("purchaseDate", Schema.string(format: "date-time")), ("expiresDate", Schema.string(format: "date-time")),
+            ("quantity", Schema.integer(minimum: 1)),
+            ("price", Schema.integer("In milliunits of the currency.")), ("currency", Schema.string()),
+            ("revocationDate", Schema.string(format: "date-time")),
+            ("revocationPercentage", Schema.integer("Milliunits.", minimum: 0)), ("revocationType", Schema.string()),
+            ("revocationReason", Schema.integer()),
+            ("appAccountToken", Schema.string(format: "uuid")), ("environment", Schema.string()),
+            ("inAppOwnershipType", Schema.string("PURCHASED or FAMILY_SHARED.")), ("subscriptionGroupIdentifier", Schema.string()),
+            ("appTransactionId", Schema.string()), ("storefront", Schema.string("ISO 3166-1 alpha-3 storefront country code.")),
+        ], required: [], title: "Transaction")
+}

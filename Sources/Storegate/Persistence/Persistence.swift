@@ -76,6 +76,8 @@ public protocol TenantUnit: Sendable {
     var notifications: any NotificationStore { get }
     var refunds: any RefundStore { get }
     var extensions: any RenewalExtensionStore { get }
+    var appTransactions: any AppTransactionStore { get }
+    var externalPurchaseTokens: any ExternalPurchaseTokenStore { get }
     /// Adds a job for this tenant, or moves an existing one earlier (never later) when `due` is sooner.
     func enqueue(_ kind: Job.Kind, ref: String, due: Date) async throws
     /// Completes the job of this kind and ref, if there is one.
@@ -220,4 +222,23 @@ public protocol RenewalExtensionStore: Sendable {
     func recent(appId: UUID, originalTransactionId: String) async throws -> [Date]
     /// Serialises extensions of one subscription for the rest of the unit of work.
     func lock(appId: UUID, originalTransactionId: String) async throws
+    /// Records Apple's summary of a mass extension (also one Storegate did not ask for).
+    func recordSummary(_ summary: MassExtensionSummary) async throws
+    func summary(appId: UUID, requestIdentifier: String) async throws -> MassExtensionSummary?
+}
+
+public protocol AppTransactionStore: Sendable {
+    /// Stores the app transaction as last signed; a rescinded consent is kept once recorded.
+    func upsert(_ appTransaction: StoredAppTransaction) async throws
+    /// The app transaction with its linked customer, newest environment first.
+    func find(appId: UUID, appTransactionId: String) async throws -> StoredAppTransaction?
+    /// The app transactions linked to a customer.
+    func list(customer: UUID) async throws -> [StoredAppTransaction]
+}
+
+public protocol ExternalPurchaseTokenStore: Sendable {
+    /// Records a token once per app and ID; returns whether it was new.
+    @discardableResult func record(_ token: ExternalPurchaseTokenRecord) async throws -> Bool
+    /// Tokens, newest first.
+    func list(appId: UUID?, limit: Int) async throws -> [ExternalPurchaseTokenRecord]
 }

@@ -101,7 +101,7 @@ import Testing
             // Refunds: a policy, a consumption request answered from reported facts, Apple's refund, its history.
             _ = try await result("refunds.setPolicy", ["bundleId": bundleId, "customerConsented": true, "refundPreference": "DECLINE"])
             try await s.simulator.requestRefund(transactionId: coinsId, reason: .unsatisfiedWithPurchase)
-            try await s.processed(3)
+            try await s.processed(6)  // 2 purchases, RENEWAL_EXTENDED twice, the mass extension's summary, the request
             _ = try await result("refunds.pending", ["bundleId": bundleId])
             _ = try await result(
                 "refunds.reportConsumption",
@@ -111,10 +111,19 @@ import Testing
                 ])
             try await s.eventually("the consumption information sent") { await s.store.consumptionReports[coinsId] != nil }
             _ = try await s.simulator.refund(transactionId: coinsId, percentage: 75_000)
-            try await s.processed(4)
+            try await s.processed(7)
             _ = try await result("refunds.outcomes", ["customerId": "ivy"])
             _ = try await result("refunds.history", ["bundleId": bundleId, "transactionId": coinsId])
             _ = try await result("refunds.lookupOrder", ["bundleId": bundleId, "orderId": try #require(await s.store.orderId(of: coinsId))])
+
+            // Apple's lookups, verified and stored; a server-side restore; an external purchase token Apple announced.
+            _ = try await result("transactions.get", ["bundleId": bundleId, "transactionId": coinsId])
+            _ = try await result("transactions.history", ["bundleId": bundleId, "transactionId": coinsId, "productTypes": ["Consumable"]])
+            _ = try await result("appTransactions.get", ["bundleId": bundleId, "transactionId": coinsId])
+            _ = try await result("customers.sync", ["customerId": "ivy"])
+            try await s.simulator.unreportedExternalPurchaseToken(bundleId: bundleId)
+            try await s.processed(8)
+            _ = try await result("externalPurchaseTokens.list", ["bundleId": bundleId])
 
             _ = try await result("notifications.list", ["bundleId": bundleId])
             _ = try await result("notifications.backfill", ["bundleId": bundleId, "startDate": (Date() - 3600).formatted(.iso8601)])
