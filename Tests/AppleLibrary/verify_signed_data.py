@@ -2,7 +2,7 @@
 (pip install app-store-server-library): strict certificate checks, no online checks.
 
 usage: verify_signed_data.py ROOT_DER BUNDLE_ID ENVIRONMENT KIND JWS_FILE
-KIND is transaction, renewalInfo or notification. Prints the decoded payload's key field and exits 0,
+KIND is transaction, renewalInfo, notification or appTransaction. Prints the decoded payload's key field and exits 0,
 or prints Apple's VerificationStatus and exits 1.
 """
 import sys
@@ -25,6 +25,8 @@ def main() -> int:
             print(verifier.verify_and_decode_renewal_info(jws).originalTransactionId)
         elif kind == "notification":
             print(verifier.verify_and_decode_notification(jws).rawNotificationType)
+        elif kind == "appTransaction":
+            print(verifier.verify_and_decode_app_transaction(jws).appTransactionId)
         else:
             print(f"unknown kind {kind}", file=sys.stderr)
             return 2

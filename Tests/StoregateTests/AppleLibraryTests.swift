@@ -48,4 +48,36 @@ import Testing
             #expect(stranger.status == 1 && stranger.stderr.contains("VERIFICATION_FAILURE"), "\(stranger.stderr)")
         }
     }
+
+    /// Each of the four kinds of notification payload (`data`, `summary`, `externalPurchaseToken`, `appData`),
+    /// as a tenant gets them from the notification history, and the app transaction pass Apple's verifier.
+    @Test func applesVerifierAcceptsEveryKindOfNotificationAndTheAppTransaction() async throws {
+        try await SimulatorHarness.with { sim in
+            let bundleId = SimulatorHarness.bundleId
+            var purchase = SimulatorStore.Purchase(
+                customer: "apple-lib", bundleId: bundleId, productId: "com.example.monthly", type: .autoRenewableSubscription)
+            purchase.subscriptionGroupIdentifier = "group.premium"
+            let bought = try await sim.simulator.purchase(purchase)
+            try await sim.simulator.unreportedExternalPurchaseToken(bundleId: bundleId)
+            try await sim.simulator.rescindConsent(customer: "apple-lib", bundleId: bundleId)
+            _ = try await sim.client.extendRenewalDateForAllActiveSubscribers(
+                request: MassExtendRenewalDateRequest(
+                    extendByDays: 3, extendReasonCode: .customerSatisfaction, requestIdentifier: "apple-lib", productId: "com.example.monthly"))
+            let history = try await sim.client.getNotificationHistory(
+                paginationToken: nil, request: NotificationHistoryRequest(startDate: Timestamp(Date() - 3600), endDate: Timestamp(Date() + 60)))
+            let root = sim.simulator.ca.rootDER
+            var verified: [String] = []
+            for item in history.notificationHistory ?? [] {
+                let result = try await Self.appleVerifies(try #require(item.signedPayload), kind: "notification", root: root)
+                #expect(result.status == 0, "Apple's library refused a notification: \(result.stderr)")
+                verified.append(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            #expect(
+                Set(verified) == ["SUBSCRIBED", "EXTERNAL_PURCHASE_TOKEN", "RESCIND_CONSENT", "RENEWAL_EXTENDED", "RENEWAL_EXTENSION"], "\(verified)")
+
+            let appTransaction = try await sim.client.getAppTransactionInfo(anyTransactionId: try #require(bought.transactionId))
+            let result = try await Self.appleVerifies(try #require(appTransaction.signedAppTransactionInfo), kind: "appTransaction", root: root)
+            #expect(result.status == 0, "Apple's library refused the app transaction: \(result.stderr)")
+        }
+    }
 }
