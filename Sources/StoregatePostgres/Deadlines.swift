@@ -45,16 +45,29 @@ final class HeldConnection: Sendable {
     }
     private let state = Mutex(State())
 
-    /// Holds `conn`; closes it at once if the deadline already passed (the lease won the race with it).
-    func hold(_ conn: PostgresConnection) {
-        let closed = state.withLock { state in
-            state.connection = conn
+    /// Holds `conn` for the unit of work, or refuses the work (`CancellationError`) before it sends
+    /// anything when the checkout deadline passed first: the connection then goes back to the pool
+    /// untouched. (Closing a connection the pool has just leased out, while the work starts using it,
+    /// can leave that work waiting forever.)
+    func hold(_ conn: PostgresConnection) throws {
+        let refused = state.withLock { state in
+            if !state.closed { state.connection = conn }
             return state.closed
         }
-        if closed { conn.close().whenComplete { _ in } }
+        if refused { throw CancellationError() }
     }
 
-    var isHeld: Bool { state.withLock { $0.connection != nil } }
+    /// At the checkout deadline: true, and no connection will be held from now on, unless one is held.
+    func expireUnlessHeld() -> Bool {
+        state.withLock { state in
+            guard state.connection == nil else { return false }
+            state.closed = true
+            return true
+        }
+    }
+
+    /// Whether the checkout deadline passed with no connection held.
+    var expired: Bool { state.withLock { $0.closed && $0.connection == nil } }
 
     func close() {
         let connection = state.withLock { state in
@@ -67,8 +80,8 @@ final class HeldConnection: Sendable {
 
 enum Deadline {
     /// Runs `work` with a connection that must be leased within `checkout`, and ends it after `total`:
-    /// a lease still waited for is withdrawn, a held connection is closed, and `DeadlineExceeded` is
-    /// thrown. Cancelling the caller (as a graceful shutdown past its grace period does) also closes
+    /// a lease still waited for is withdrawn (or, when it arrives anyway, released unused), a held
+    /// connection is closed, and `DeadlineExceeded` is thrown. Cancelling the caller (as a graceful shutdown past its grace period does) also closes
     /// the connection.
     static func run<T: Sendable>(
         checkout: Duration, total: Duration, _ work: (_ held: HeldConnection) async throws -> T
@@ -87,13 +100,18 @@ enum Deadline {
                 }
                 group.addTask {
                     try await Task.sleep(for: checkout)
-                    guard held.isHeld else { throw DeadlineExceeded(phase: .checkout, limit: checkout) }
+                    if held.expireUnlessHeld() { throw DeadlineExceeded(phase: .checkout, limit: checkout) }
                     try await Task.sleep(for: total - checkout)
                     throw DeadlineExceeded(phase: .unit, limit: total)
                 }
                 defer { group.cancelAll() }
-                while let result = try await group.next() {
-                    if let result { return result }
+                do {
+                    while let result = try await group.next() {
+                        if let result { return result }
+                    }
+                } catch is CancellationError where held.expired {
+                    // The work refused a lease that came after the checkout deadline, before the timer's error arrived.
+                    throw DeadlineExceeded(phase: .checkout, limit: checkout)
                 }
                 // Not reached: the work either returns a value or throws, and so does the timer.
                 throw DeadlineExceeded(phase: .unit, limit: total)

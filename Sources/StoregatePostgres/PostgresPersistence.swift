@@ -44,12 +44,12 @@ public struct PostgresPersistence: Persistence {
                 switch access {
                 case .read:
                     return try await client.withConnection { conn in
-                        held.hold(conn)
+                        try held.hold(conn)
                         return try await body(conn)
                     }
                 case .write:
                     return try await client.transaction(logger: logger) { conn in
-                        held.hold(conn)
+                        try held.hold(conn)
                         return try await body(conn)
                     }
                 }

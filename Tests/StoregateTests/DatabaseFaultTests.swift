@@ -1,5 +1,7 @@
 import Foundation
 import JSONRPC
+import Logging
+import PostgresNIO
 import NIOHTTP1
 import Storegate
 import StoregatePostgres
@@ -52,6 +54,47 @@ import Testing
                     }
                     #expect(try await server.call("tenant.get", apiKey: apiKey)["result"] != nil)
                 }
+            }
+        }
+    }
+
+    /// A checkout deadline that passes as the lease arrives: the connection is released unused, the call
+    /// answers `unavailable` (never a stray cancellation), and no unit is left waiting (this hung before).
+    @Test func checkoutDeadlinesRacingTheLeaseNeverStrandAUnit() async throws {
+        try await TestDatabase.with { _, url in
+            let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+            let client = PostgresClient(configuration: try DatabaseConfiguration(url: url, maximumConnections: 2).client, backgroundLogger: logger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await client.run() }
+                defer { group.cancelAll() }
+                var outcomes = (ok: 0, unavailable: 0)
+                for round in 0..<12 {
+                    let checkout = Duration.microseconds(Int64(round + 1) * 250)
+                    let postgres = PostgresPersistence(
+                        client: client, logger: logger, deadlines: DatabaseDeadlines(checkout: checkout, unit: .seconds(5), readiness: .seconds(1)))
+                    let results = await withTaskGroup(of: Result<Int, any Error>.self) { calls in
+                        for index in 0..<25 {
+                            calls.addTask {
+                                do {
+                                    return .success(
+                                        try await postgres.control(index.isMultiple(of: 2) ? .write : .read) { try await $0.tenants.list().count })
+                                } catch {
+                                    return .failure(error)
+                                }
+                            }
+                        }
+                        return await calls.reduce(into: []) { $0.append($1) }
+                    }
+                    for result in results {
+                        switch result {
+                        case .success: outcomes.ok += 1
+                        case .failure(StoregateError.unavailable): outcomes.unavailable += 1
+                        case .failure(let error): Issue.record("a unit ended with \(error)")
+                        }
+                    }
+                }
+                #expect(outcomes.ok + outcomes.unavailable == 300)
+                #expect(outcomes.unavailable > 0, "the deadlines were tight enough to race the lease")
             }
         }
     }
