@@ -9,7 +9,8 @@ struct NotificationRepository: NotificationStore {
     var s: String { scope.sql }
 
     static let columns = """
-        notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, payload::text, source, received_at, processed_at
+        notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, payload::text, source, received_at, processed_at,
+        processing_error
         """
 
     func insert(_ n: StoredNotification) async throws -> Bool {
@@ -40,15 +41,16 @@ struct NotificationRepository: NotificationStore {
 
     private func rows(_ query: PostgresQuery) async throws -> [StoredNotification] {
         try await scope.all(query) { row -> StoredNotification in
-            let r = try row.decode((UUID, UUID, String, String, String?, Date?, String, String, String, Date, Date?).self)
+            let r = try row.decode((UUID, UUID, String, String, String?, Date?, String, String, String, Date, Date?, String?).self)
 
             guard let source = StoredNotification.Source(rawValue: r.8) else {
                 throw DatabaseError.unreadable("a notification has an unknown source \(r.8)")
             }
             return StoredNotification(
                 notificationUUID: r.0, appId: r.1, environment: AppStoreEnvironment(rawValue: r.2), notificationType: NotificationTypeV2(rawValue: r.3),
-                subtype: r.4.map(Subtype.init(rawValue:)), signedDate: r.5, signedPayload: r.6, payload: r.7, source: source, receivedAt: r.9, processedAt: r.10
-            )
+                subtype: r.4.map(Subtype.init(rawValue:)), signedDate: r.5, signedPayload: r.6, payload: r.7, source: source, receivedAt: r.9,
+                processedAt: r.10,
+                processingError: r.11)
         }
     }
 

@@ -25,6 +25,8 @@ enum NotificationMethods {
         let subtype: String?
         let signedDate: Date?
         let receivedAt: Date?
+        let processedAt: Date?
+        let processingError: String?
     }
 
     struct ListResult: RPCResult {
@@ -41,6 +43,8 @@ enum NotificationMethods {
                                 ("environment", Schema.enumeration(["Production", "Sandbox", "Xcode", "LocalTesting"])), ("notificationType", Schema.string()),
                                 ("subtype", Schema.string()), ("signedDate", Schema.string(format: "date-time")),
                                 ("receivedAt", Schema.string(format: "date-time")),
+                                ("processedAt", Schema.string("When it was applied; absent while it waits to be.", format: "date-time")),
+                                ("processingError", Schema.string("Why applying it changed nothing, e.g. nested signed data that failed verification.")),
                             ], required: ["notificationUUID", "bundleId", "environment", "notificationType"]))
                 )
             ], required: ["notifications"])
@@ -66,7 +70,8 @@ enum NotificationMethods {
             notifications: stored.map {
                 Item(
                     notificationUUID: $0.notificationUUID.uuidString.lowercased(), bundleId: bundles[$0.appId] ?? "", environment: $0.environment.rawValue,
-                    notificationType: $0.notificationType.rawValue, subtype: $0.subtype?.rawValue, signedDate: $0.signedDate, receivedAt: $0.receivedAt)
+                    notificationType: $0.notificationType.rawValue, subtype: $0.subtype?.rawValue, signedDate: $0.signedDate, receivedAt: $0.receivedAt,
+                    processedAt: $0.processedAt, processingError: $0.processingError)
             })
     }
 }

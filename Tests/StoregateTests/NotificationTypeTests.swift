@@ -134,6 +134,9 @@ import Testing
                     logger: s.services.postgres.logger)
             }
             #expect(recorded == 0, "nothing recorded from unverified data")
+            let listed = try #require(try await s.result("notifications.list", ["bundleId": bundleId, "limit": 1])["notifications"] as? [[String: Any]])
+            #expect(listed.first?["processedAt"] is String)
+            #expect((listed.first?["processingError"] as? String)?.contains("appData.signedAppTransactionInfo") == true, "the tenant sees why")
         }
     }
 

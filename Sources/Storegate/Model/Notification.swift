@@ -24,10 +24,13 @@ public struct StoredNotification: Sendable, Equatable {
     public let receivedAt: Date?
     /// When it was applied; nil while it waits.
     public let processedAt: Date?
+    /// Why applying it changed nothing (its data failed verification, its app was removed); nil when applied.
+    public let processingError: String?
 
     public init(
         notificationUUID: UUID, appId: UUID, environment: AppStoreEnvironment, notificationType: NotificationTypeV2, subtype: Subtype?, signedDate: Date?,
-        signedPayload: String, payload: String, source: Source, receivedAt: Date? = nil, processedAt: Date? = nil
+        signedPayload: String, payload: String, source: Source, receivedAt: Date? = nil, processedAt: Date? = nil,
+        processingError: String? = nil
     ) {
         self.notificationUUID = notificationUUID
         self.appId = appId
@@ -40,6 +43,7 @@ public struct StoredNotification: Sendable, Equatable {
         self.source = source
         self.receivedAt = receivedAt
         self.processedAt = processedAt
+        self.processingError = processingError
     }
 }
 
