@@ -70,7 +70,6 @@ extension AppStoreSimulator {
         switch change {
         case .migration:
             type = .migration
-            transaction.transactionReason = .purchase
         case .priceChange(let price):
             type = .priceChange
             renewal.renewalPrice = price

@@ -58,14 +58,8 @@ extension TransactionService {
     private func sync(tenant: Tenant, app: App, anyTransactionId id: String, environment: AppStoreEnvironment?, customer: UUID) async throws -> SyncedApp {
         let (found, used) = try await gateway.firstEnvironment(tenant: tenant, app: app, preferring: environment, field: "customerId") {
             client throws(AppStoreServerAPIError) in
-            var signed: [String] = []
-            var revision: String?
-            repeat {
-                let page = try await client.getTransactionHistory(anyTransactionId: id, revision: revision)
-                signed += page.signedTransactions ?? []
-                revision = page.hasMore == true ? page.revision : nil
-            } while revision != nil
-            return (history: signed, statuses: try await client.getAllSubscriptionStatuses(anyTransactionId: id))
+            let history = try await Self.historyPages(client, anyTransactionId: id)
+            return (history: history.signed, statuses: try await client.getAllSubscriptionStatuses(anyTransactionId: id))
         }
         let history = try await verifiedPurchases(found.history, app: app, environment: used)
         var latest: [(SignedPurchase, Status?)] = []

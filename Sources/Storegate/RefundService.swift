@@ -179,12 +179,12 @@ public struct RefundService: Sendable {
     // MARK: Reading
 
     public func requests(tenant: Tenant, bundleId: String?, status: RefundRequest.Status?, limit: Int) async throws -> [RefundRequest] {
-        let appId = try await appId(tenant, bundleId: bundleId)
+        let appId = try await persistence.appId(tenant, bundleId: bundleId)
         return try await persistence.inTenant(tenant, .read) { try await $0.refunds.requests(appId: appId, transactionId: nil, status: status, limit: limit) }
     }
 
     public func outcomes(tenant: Tenant, bundleId: String?, transactionId: String?, customerId: String?, limit: Int) async throws -> [RefundOutcome] {
-        let appId = try await appId(tenant, bundleId: bundleId)
+        let appId = try await persistence.appId(tenant, bundleId: bundleId)
         if transactionId != nil, appId == nil { throw StoregateError.invalid(field: "bundleId", reason: "is required with transactionId") }
         let transactionId = try transactionId.map { try Validate.transactionId($0, field: "transactionId") }
         return try await persistence.inTenant(tenant, .read) { unit in
@@ -195,11 +195,6 @@ public struct RefundService: Sendable {
             }
             return try await unit.refunds.outcomes(appId: appId, transactionId: transactionId, customer: customer, limit: limit)
         }
-    }
-
-    private func appId(_ tenant: Tenant, bundleId: String?) async throws -> UUID? {
-        guard let bundleId else { return nil }
-        return try await persistence.app(tenant, bundleId: bundleId).id
     }
 
     /// Apple's refund history for the customer behind `transactionId`, every page, each transaction verified.

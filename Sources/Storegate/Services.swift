@@ -65,6 +65,12 @@ extension Persistence {
         return app
     }
 
+    /// The id of the app with this bundle ID, when one is given: a filter that may be absent.
+    func appId(_ tenant: Tenant, bundleId: String?) async throws -> UUID? {
+        guard let bundleId else { return nil }
+        return try await app(tenant, bundleId: bundleId).id
+    }
+
     /// The tenant with this id, when it still exists.
     func tenant(id: UUID) async throws -> Tenant? {
         try await control(.read) { try await $0.tenants.find(id: id) }

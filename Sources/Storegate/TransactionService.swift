@@ -75,16 +75,7 @@ public struct TransactionService: Sendable {
         }
         let (page, environment) = try await gateway.firstEnvironment(tenant: tenant, app: app, preferring: start?.environment, field: "transactionId") {
             client throws(AppStoreServerAPIError) in
-            var signed: [String] = []
-            var revision = start?.revision
-            var hasMore = true
-            while hasMore && signed.count < limit {
-                let page = try await client.getTransactionHistory(anyTransactionId: id, revision: revision, request: request)
-                signed += page.signedTransactions ?? []
-                hasMore = page.hasMore == true && page.revision != nil
-                revision = page.revision
-            }
-            return (signed: signed, revision: revision, hasMore: hasMore)
+            try await Self.historyPages(client, anyTransactionId: id, request: request, from: start?.revision, limit: limit)
         }
         let purchases = try await verifiedPurchases(page.signed, app: app, environment: environment)
         try await persistence.inTenant(tenant) { unit in
@@ -122,8 +113,25 @@ public struct TransactionService: Sendable {
     /// External purchase tokens Apple announced, newest first.
     public func externalPurchaseTokens(tenant: Tenant, bundleId: String?, limit: Int) async throws -> [ExternalPurchaseTokenRecord] {
         guard (1...500).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 500") }
-        let appId = try await bundleId.asyncMap { try await persistence.app(tenant, bundleId: $0).id }
+        let appId = try await persistence.appId(tenant, bundleId: bundleId)
         return try await persistence.inTenant(tenant, .read) { try await $0.externalPurchaseTokens.list(appId: appId, limit: limit) }
+    }
+
+    /// Apple's history pages from `revision` on, until at least `limit` signed transactions or the last page.
+    static func historyPages(
+        _ client: AppStoreServerAPIClient, anyTransactionId id: String, request: TransactionHistoryRequest = TransactionHistoryRequest(),
+        from revision: String? = nil, limit: Int = .max
+    ) async throws(AppStoreServerAPIError) -> (signed: [String], revision: String?, hasMore: Bool) {
+        var signed: [String] = []
+        var revision = revision
+        var hasMore = true
+        while hasMore && signed.count < limit {
+            let page = try await client.getTransactionHistory(anyTransactionId: id, revision: revision, request: request)
+            signed += page.signedTransactions ?? []
+            hasMore = page.hasMore == true && page.revision != nil
+            revision = page.revision
+        }
+        return (signed, revision, hasMore)
     }
 
     func verifiedPurchases(_ signed: [String], app: App, environment: AppStoreEnvironment) async throws -> [SignedPurchase] {
@@ -174,12 +182,5 @@ public struct TransactionService: Sendable {
         }
 
         var text: String { environment.rawValue + ":" + revision }
-    }
-}
-
-extension Optional {
-    func asyncMap<U>(_ transform: (Wrapped) async throws -> U) async rethrows -> U? {
-        guard let self else { return nil }
-        return try await transform(self)
     }
 }
