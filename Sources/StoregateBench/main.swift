@@ -119,6 +119,12 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     }
     let statusBody = ByteBuffer(string: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1))
     let statuses = await rpc.closedLoop(seconds: seconds, concurrency: 8) { _ in statusBody }
+    // The same reads from wrk's own process, and tenant.get for what HTTP, JSON-RPC and authentication cost.
+    let authorization = "Bearer " + apiKey
+    let wrkStatus = await Wrk.run(
+        url: base + "/rpc", body: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization, connections: 8,
+        seconds: seconds)
+    let wrkTenant = await Wrk.run(url: base + "/rpc", body: call("tenant.get", "{}", id: 1), authorization: authorization, connections: 8, seconds: seconds)
 
     // Ingestion: distinct signed renewals of that subscription, posted to the app's webhook.
     let count = Int(seconds * 1500)
@@ -136,7 +142,13 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     let ingest = Load(client: http, url: webhook, headers: ["Content-Type": "application/json"])
     let ingested = await ingest.closedLoop(seconds: seconds, concurrency: 8) { i in signed[i % count] }
 
+    let durability = try await postgres.withConnection { @Sendable conn in
+        let fsync = try await conn.first("SELECT current_setting('fsync')", as: String.self, logger: logger) ?? "?"
+        let commit = try await conn.first("SELECT current_setting('synchronous_commit')", as: String.self, logger: logger) ?? "?"
+        return "fsync \(fsync), synchronous_commit \(commit)"
+    }
     print("Storegate benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(Int(seconds)) s per figure, HTTP/1.1 keep-alive on loopback")
+    print("PostgreSQL: \(durability)")
     let measured = [opensslBefore, opensslAfter].compactMap { $0 }
     let opensslRate = measured.isEmpty ? nil : measured.reduce(0, +) / Double(measured.count)
     if !measured.isEmpty {
@@ -157,6 +169,9 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 10 ms); %.0f/s, %d failed", paced.percentile(0.5), paced.percentile(0.99),
             paced.latencies.max() ?? .nan, paced.perSecond, paced.failed))
     line("subscriptions.status, 8 in flight (100,000 others' in tenant)", String(format: "%.0f reads/s (%d failed)", statuses.perSecond, statuses.failed))
+    for (label, figures) in [("wrk -c 8: subscriptions.status", wrkStatus), ("wrk -c 8: tenant.get", wrkTenant)] {
+        line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
+    }
     let ingestedNew = min(ingested.completed, count)
     line(
         "notifications ingested (verify, store, process), 8 in flight",

@@ -1,0 +1,55 @@
+import Foundation
+
+/// wrk (Debian's `wrk` package), the external load generator beside the in-process one: one JSON-RPC
+/// body POSTed over keep-alive connections from its own process. nil when wrk is not installed.
+enum Wrk {
+    struct Figures {
+        let perSecond: Double
+        let p50: String
+        let p99: String
+        let failed: Int
+    }
+
+    static let script = """
+        wrk.method = "POST"
+        wrk.body = os.getenv("WRK_BODY")
+        wrk.headers["Content-Type"] = "application/json"
+        local authorization = os.getenv("WRK_AUTHORIZATION")
+        if authorization and authorization ~= "" then wrk.headers["Authorization"] = authorization end
+        """
+
+    static func run(url: String, body: String, authorization: String?, connections: Int, seconds: Double) async -> Figures? {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-wrk-\(UUID()).lua").path
+        guard FileManager.default.createFile(atPath: path, contents: Data(script.utf8)) else { return nil }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        setenv("WRK_BODY", body, 1)
+        setenv("WRK_AUTHORIZATION", authorization ?? "", 1)
+        let arguments = ["wrk", "-t", "2", "-c", String(connections), "-d", "\(Int(seconds.rounded(.up)))s", "--latency", "-s", path, url]
+        // wrk runs for seconds: off the cooperative pool, which the server in this process needs.
+        let output = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: OpenSSLSpeed.run(arguments)) }
+        }
+        guard let output else { return nil }
+        return parse(output)
+    }
+
+    /// The figures of wrk's report: `Requests/sec`, the 50% and 99% latencies, non-2xx answers and socket errors.
+    static func parse(_ output: String) -> Figures? {
+        var perSecond: Double?
+        var p50 = "?"
+        var p99 = "?"
+        var failed = 0
+        for line in output.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            if line.hasPrefix("Requests/sec:"), let value = fields.last.flatMap(Double.init) { perSecond = value }
+            if fields.first == "50%", fields.count == 2 { p50 = fields[1] }
+            if fields.first == "99%", fields.count == 2 { p99 = fields[1] }
+            if line.hasPrefix("Non-2xx or 3xx responses:"), let value = fields.last.flatMap(Int.init) { failed += value }
+            if line.hasPrefix("Socket errors:") {
+                // "Socket errors: connect 0, read 0, write 0, timeout 0"
+                failed += line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }.reduce(0, +)
+            }
+        }
+        return perSecond.map { Figures(perSecond: $0, p50: p50, p99: p99, failed: failed) }
+    }
+}
