@@ -30,13 +30,9 @@ extension NotificationProcessor {
         if let appData = notification.appData {
             let field = "appData.signedAppTransactionInfo"
             guard let signed = appData.signedAppTransactionInfo else { throw StoregateError.invalid(field: field, reason: "is missing") }
-            switch await verification.verifier(app: app, environment: stored.environment).verify(signed, as: .appTransaction) {
-            case .invalid(let failure): throw StoregateError.unverified(field: field, failure: failure)
-            case .valid(let verified):
-                let rescinded = stored.notificationType == .rescindConsent ? stored.signedDate ?? Date() : nil
-                return .appTransaction(
-                    try StoredAppTransaction(verified, signed: signed, app: app, environment: stored.environment, field: field, consentRescindedAt: rescinded))
-            }
+            let rescinded = stored.notificationType == .rescindConsent ? stored.signedDate ?? Date() : nil
+            return .appTransaction(
+                try await verification.appTransaction(signed, app: app, environment: stored.environment, field: field, consentRescindedAt: rescinded))
         }
         if let token = notification.externalPurchaseToken {
             guard let id = token.externalPurchaseId, !id.isEmpty else {

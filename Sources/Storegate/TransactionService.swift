@@ -97,13 +97,7 @@ public struct TransactionService: Sendable {
         guard let signed = response.signedAppTransactionInfo else {
             throw StoregateError.appStore(field: "transactionId", code: nil, reason: "Apple answered without signedAppTransactionInfo", retryable: false)
         }
-        let field = "signedAppTransactionInfo"
-        let verified: VerifiedPayload
-        switch await verification.verifier(app: app, environment: environment).verify(signed, as: .appTransaction) {
-        case .invalid(let failure): throw StoregateError.unverified(field: field, failure: failure)
-        case .valid(let payload): verified = payload
-        }
-        let appTransaction = try StoredAppTransaction(verified, signed: signed, app: app, environment: environment, field: field)
+        let appTransaction = try await verification.appTransaction(signed, app: app, environment: environment, field: "signedAppTransactionInfo")
         return try await persistence.inTenant(tenant) { unit in
             try await unit.appTransactions.upsert(appTransaction)
             return try await unit.appTransactions.find(appId: app.id, appTransactionId: appTransaction.appTransactionId) ?? appTransaction

@@ -37,24 +37,34 @@ struct Verification: Sendable {
         try await verify(jws, as: kind, app: app, field: field).decode(T.self)
     }
 
+    /// Apple's server data (an API answer, a notification's nested data), verified as data of `app` in a
+    /// known `environment`; a failure is `unverified`, naming `field`.
+    func serverData(_ jws: String, as kind: SignedPayloadKind, app: App, environment: AppStoreEnvironment, field: String) async throws -> VerifiedPayload {
+        switch await verifier(app: app, environment: environment).verify(jws, as: kind) {
+        case .invalid(let failure): throw StoregateError.unverified(field: field, failure: failure)
+        case .valid(let payload): return payload
+        }
+    }
+
+    /// An app transaction from Apple's server data, verified and ready to store.
+    func appTransaction(
+        _ jws: String, app: App, environment: AppStoreEnvironment, field: String, consentRescindedAt: Date? = nil
+    ) async throws -> StoredAppTransaction {
+        let verified = try await serverData(jws, as: .appTransaction, app: app, environment: environment, field: field)
+        return try StoredAppTransaction(verified, signed: jws, app: app, environment: environment, field: field, consentRescindedAt: consentRescindedAt)
+    }
+
     /// A transaction (and its renewal info) from Apple's server data, as data of `app` in `environment`.
     func purchase(
         signedTransaction: String, signedRenewalInfo: String?, app: App, environment: AppStoreEnvironment, field: String
     ) async throws
         -> SignedPurchase
     {
-        let verifier = verifier(app: app, environment: environment)
-        let verified: VerifiedPayload
-        switch await verifier.verify(signedTransaction, as: .transaction) {
-        case .invalid(let failure): throw StoregateError.unverified(field: field, failure: failure)
-        case .valid(let payload): verified = payload
-        }
+        let verified = try await serverData(signedTransaction, as: .transaction, app: app, environment: environment, field: field)
         var renewal: JWSRenewalInfoDecodedPayload?
         if let signedRenewalInfo {
-            switch await verifier.verify(signedRenewalInfo, as: .renewalInfo) {
-            case .invalid(let failure): throw StoregateError.unverified(field: "signedRenewalInfo", failure: failure)
-            case .valid(let payload): renewal = try payload.decode(JWSRenewalInfoDecodedPayload.self)
-            }
+            renewal = try await serverData(signedRenewalInfo, as: .renewalInfo, app: app, environment: environment, field: "signedRenewalInfo")
+                .decode(JWSRenewalInfoDecodedPayload.self)
         }
         return try SignedPurchase(verified, signedTransaction: signedTransaction, renewal: renewal, environment: environment, field: field)
     }
