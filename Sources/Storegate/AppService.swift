@@ -15,6 +15,7 @@ public struct AppService: Sendable {
     let persistence: any Persistence
     let vault: KeyVault
     let signingKeys: SigningKeyStore
+    let directory: AppDirectory
 
     public func add(tenant: Tenant, bundleId: String, appAppleId: Int64?, environments: [String], actor: Actor) async throws -> AppDetails {
         let bundleId = try Validate.bundleId(bundleId)
@@ -64,10 +65,10 @@ public struct AppService: Sendable {
         }
     }
 
-    /// Bundle IDs by app id, for results that name apps.
-    public func bundleIds(tenant: Tenant) async throws -> [UUID: String] {
-        let apps = try await persistence.inTenant(tenant, .read) { try await $0.apps.list() }
-        return Dictionary(uniqueKeysWithValues: apps.map { ($0.id, $0.bundleId) })
+    /// The bundle IDs of the tenant's apps `appIds`, for results that name apps (usually without a query:
+    /// see `AppDirectory`). A removed app has none.
+    public func bundleIds(tenant: Tenant, covering appIds: some Sequence<UUID>) async throws -> [UUID: String] {
+        try await directory.bundleIds(tenant: tenant, covering: appIds)
     }
 
     static func details(_ app: App, in unit: any TenantUnit) async throws -> AppDetails {

@@ -36,7 +36,7 @@ public struct Services: Sendable {
         self.vault = vault
         self.signingKeys = SigningKeyStore(persistence: persistence, vault: vault)
         self.apiKeys = APIKeyService(persistence: persistence, cacheTTL: authCacheTTL)
-        self.apps = AppService(persistence: persistence, vault: vault, signingKeys: signingKeys)
+        self.apps = AppService(persistence: persistence, vault: vault, signingKeys: signingKeys, directory: AppDirectory(persistence: persistence))
         self.tenants = TenantService(persistence: persistence, signingKeys: signingKeys)
         self.offers = OfferService(persistence: persistence, signingKeys: signingKeys, cacheTTL: authCacheTTL)
         // With `ocsp`, every certificate's revocation is checked online (an unreachable responder is a retryable failure)

@@ -13,11 +13,15 @@ public struct SubscriptionService: Sendable {
         switch (customerId, transactionId) {
         case (let customerId?, nil):
             let customerId = try Validate.customerId(customerId)
-            guard let customer = try await persistence.inTenant(tenant, .read, { try await $0.customers.find(customerId: customerId) }) else {
-                throw StoregateError.notFound(field: "customerId")
+            if refresh {
+                guard let customer = try await persistence.inTenant(tenant, .read, { try await $0.customers.find(customerId: customerId) }) else {
+                    throw StoregateError.notFound(field: "customerId")
+                }
+                try await refreshCustomer(tenant: tenant, customer: customer.id)
             }
-            if refresh { try await refreshCustomer(tenant: tenant, customer: customer.id) }
-            return try await persistence.inTenant(tenant, .read) { try await $0.subscriptions.list(customer: customer.id) }.map { SubscriptionState($0) }
+            let holdings = try await persistence.inTenant(tenant, .read) { try await $0.customers.holdings(customerId: customerId, purchases: false) }
+            guard let holdings else { throw StoregateError.notFound(field: "customerId") }
+            return holdings.subscriptions.map { SubscriptionState($0) }
         case (nil, let transactionId?):
             guard let bundleId else { throw StoregateError.invalid(field: "bundleId", reason: "is required with a transaction ID") }
             let app = try await persistence.app(tenant, bundleId: bundleId)
@@ -82,11 +86,10 @@ public struct SubscriptionService: Sendable {
     public func entitlements(tenant: Tenant, customerId: String) async throws -> (subscriptions: [SubscriptionState], purchases: [OneTimePurchase]) {
         let customerId = try Validate.customerId(customerId)
         let now = Date()
-        return try await persistence.inTenant(tenant, .read) { unit in
-            guard let customer = try await unit.customers.find(customerId: customerId) else { throw StoregateError.notFound(field: "customerId") }
-            let subscriptions = try await unit.subscriptions.list(customer: customer.id).map { SubscriptionState($0, now: now) }.filter(\.grantsAccess)
-            let purchases = try await unit.transactions.oneTimePurchases(customer: customer.id).filter { $0.grantsAccess(now: now) }
-            return (subscriptions, purchases)
-        }
+        let holdings = try await persistence.inTenant(tenant, .read) { try await $0.customers.holdings(customerId: customerId, purchases: true) }
+        guard let holdings else { throw StoregateError.notFound(field: "customerId") }
+        return (
+            holdings.subscriptions.map { SubscriptionState($0, now: now) }.filter(\.grantsAccess), holdings.purchases.filter { $0.grantsAccess(now: now) }
+        )
     }
 }

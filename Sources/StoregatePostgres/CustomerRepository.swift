@@ -132,13 +132,14 @@ struct TransactionRepository: TransactionStore {
         }.first
     }
 
-    static let oneTimeColumns = """
-        t.app_id, t.environment, t.transaction_id, t.original_transaction_id, t.product_id, t.product_type, t.purchase_date, t.expires_date,
-        t.revocation_date, coalesce((t.payload->>'quantity')::integer, 1) AS quantity
-        """
+    /// The columns a `OneTimePurchase` is read from, in order, with their types (for typed NULLs in a UNION).
+    static let oneTimeTypedColumns: [(name: String, type: String)] = [
+        ("t.app_id", "uuid"), ("t.environment", "text"), ("t.transaction_id", "text"), ("t.original_transaction_id", "text"), ("t.product_id", "text"),
+        ("t.product_type", "text"), ("t.purchase_date", "timestamptz"), ("t.expires_date", "timestamptz"), ("t.revocation_date", "timestamptz"),
+        ("coalesce((t.payload->>'quantity')::integer, 1) AS quantity", "integer"),
+    ]
+    static let oneTimeColumns = oneTimeTypedColumns.map(\.name).joined(separator: ", ")
 
-    /// Found the two ways a customer owns a purchase, by a UNION of the two index paths (an OR across them
-    /// made PostgreSQL scan the whole table).
     func oneTimePurchases(customer: UUID) async throws -> [OneTimePurchase] {
         try await scope.all(
             """
@@ -150,11 +151,17 @@ struct TransactionRepository: TransactionStore {
             WHERE l.customer = \(customer) AND l.kind = 'originalTransactionId' AND t.product_type <> 'Auto-Renewable Subscription'
             ORDER BY purchase_date
             """
-        ) { row -> OneTimePurchase in
-            let r = try row.decode((UUID, String, String, String, String, String, Date?, Date?, Date?, Int).self)
-            return OneTimePurchase(
-                appId: r.0, environment: AppStoreEnvironment(rawValue: r.1), transactionId: r.2, originalTransactionId: r.3, productId: r.4,
-                productType: ProductType(rawValue: r.5), purchaseDate: r.6, expiresDate: r.7, revocationDate: r.8, quantity: r.9)
+        ) { row in
+            var cells = Cells(row)
+            return try Self.purchase(&cells)
         }
+    }
+
+    /// A one-time purchase from the next cells of a row, in the order of `oneTimeTypedColumns`.
+    static func purchase(_ c: inout Cells) throws -> OneTimePurchase {
+        OneTimePurchase(
+            appId: try c.next(), environment: AppStoreEnvironment(rawValue: try c.next()), transactionId: try c.next(), originalTransactionId: try c.next(),
+            productId: try c.next(), productType: ProductType(rawValue: try c.next()), purchaseDate: try c.next(), expiresDate: try c.next(),
+            revocationDate: try c.next(), quantity: try c.next())
     }
 }

@@ -8,11 +8,16 @@ struct SubscriptionRepository: SubscriptionStore {
     let scope: TenantScope
     var s: String { scope.sql }
 
-    static let columns = """
-        s.app_id, s.environment, s.original_transaction_id, s.subscription_group_identifier, s.customer, s.status, s.product_id, s.latest_transaction_id,
-        s.purchase_date, s.expires_date, s.auto_renew_status, s.auto_renew_product_id, s.in_billing_retry, s.grace_period_expires_date, s.offer_type,
-        s.offer_identifier, s.price, s.currency, s.signed_date, s.updated_at, s.offer_period, s.renewal::text
-        """
+    /// The columns a `Subscription` is read from, in order, with their types (for typed NULLs in a UNION).
+    static let typedColumns: [(name: String, type: String)] = [
+        ("s.app_id", "uuid"), ("s.environment", "text"), ("s.original_transaction_id", "text"), ("s.subscription_group_identifier", "text"),
+        ("s.customer", "uuid"), ("s.status", "integer"), ("s.product_id", "text"), ("s.latest_transaction_id", "text"),
+        ("s.purchase_date", "timestamptz"), ("s.expires_date", "timestamptz"), ("s.auto_renew_status", "boolean"), ("s.auto_renew_product_id", "text"),
+        ("s.in_billing_retry", "boolean"), ("s.grace_period_expires_date", "timestamptz"), ("s.offer_type", "integer"), ("s.offer_identifier", "text"),
+        ("s.price", "bigint"), ("s.currency", "text"), ("s.signed_date", "timestamptz"), ("s.offer_period", "text"), ("s.renewal::text", "text"),
+        ("s.updated_at", "timestamptz"),
+    ]
+    static let columns = typedColumns.map(\.name).joined(separator: ", ")
 
     @discardableResult
     func upsert(_ s: Subscription) async throws -> Bool {
@@ -71,20 +76,22 @@ struct SubscriptionRepository: SubscriptionStore {
     }
 
     private func rows(_ query: PostgresQuery) async throws -> [Subscription] {
-        try await scope.all(
-            query
-        ) { row -> Subscription in
-            let r = try row.decode(
-                (
-                    UUID, String, String, String?, UUID?, Int, String, String, Date?, Date?, Bool?, String?, Bool, Date?, Int?, String?, Int64?, String?, Date,
-                    Date, String?, String?
-                ).self)
-            return Subscription(
-                appId: r.0, environment: AppStoreEnvironment(rawValue: r.1), originalTransactionId: r.2, subscriptionGroupIdentifier: r.3, customer: r.4,
-                status: Status(rawValue: Int32(r.5)), productId: r.6, latestTransactionId: r.7, purchaseDate: r.8, expiresDate: r.9, autoRenewStatus: r.10,
-                autoRenewProductId: r.11, inBillingRetry: r.12, gracePeriodExpiresDate: r.13, offerType: r.14.map { OfferType(rawValue: Int32($0)) },
-                offerIdentifier: r.15, price: r.16, currency: r.17, signedDate: r.18, offerPeriod: r.20,
-                renewal: try r.21.map { try JSONColumn.decode(RenewalTerms.self, from: $0, column: "subscriptions.renewal") }, updatedAt: r.19)
+        try await scope.all(query) { row in
+            var cells = Cells(row)
+            return try Self.subscription(&cells)
         }
+    }
+
+    /// A subscription from the next cells of a row, in the order of `typedColumns`.
+    static func subscription(_ c: inout Cells) throws -> Subscription {
+        Subscription(
+            appId: try c.next(), environment: AppStoreEnvironment(rawValue: try c.next()), originalTransactionId: try c.next(),
+            subscriptionGroupIdentifier: try c.next(), customer: try c.next(), status: Status(rawValue: Int32(try c.next(Int.self))),
+            productId: try c.next(), latestTransactionId: try c.next(), purchaseDate: try c.next(), expiresDate: try c.next(),
+            autoRenewStatus: try c.next(), autoRenewProductId: try c.next(), inBillingRetry: try c.next(), gracePeriodExpiresDate: try c.next(),
+            offerType: try c.next(Int?.self).map { OfferType(rawValue: Int32($0)) }, offerIdentifier: try c.next(), price: try c.next(),
+            currency: try c.next(), signedDate: try c.next(), offerPeriod: try c.next(),
+            renewal: try c.next(String?.self).map { try JSONColumn.decode(RenewalTerms.self, from: $0, column: "subscriptions.renewal") },
+            updatedAt: try c.next())
     }
 }

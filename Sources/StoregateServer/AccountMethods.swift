@@ -23,7 +23,7 @@ enum AccountMethods {
     }
 
     static func view(_ view: CustomerView, call: RPCCall) async throws -> Customer {
-        let bundles = try await call.services.apps.bundleIds(tenant: call.caller.tenant)
+        let bundles = try await SubscriptionMethods.bundles(call, covering: view.links.map(\.appId))
         return Customer(
             customerId: view.customer.customerId, appAccountToken: view.customer.appAccountToken.uuidString.lowercased(), createdAt: view.customer.createdAt,
             links: view.links.map { Link(bundleId: bundles[$0.appId] ?? "", kind: $0.kind.rawValue, value: $0.value, linkedAt: $0.linkedAt) })

@@ -205,7 +205,7 @@ enum RefundMethods {
             throw StoregateError.invalid(field: "status", reason: "must be pending, sent, not_sent or expired")
         }
         let rows = try await call.services.refunds.requests(tenant: call.caller.tenant, bundleId: p.bundleId, status: status, limit: limit)
-        let bundles = try await SubscriptionMethods.bundles(call)
+        let bundles = try await SubscriptionMethods.bundles(call, covering: rows.map(\.appId))
         return PendingResult(
             requests: try rows.map {
                 Request(

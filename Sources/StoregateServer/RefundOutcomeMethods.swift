@@ -96,7 +96,7 @@ extension RefundMethods {
         guard (1...200).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 200") }
         let rows = try await call.services.refunds.outcomes(
             tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, customerId: p.customerId, limit: limit)
-        let bundles = try await SubscriptionMethods.bundles(call)
+        let bundles = try await SubscriptionMethods.bundles(call, covering: rows.map(\.appId))
         let customers = try await call.services.accounts.customerIds(tenant: call.caller.tenant, ids: Set(rows.compactMap(\.customer)))
         return OutcomesResult(
             outcomes: rows.map {

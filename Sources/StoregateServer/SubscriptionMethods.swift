@@ -116,8 +116,9 @@ enum SubscriptionMethods {
         required: ["bundleId", "environment", "originalTransactionId", "latestTransactionId", "productId", "status", "statusCode", "inBillingRetry"],
         title: "Subscription")
 
-    static func bundles(_ call: RPCCall) async throws -> [UUID: String] {
-        try await call.services.apps.bundleIds(tenant: call.caller.tenant)
+    /// Bundle IDs of the caller's apps `appIds`, for results that name apps.
+    static func bundles(_ call: RPCCall, covering appIds: some Sequence<UUID>) async throws -> [UUID: String] {
+        try await call.services.apps.bundleIds(tenant: call.caller.tenant, covering: appIds)
     }
 
     static let bundleId = RPCParam("bundleId", "The app's bundle ID, within the caller's tenant.", schema: AppView.bundleIdSchema)
@@ -157,7 +158,7 @@ enum SubscriptionMethods {
         let states = try await call.services.subscriptions.status(
             tenant: call.caller.tenant, customerId: params.customerId, bundleId: params.bundleId, transactionId: params.transactionId,
             refresh: params.refresh ?? false)
-        let bundles = try await bundles(call)
+        let bundles = try await bundles(call, covering: states.map(\.subscription.appId))
         return StatusResult(subscriptions: states.map { Subscription($0, bundles: bundles) })
     }
 
@@ -219,7 +220,7 @@ enum SubscriptionMethods {
             """, result: "entitlements", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: EntitlementsParams, call) in
         let (subscriptions, purchases) = try await call.services.subscriptions.entitlements(tenant: call.caller.tenant, customerId: params.customerId)
-        let bundles = try await bundles(call)
+        let bundles = try await bundles(call, covering: subscriptions.map(\.subscription.appId) + purchases.map(\.appId))
         return EntitlementsResult(
             customerId: params.customerId, subscriptions: subscriptions.map { Subscription($0, bundles: bundles) },
             purchases: purchases.map { Purchase($0, bundles: bundles) })

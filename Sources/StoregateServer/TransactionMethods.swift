@@ -201,7 +201,8 @@ enum TransactionMethods {
             """, result: "customerSync", errors: lookupErrors
     ) { (p: SyncParams, call) in
         let sync = try await call.services.transactions.sync(tenant: call.caller.tenant, customerId: p.customerId, actor: call.caller.actor)
-        let bundles = try await SubscriptionMethods.bundles(call)
+        let appIds = sync.apps.map(\.appId) + sync.subscriptions.map(\.subscription.appId) + sync.purchases.map(\.appId)
+        let bundles = try await SubscriptionMethods.bundles(call, covering: appIds)
         return SyncResult(
             customerId: sync.customer.customerId,
             apps: sync.apps.map {
@@ -258,7 +259,7 @@ enum TransactionMethods {
             """, result: "externalPurchaseTokens", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: TokensParams, call) in
         let tokens = try await call.services.transactions.externalPurchaseTokens(tenant: call.caller.tenant, bundleId: p.bundleId, limit: p.limit ?? 100)
-        let bundles = try await SubscriptionMethods.bundles(call)
+        let bundles = try await SubscriptionMethods.bundles(call, covering: tokens.map(\.appId))
         return TokensResult(
             tokens: tokens.map {
                 Token(

@@ -5,7 +5,8 @@ import Testing
 
 /// The queries behind `subscriptions.status` and `entitlements.list` by customer: a subscription or purchase
 /// is the customer's when it was stored with the customer or when its originalTransactionId is linked to
-/// the customer. Each is found once (also when both hold), and another customer's never.
+/// the customer. Each is found once (also when both hold), and another customer's never; the one-statement
+/// read of the hot path (`holdings`) finds exactly the same.
 @Suite struct CustomerQueriesTests {
     @Test func bothPathsEachOnceAndNoOneElses() async throws {
         try await TestDatabase.with { services, _ in
@@ -61,6 +62,21 @@ import Testing
                 #expect(purchases.map(\.transactionId) == ["51001", "51002", "51003"], "in purchase order, each once")
                 #expect(purchases.allSatisfy { $0.quantity == 2 })
                 #expect(try await unit.transactions.oneTimePurchases(customer: bob).map(\.transactionId) == ["51004", "51005"])
+
+                // The one-statement read of the hot path finds the same, in the same order.
+                let holdings = try #require(try await unit.customers.holdings(customerId: "ada", purchases: true))
+                #expect(holdings.customer == ada)
+                #expect(holdings.subscriptions.map(\.originalTransactionId) == ["1001", "1002", "1003"])
+                #expect(holdings.subscriptions.map(\.subscriptionGroupIdentifier) == ["group.1001", "group.1002", "group.1003"])
+                #expect(holdings.subscriptions.allSatisfy { $0.price == 990 && $0.currency == "USD" && $0.status == .active })
+                #expect(holdings.purchases == purchases)
+                let bobs = try #require(try await unit.customers.holdings(customerId: "bob", purchases: false))
+                #expect(bobs.subscriptions.map(\.originalTransactionId) == ["1004", "1005"])
+                #expect(bobs.purchases.isEmpty, "not asked for")
+                let cy = try await unit.customers.ensure(customerId: "cy").customer.id
+                let nothing = try #require(try await unit.customers.holdings(customerId: "cy", purchases: true))
+                #expect(nothing.customer == cy && nothing.subscriptions.isEmpty && nothing.purchases.isEmpty)
+                #expect(try await unit.customers.holdings(customerId: "nobody", purchases: true) == nil)
             }
         }
     }

@@ -126,3 +126,18 @@ public struct OneTimePurchase: Sendable, Equatable {
     /// Neither revoked nor expired at `now`.
     public func grantsAccess(now: Date) -> Bool { revocationDate == nil && (expiresDate.map { $0 > now } ?? true) }
 }
+
+/// What a customer holds, read in one statement: the read every app launch makes.
+public struct Holdings: Sendable {
+    public let customer: UUID
+    /// Stored with the customer or linked to them by `originalTransactionId`.
+    public let subscriptions: [Subscription]
+    /// Purchases of every other type, when asked for.
+    public let purchases: [OneTimePurchase]
+
+    public init(customer: UUID, subscriptions: [Subscription], purchases: [OneTimePurchase]) {
+        self.customer = customer
+        self.subscriptions = subscriptions
+        self.purchases = purchases
+    }
+}

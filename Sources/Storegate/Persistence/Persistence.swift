@@ -153,6 +153,9 @@ public protocol CustomerStore: Sendable {
     func find(id: UUID) async throws -> Customer?
     func find(customerId: String) async throws -> Customer?
     func find(appAccountToken: UUID) async throws -> Customer?
+    /// The customer's subscriptions (and, with `purchases`, other purchases) in one round trip; nil when
+    /// there is no such customer.
+    func holdings(customerId: String, purchases: Bool) async throws -> Holdings?
     /// The link of an identifier, locked for the unit of work.
     func link(appId: UUID, kind: AccountLink.Kind, value: String) async throws -> AccountLink?
     func links(customer: UUID) async throws -> [AccountLink]
