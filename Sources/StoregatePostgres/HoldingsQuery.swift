@@ -5,10 +5,11 @@ import Storegate
 /// A customer's holdings in one statement, so the read every app launch makes costs one round trip: the
 /// customer, their subscriptions (stored with them or linked to them by `originalTransactionId`) and,
 /// when asked, their other purchases. Rows of both kinds share one column list, the other kind's
-/// columns NULL; a customer holding nothing is one row with no kind.
+/// columns NULL; a customer holding nothing is one row with no kind. Each path skips what the other
+/// finds (UNION ALL, no sort of wide rows to remove duplicates). Prepared once it repeats on a connection.
 extension CustomerRepository {
     func holdings(customerId: String, purchases: Bool) async throws -> Holdings? {
-        let rows = try await scope.all(
+        let rows = try await scope.hot(
             """
             SELECT c.id, h.* FROM \(unescaped: s).customers c
             LEFT JOIN LATERAL (\(unescaped: purchases ? HoldingsSQL.entitlements(s) : HoldingsSQL.subscriptions(s))) h ON true
@@ -63,10 +64,10 @@ enum HoldingsSQL {
         let columns = SubscriptionRepository.columns
         return """
             SELECT 'subscription' AS kind, \(columns), \(namedPurchaseNulls) FROM \(s).subscriptions s WHERE s.customer = c.id
-            UNION
+            UNION ALL
             SELECT 'subscription', \(columns), \(purchaseNulls) FROM \(s).account_links l
             JOIN \(s).subscriptions s ON s.app_id = l.app_id AND s.original_transaction_id = l.value
-            WHERE l.customer = c.id AND l.kind = 'originalTransactionId'
+            WHERE l.customer = c.id AND l.kind = 'originalTransactionId' AND s.customer IS DISTINCT FROM c.id
             """
     }
 
@@ -75,13 +76,14 @@ enum HoldingsSQL {
         let columns = TransactionRepository.oneTimeColumns
         return """
             \(subscriptions(s))
-            UNION
+            UNION ALL
             SELECT 'purchase', \(subscriptionNulls), \(columns) FROM \(s).transactions t
             WHERE t.customer = c.id AND t.product_type <> 'Auto-Renewable Subscription'
-            UNION
+            UNION ALL
             SELECT 'purchase', \(subscriptionNulls), \(columns) FROM \(s).account_links l
             JOIN \(s).transactions t ON t.app_id = l.app_id AND t.original_transaction_id = l.value
-            WHERE l.customer = c.id AND l.kind = 'originalTransactionId' AND t.product_type <> 'Auto-Renewable Subscription'
+            WHERE l.customer = c.id AND l.kind = 'originalTransactionId' AND t.customer IS DISTINCT FROM c.id
+              AND t.product_type <> 'Auto-Renewable Subscription'
             """
     }
 }

@@ -131,6 +131,9 @@ struct PostgresTenantUnit: TenantUnit {
     func exportTables() async throws -> [(name: String, rows: String)] {
         try await TenantExportQueries(scope: scope).tables()
     }
+
+    /// How many statements are prepared on this unit's connection: for tests.
+    var preparedCount: Int { PreparedStatements.shared.preparedCount(on: conn) }
 }
 
 /// What every tenant repository holds: the unit's connection, the tenant's id and its schema.
@@ -155,5 +158,10 @@ struct TenantScope: Sendable {
 
     func all<T>(_ query: PostgresQuery, _ make: (PostgresRow) throws -> T) async throws -> [T] {
         try await conn.all(query, logger: logger, make)
+    }
+
+    /// `all` for the hot reads: prepared on the connection once the text repeats there.
+    func hot<T>(_ query: PostgresQuery, _ make: (PostgresRow) throws -> T) async throws -> [T] {
+        try await conn.hot(query, logger: logger, make)
     }
 }

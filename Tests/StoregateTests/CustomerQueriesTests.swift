@@ -1,6 +1,8 @@
 import AppStoreServer
 import Foundation
+import PostgresNIO
 import Storegate
+@testable import StoregatePostgres
 import Testing
 
 /// The queries behind `subscriptions.status` and `entitlements.list` by customer: a subscription or purchase
@@ -77,7 +79,25 @@ import Testing
                 let nothing = try #require(try await unit.customers.holdings(customerId: "cy", purchases: true))
                 #expect(nothing.customer == cy && nothing.subscriptions.isEmpty && nothing.purchases.isEmpty)
                 #expect(try await unit.customers.holdings(customerId: "nobody", purchases: true) == nil)
+
+                // Repeated on one connection, the read is prepared there (from its third use) and answers the same.
+                for _ in 0..<5 {
+                    let again = try #require(try await unit.customers.holdings(customerId: "ada", purchases: true))
+                    #expect(again.subscriptions.map(\.originalTransactionId) == ["1001", "1002", "1003"])
+                    #expect(again.subscriptions.map(\.renewal) == holdings.subscriptions.map(\.renewal))
+                    #expect(again.purchases == purchases)
+                    #expect(try await unit.customers.holdings(customerId: "nobody", purchases: true) == nil)
+                }
             }
+            let prepared = try await services.persistence.inTenant(tenant, .read) { unit in
+                for _ in 0..<3 { _ = try await unit.customers.holdings(customerId: "bob", purchases: false) }
+                let postgres = try #require(unit as? PostgresTenantUnit)
+                let onServer = try await postgres.conn.first(
+                    "SELECT count(*)::integer FROM pg_prepared_statements WHERE statement LIKE '%customers c%'", as: Int.self, logger: postgres.logger)
+                return (postgres.preparedCount, onServer)
+            }
+            #expect(prepared.0 >= 1)
+            #expect(prepared.1 == prepared.0, "PostgreSQL holds what Storegate counts")
         }
     }
 }
