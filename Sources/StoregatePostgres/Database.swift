@@ -181,29 +181,70 @@ extension PostgresClient {
 }
 
 extension PostgresConnection {
+    /// BEGIN, `body`, COMMIT; ROLLBACK when `body` throws. When `closedUnderIt` says the connection was
+    /// closed while `body` ran (a deadline or a cancellation closed it), nothing more is sent: PostgreSQL
+    /// rolls back a closed connection's transaction itself, and PostgresNIO can leave a statement sent on
+    /// a closing connection unanswered forever. A ROLLBACK that fails closes the connection, so that it
+    /// never goes back to the pool inside a transaction.
+    func transaction<T>(
+        logger: Logger, isolation: isolated (any Actor)? = #isolation, closedUnderIt: () -> Bool, _ body: () async throws -> T
+    ) async throws -> T {
+        try await run("BEGIN", logger: logger)
+        let value: T
+        do {
+            value = try await body()
+        } catch {
+            if !closedUnderIt() && !isClosed {
+                do {
+                    try await run("ROLLBACK", logger: logger)
+                } catch {
+                    close().whenComplete { _ in }
+                }
+            }
+            throw error
+        }
+        try await run("COMMIT", logger: logger)
+        return value
+    }
+
     /// Runs a statement and discards its rows.
     public func run(_ query: PostgresQuery, logger: Logger) async throws {
-        let rows = try await self.query(query, logger: logger)
-        for try await _ in rows {}
+        try await statement {
+            let rows = try await self.query(query, logger: logger)
+            for try await _ in rows {}
+        }
     }
 
     /// The first row decoded as `T`, or nil.
     public func first<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> T? {
-        for try await value in try await self.query(query, logger: logger).decode(T.self) { return value }
-        return nil
+        try await statement {
+            for try await value in try await self.query(query, logger: logger).decode(T.self) { return value }
+            return nil
+        }
     }
 
     /// The first column of every row.
     func column<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> [T] {
-        var out: [T] = []
-        for try await value in try await self.query(query, logger: logger).decode(T.self) { out.append(value) }
-        return out
+        try await statement {
+            var out: [T] = []
+            for try await value in try await self.query(query, logger: logger).decode(T.self) { out.append(value) }
+            return out
+        }
     }
 
     /// Every row, each made into a value by `make`, which decodes the row's columns.
     func all<T>(_ query: PostgresQuery, logger: Logger, _ make: (PostgresRow) throws -> T) async throws -> [T] {
-        var out: [T] = []
-        for try await row in try await self.query(query, logger: logger) { out.append(try make(row)) }
-        return out
+        try await statement {
+            var out: [T] = []
+            for try await row in try await self.query(query, logger: logger) { out.append(try make(row)) }
+            return out
+        }
+    }
+
+    /// Sends one statement: inside a unit of work, through its `HeldConnection`, which refuses to send
+    /// once the unit was stopped.
+    func statement<T>(isolation: isolated (any Actor)? = #isolation, _ send: () async throws -> T) async throws -> T {
+        guard let held = HeldConnection.current else { return try await send() }
+        return try await held.statement(send)
     }
 }

@@ -38,10 +38,22 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
 
 /// The connection a unit of work holds, so a deadline can close it: PostgreSQL statements cannot be
 /// cancelled from the client, but closing the connection ends the wait for an answer that never comes.
+///
+/// Only a statement in flight is ended that way. PostgresNIO (1.33) writes a statement to its channel
+/// without a promise, so a statement sent after the connection closed is never answered and its caller
+/// waits forever. A unit stopped between statements is therefore told at its next statement, which
+/// closes the connection then and throws instead of sending.
 final class HeldConnection: Sendable {
+    /// The unit of work's held connection, for the statement helpers (`PostgresConnection.run` and the rest).
+    @TaskLocal static var current: HeldConnection?
+
     private struct State {
         var connection: PostgresConnection?
+        /// The checkout deadline passed (with nothing held), or the held connection was closed.
         var closed = false
+        /// The unit was cancelled or its deadline passed: no statement may start.
+        var stopped = false
+        var inFlight = 0
     }
     private let state = Mutex(State())
 
@@ -69,8 +81,35 @@ final class HeldConnection: Sendable {
     /// Whether the checkout deadline passed with no connection held.
     var expired: Bool { state.withLock { $0.closed && $0.connection == nil } }
 
-    func close() {
-        let connection = state.withLock { state in
+    /// Whether the held connection was closed (a deadline or a cancellation stopped the unit).
+    var isClosed: Bool { state.withLock { $0.closed && $0.connection != nil } }
+
+    /// Runs one statement of the unit, unless the unit was stopped: then the connection is closed and
+    /// `CancellationError` thrown without sending anything.
+    func statement<T>(isolation: isolated (any _Concurrency.Actor)? = #isolation, _ send: () async throws -> T) async throws -> T {
+        let refused = state.withLock { state -> PostgresConnection?? in
+            guard state.stopped else {
+                state.inFlight += 1
+                return .none
+            }
+            state.closed = true
+            return .some(state.connection)
+        }
+        if let connection = refused {
+            // Closed before the connection goes back: the pool must not lease it out again.
+            try? await connection?.close().get()
+            throw CancellationError()
+        }
+        defer { state.withLock { $0.inFlight -= 1 } }
+        return try await send()
+    }
+
+    /// Stops the unit (cancelled, or past its deadline): a statement in flight is ended by closing the
+    /// connection; otherwise the next statement refuses to start.
+    func stop() {
+        let connection = state.withLock { state -> PostgresConnection? in
+            state.stopped = true
+            guard state.inFlight > 0 else { return nil }
             state.closed = true
             return state.connection
         }
@@ -80,9 +119,9 @@ final class HeldConnection: Sendable {
 
 enum Deadline {
     /// Runs `work` with a connection that must be leased within `checkout`, and ends it after `total`:
-    /// a lease still waited for is withdrawn (or, when it arrives anyway, released unused), a held
-    /// connection is closed, and `DeadlineExceeded` is thrown. Cancelling the caller (as a graceful shutdown past its grace period does) also closes
-    /// the connection.
+    /// a lease still waited for is withdrawn (or, when it arrives anyway, released unused), the held
+    /// connection's statement in flight is ended (see `HeldConnection`), and `DeadlineExceeded` is thrown.
+    /// Cancelling the caller (as a graceful shutdown past its grace period does) stops the unit the same way.
     static func run<T: Sendable>(
         checkout: Duration, total: Duration, _ work: (_ held: HeldConnection) async throws -> T
     ) async throws -> T {
@@ -95,7 +134,7 @@ enum Deadline {
                     try await withTaskCancellationHandler {
                         try await work(held)
                     } onCancel: {
-                        held.close()
+                        held.stop()
                     }
                 }
                 group.addTask {

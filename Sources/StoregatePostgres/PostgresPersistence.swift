@@ -45,12 +45,14 @@ public struct PostgresPersistence: Persistence {
                 case .read:
                     return try await client.withConnection { conn in
                         try held.hold(conn)
-                        return try await body(conn)
+                        return try await HeldConnection.$current.withValue(held) { try await body(conn) }
                     }
                 case .write:
-                    return try await client.transaction(logger: logger) { conn in
+                    return try await client.withConnection { conn in
                         try held.hold(conn)
-                        return try await body(conn)
+                        return try await HeldConnection.$current.withValue(held) {
+                            try await conn.transaction(logger: logger, closedUnderIt: { held.isClosed }) { try await body(conn) }
+                        }
                     }
                 }
             }

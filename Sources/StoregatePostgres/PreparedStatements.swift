@@ -108,10 +108,12 @@ extension PostgresConnection {
             return try await all(query, logger: logger, make)
         }
         do {
-            return try await TenantStatement.$text.withValue(.init(name: name, sql: query.sql)) {
-                var out: [T] = []
-                for try await row in try await execute(TenantStatement(bindings: query.binds), logger: logger) { out.append(try make(row)) }
-                return out
+            return try await statement {
+                try await TenantStatement.$text.withValue(.init(name: name, sql: query.sql)) {
+                    var out: [T] = []
+                    for try await row in try await execute(TenantStatement(bindings: query.binds), logger: logger) { out.append(try make(row)) }
+                    return out
+                }
             }
         } catch {
             close().whenComplete { _ in }

@@ -6,6 +6,7 @@ import NIOHTTP1
 import Storegate
 import StoregatePostgres
 import StoregateServer
+import Synchronization
 import Testing
 
 /// PostgreSQL crashing, freezing and coming back, with Storegate running: every call ends within its
@@ -96,6 +97,44 @@ import Testing
                 #expect(outcomes.ok + outcomes.unavailable == 300)
                 #expect(outcomes.unavailable > 0, "the deadlines were tight enough to race the lease")
             }
+        }
+    }
+
+    /// A unit cancelled between two statements (as a shutdown past its grace period does) ends at its next
+    /// statement, which it does not send: PostgresNIO never answers a statement sent on a connection that
+    /// was closed, and closing the connection at once left the job worker waiting forever.
+    @Test func aUnitCancelledBetweenStatementsEndsAtItsNextStatement() async throws {
+        try await TestDatabase.with { services, _ in
+            for access in [UnitAccess.write, .read] {
+                let ended = Mutex<(any Error)??>(.none)
+                let unit = Task {
+                    do {
+                        _ = try await services.persistence.control(access) { unit in
+                            _ = try await unit.tenants.list()
+                            await Self.pauseIgnoringCancellation(.milliseconds(300))
+                            return try await unit.tenants.list().count
+                        }
+                        ended.withLock { $0 = .some(nil) }
+                    } catch {
+                        ended.withLock { $0 = .some(error) }
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(100))
+                unit.cancel()
+                try await eventually("the cancelled \(access) unit ended", timeout: .seconds(5)) { ended.withLock { $0 != nil } }
+                let error = ended.withLock { $0 } ?? nil
+                #expect(error is CancellationError, "the second statement was refused: \(String(describing: error))")
+                // The pool still serves: the closed connection was replaced.
+                #expect(try await services.persistence.control(.read) { try await $0.tenants.list() }.isEmpty)
+            }
+        }
+    }
+
+    /// Waits like CPU work or a call elsewhere would: cancellation does not end it.
+    static func pauseIgnoringCancellation(_ duration: Duration) async {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { continuation.resume() }
         }
     }
 
