@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// Runs the durable job queue: claims due jobs (leased, so that any number of Storegate processes may
 /// run a worker against the same database), runs each, and completes it or reschedules it with backoff
@@ -12,6 +13,7 @@ public final class JobWorker: Sendable {
     let pollInterval: Duration
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
+    private let stopped = Atomic(false)
 
     /// After this many attempts a notification that cannot be applied is marked processed with its error.
     static let maxNotificationAttempts = 12
@@ -28,18 +30,27 @@ public final class JobWorker: Sendable {
     /// Asks the worker to look for due jobs now.
     public func poke() { wake.yield() }
 
-    /// Works until cancelled.
+    /// Asks `run` to return once the jobs it is running are done, claiming no more: a graceful shutdown.
+    /// (Cancelling `run` instead cuts the running jobs short; their leases bring them back later.)
+    public func stop() {
+        stopped.store(true, ordering: .relaxed)
+        wake.finish()
+    }
+
+    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    /// Works until stopped or cancelled.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [wake, pollInterval] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: pollInterval)
-                    wake.yield()
+                    if case .terminated = wake.yield() { return }
                 }
             }
             for await _ in wakeups {
-                if Task.isCancelled { break }
-                while !Task.isCancelled, await runDue() > 0 {}
+                if Task.isCancelled || isStopped { break }
+                while !Task.isCancelled, !isStopped, await runDue() > 0 {}
             }
             group.cancelAll()
         }

@@ -8,7 +8,7 @@ import Logging
 public struct NotificationIngest: Sendable {
     let persistence: any Persistence
     let verification: Verification
-    let processor: NotificationProcessor
+    let worker: JobWorker
     let gateway: AppStoreGateway
     let logger: Logger
 
@@ -62,23 +62,15 @@ public struct NotificationIngest: Sendable {
         }
     }
 
-    /// Stores the notification and its processing job in one transaction, then applies it. A failure to
-    /// apply leaves the job for the worker; the notification is stored either way.
+    /// Stores the notification and its processing job in one transaction, due now, and wakes the job
+    /// worker: Apple gets its answer once the notification is durable, not after it was applied.
     func store(_ stored: StoredNotification, tenant: Tenant) async throws -> Bool {
         let inserted = try await persistence.inTenant(tenant) { unit in
             guard try await unit.notifications.insert(stored) else { return false }
-            try await unit.enqueue(.processNotification, ref: stored.notificationUUID.uuidString, due: Date() + 30)
+            try await unit.enqueue(.processNotification, ref: stored.notificationUUID.uuidString, due: Date())
             return true
         }
-        if inserted {
-            do {
-                try await processor.process(tenant: tenant, notificationUUID: stored.notificationUUID)
-            } catch {
-                logger.warning(
-                    "notification stored, processing deferred",
-                    metadata: ["notificationUUID": .string(stored.notificationUUID.uuidString), "error": .string("\(error)")])
-            }
-        }
+        if inserted { worker.poke() }
         return inserted
     }
 

@@ -45,11 +45,11 @@ public struct Services: Sendable {
         let verification = Verification(chains: chains, allowUnsignedEnvironments: trust?.allowUnsignedEnvironments ?? false)
         let gateway = AppStoreGateway(http: http, baseURL: appStoreURL, signingKeys: signingKeys, persistence: persistence)
         let processor = NotificationProcessor(persistence: persistence, verification: verification)
-        self.notifications = NotificationIngest(persistence: persistence, verification: verification, processor: processor, gateway: gateway, logger: logger)
         self.refunds = RefundService(persistence: persistence, gateway: gateway, verification: verification, logger: logger)
+        self.worker = JobWorker(persistence: persistence, processor: processor, refunds: refunds, logger: logger, pollInterval: workerPollInterval)
+        self.notifications = NotificationIngest(persistence: persistence, verification: verification, worker: worker, gateway: gateway, logger: logger)
         self.subscriptions = SubscriptionService(persistence: persistence, gateway: gateway, verification: verification)
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification)
-        self.worker = JobWorker(persistence: persistence, processor: processor, refunds: refunds, logger: logger, pollInterval: workerPollInterval)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway)
     }
 

@@ -69,11 +69,16 @@ public func runUntilTerminated(_ application: some ApplicationProtocol, configur
     try await ServiceGroup(configuration: group).run()
 }
 
-/// Runs the job queue worker for the life of the server.
+/// Runs the job queue worker for the life of the server. A graceful shutdown lets the jobs in hand
+/// finish (each unit of work is bounded by the database deadlines) and claims no more.
 struct JobWorkerService: Service {
     let worker: JobWorker
 
     func run() async throws {
-        await cancelWhenGracefulShutdown { await worker.run() }
+        await withGracefulShutdownHandler {
+            await worker.run()
+        } onGracefulShutdown: { [worker] in
+            worker.stop()
+        }
     }
 }

@@ -31,7 +31,7 @@ import Testing
             let recovered = try await s.result("notifications.backfill", ["bundleId": Storefront.bundleId, "startDate": start])
             #expect(recovered["seen"] as? Int == 2)
             #expect(recovered["stored"] as? Int == 2)
-            #expect(try await s.processedCount() == 2)
+            try await s.eventually("both applied") { try await s.processedCount() == 2 }
             let status = (try await s.result("subscriptions.status", ["customerId": "fay"])["subscriptions"] as? [[String: Any]])?.first
             #expect(status?["status"] as? String == "active")
             #expect(status?["latestTransactionId"] as? String == renewal.transactionId)
