@@ -61,6 +61,23 @@ import X509
         #expect(try await Self.verifier().verify([parts[0], parts[1], Base64URL.encode(signature)].joined(separator: ".")).failure == .badSignature)
     }
 
+    /// A header seen before is not parsed again, and proves nothing by itself: every call checks its own
+    /// signature (and the chain, see `untrustedRootIsABrokenChain`).
+    @Test func aRememberedHeaderStillNeedsItsSignature() async throws {
+        let verifier = try Self.verifier()
+        let jws = try Self.vector("testNotification")
+        #expect(try await verifier.verify(jws).payload?.kind == .notification)
+        #expect(try await verifier.verify("  " + jws + "\n").payload?.kind == .notification, "the header remembered, surrounding whitespace ignored")
+        let parts = jws.split(separator: ".").map(String.init)
+        var payload = try #require(Base64URL.decode(parts[1]))
+        payload[payload.count / 2] ^= 0x01
+        #expect(try await verifier.verify([parts[0], Base64URL.encode(payload), parts[2]].joined(separator: ".")).failure == .badSignature)
+        #expect(try await verifier.verify([parts[0], parts[1], ""].joined(separator: ".")).failure == .badSignature)
+        #expect(
+            try await verifier.verify([parts[0], parts[1]].joined(separator: ".")).failure
+                == .malformed("a compact JWS has three dot-separated parts, this has 2"))
+    }
+
     /// With Apple Root CA - G3 alone, test-CA data is refused as a broken chain.
     @Test func untrustedRootIsABrokenChain() async throws {
         let failure = try await Self.verifier(roots: [ChainVerifier.appleRootCAG3()]).verify(Self.vector("testNotification")).failure

@@ -43,28 +43,33 @@ public enum Base64URL {
     }
 
     /// Decodes base64url with or without trailing padding; nil for anything else.
-    public static func decode(_ text: some StringProtocol) -> Data? {
-        var symbols = Array(text.utf8)
+    public static func decode(_ text: some StringProtocol) -> Data? { decode(bytes: Array(text.utf8)) }
+
+    /// Decodes base64url given as its ASCII bytes (a slice of a JWS, say), with or without trailing padding.
+    public static func decode(bytes symbols: some BidirectionalCollection<UInt8>) -> Data? {
+        var count = symbols.count
         if symbols.last == UInt8(ascii: "=") {
-            guard symbols.count % 4 == 0 else { return nil }
-            symbols.removeLast()
-            if symbols.last == UInt8(ascii: "=") { symbols.removeLast() }
+            guard count % 4 == 0 else { return nil }
+            count -= symbols.dropLast().last == UInt8(ascii: "=") ? 2 : 1
         }
-        guard symbols.count % 4 != 1 else { return nil }
-        var out = Data()
-        out.reserveCapacity(symbols.count * 3 / 4)
+        guard count % 4 != 1 else { return nil }
+        var out = [UInt8]()
+        out.reserveCapacity(count * 3 / 4)
         var accumulator: UInt32 = 0
-        var bits = 0
+        var bits: UInt32 = 0
+        var remaining = count
         for symbol in symbols {
+            guard remaining > 0 else { break }
+            remaining -= 1
             let value = values[Int(symbol)]
             guard value != 0xFF else { return nil }
             accumulator = accumulator << 6 | UInt32(value)
             bits += 6
             if bits >= 8 {
                 bits -= 8
-                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                out.append(UInt8(truncatingIfNeeded: accumulator >> bits))
             }
         }
-        return out
+        return Data(out)
     }
 }

@@ -16,6 +16,7 @@ public final class ChainVerifier: Sendable {
     let capacity: Int
     let ocsp: (any OCSPTransport)?
     private let cache = Mutex([Data: CachedChain]())
+    private let signers = Mutex([[UInt8]: Signer]())
 
     struct CachedChain {
         /// When the chain's certificates are all valid.
@@ -42,12 +43,49 @@ public final class ChainVerifier: Sendable {
         guard let intermediate = try? Certificate(derEncoded: Array(intermediateDER)) else {
             return .badCertificate("the intermediate is not a DER certificate")
         }
-        return await verify(leaf: leaf, intermediate: intermediate, leafDER: leafDER, intermediateDER: intermediateDER, at: time, now: now)
+        guard let publicKey = P256.Signing.PublicKey(leaf.publicKey) else { return .badCertificate("the leaf key is not P-256") }
+        return await verify(
+            Signer(leaf: leaf, intermediate: intermediate, leafDER: leafDER, intermediateDER: intermediateDER, publicKey: publicKey), at: time, now: now)
     }
 
-    /// nil when the chain is trusted at `time`, else the precise failure.
-    func verify(leaf: Certificate, intermediate: Certificate, leafDER: Data, intermediateDER: Data, at time: Date, now: Date) async -> VerificationFailure? {
-        let key = Data(SHA256.hash(data: leafDER + intermediateDER))
+    /// A JWS header's `x5c` leaf and intermediate, parsed, with the leaf's key: what a signature and its
+    /// chain are checked with. Parsed once per header text (see `signer(header:)`); trusted only once
+    /// `verify` says so, each time.
+    struct Signer: Sendable {
+        let leaf: Certificate
+        let intermediate: Certificate
+        let leafDER: Data
+        let intermediateDER: Data
+        let publicKey: P256.Signing.PublicKey
+        /// The key of the chain's entry in the cache of verified chains.
+        let chainKey: Data
+
+        init(leaf: Certificate, intermediate: Certificate, leafDER: Data, intermediateDER: Data, publicKey: P256.Signing.PublicKey) {
+            self.leaf = leaf
+            self.intermediate = intermediate
+            self.leafDER = leafDER
+            self.intermediateDER = intermediateDER
+            self.publicKey = publicKey
+            self.chainKey = Data(SHA256.hash(data: leafDER + intermediateDER))
+        }
+    }
+
+    /// The signer of a header already parsed (its exact base64url text), if any.
+    func signer(header: ArraySlice<UInt8>) -> Signer? {
+        signers.withLock { $0[Array(header)] }
+    }
+
+    /// Remembers a parsed header (at most `capacity` of them: Apple signs with few certificates).
+    func remember(_ signer: Signer, header: ArraySlice<UInt8>) {
+        signers.withLock { signers in
+            if signers.count >= capacity { signers.removeAll() }
+            signers[Array(header)] = signer
+        }
+    }
+
+    /// nil when the signer's chain is trusted at `time`, else the precise failure.
+    func verify(_ signer: Signer, at time: Date, now: Date) async -> VerificationFailure? {
+        let (leaf, intermediate, key) = (signer.leaf, signer.intermediate, signer.chainKey)
         if let hit = cache.withLock({ $0[key] }), hit.cachedUntil > now, hit.validFrom <= time, time <= hit.validUntil {
             return nil
         }

@@ -40,43 +40,43 @@ public struct SignedDataVerifier: Sendable {
 
     /// Verifies `jws`; `kind` pins the expected kind (otherwise it is read from the payload).
     public func verify(_ jws: String, as expectedKind: SignedPayloadKind? = nil) async -> VerificationResult {
-        let parts = jws.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return .invalid(.malformed("a compact JWS has three dot-separated parts, this has \(parts.count)")) }
-        guard let headerBytes = Base64URL.decode(parts[0]), let header = try? JSONDecoder().decode(Header.self, from: headerBytes) else {
-            return .invalid(.malformed("the header is not base64url JSON"))
+        var parts = 0
+        guard let jws = CompactJWS(jws, parts: &parts) else {
+            return .invalid(.malformed("a compact JWS has three dot-separated parts, this has \(parts)"))
         }
-        guard let payloadBytes = Base64URL.decode(parts[1]) else { return .invalid(.malformed("the payload is not base64url")) }
+        // A header seen before (Apple signs with few certificates) is not decoded and parsed again.
+        let known = chains.signer(header: jws.header)
+        var header: Header?
+        if known == nil {
+            guard let headerBytes = Base64URL.decode(bytes: jws.header), let decoded = try? JSONDecoder().decode(Header.self, from: headerBytes) else {
+                return .invalid(.malformed("the header is not base64url JSON"))
+            }
+            header = decoded
+        }
+        guard let payloadBytes = Base64URL.decode(bytes: jws.payload) else { return .invalid(.malformed("the payload is not base64url")) }
 
         if let environment = configuration.environment, Self.unsignedEnvironments.contains(environment) {
             guard configuration.allowUnsignedEnvironments else { return .invalid(.unsignedEnvironment(environment)) }
             return check(payloadBytes, expectedKind: expectedKind)
         }
 
-        guard header.alg == "ES256" else { return .invalid(.malformed("alg is \(header.alg ?? "missing"), not ES256")) }
-        guard let x5c = header.x5c, x5c.count == 3 else {
-            // Development data carries no App Store chain: say so precisely rather than "malformed".
-            if let facts = try? JSONDecoder().decode(PayloadFacts.self, from: payloadBytes),
-                let environment = facts.identity(as: expectedKind ?? facts.kind).environment, Self.unsignedEnvironments.contains(environment)
-            {
-                guard configuration.allowUnsignedEnvironments, configuration.environment == nil || configuration.environment == environment else {
-                    return .invalid(.unsignedEnvironment(environment))
-                }
-                return check(payloadBytes, facts: facts, expectedKind: expectedKind)
+        let signer: ChainVerifier.Signer
+        if let known {
+            signer = known
+        } else if let header {
+            switch self.signer(of: header, payload: payloadBytes, expectedKind: expectedKind) {
+            case .signer(let parsed):
+                signer = parsed
+                chains.remember(parsed, header: jws.header)
+            case .result(let result):
+                return result
             }
-            return .invalid(.malformed(header.x5c.map { "x5c holds \($0.count) certificates, not 3" } ?? "the header has no x5c certificate chain"))
+        } else {
+            return .invalid(.malformed("the header is not base64url JSON"))
         }
-        var certificates: [(Certificate, Data)] = []
-        for (index, entry) in x5c.prefix(2).enumerated() {
-            guard let der = Data(base64Encoded: entry) else { return .invalid(.badCertificate("x5c[\(index)] is not base64")) }
-            guard let certificate = try? Certificate(derEncoded: Array(der)) else { return .invalid(.badCertificate("x5c[\(index)] is not a DER certificate")) }
-            certificates.append((certificate, der))
-        }
-        let (leaf, leafDER) = certificates[0]
-        let (intermediate, intermediateDER) = certificates[1]
 
-        guard let publicKey = P256.Signing.PublicKey(leaf.publicKey) else { return .invalid(.badCertificate("the leaf key is not P-256")) }
-        guard let signatureBytes = Base64URL.decode(parts[2]), let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes),
-            publicKey.isValidSignature(signature, for: Data("\(parts[0]).\(parts[1])".utf8))
+        guard let signatureBytes = Base64URL.decode(bytes: jws.signature), let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureBytes),
+            signer.publicKey.isValidSignature(signature, for: jws.signingInput)
         else {
             return .invalid(.badSignature)
         }
@@ -89,12 +89,47 @@ public struct SignedDataVerifier: Sendable {
         }
         let now = now()
         let time = chains.onlineChecks ? now : (facts.signingTime ?? now)
-        if let failure = await chains.verify(
-            leaf: leaf, intermediate: intermediate, leafDER: leafDER, intermediateDER: intermediateDER, at: time, now: now)
-        {
+        if let failure = await chains.verify(signer, at: time, now: now) {
             return .invalid(failure)
         }
         return check(payloadBytes, facts: facts, expectedKind: expectedKind)
+    }
+
+    private enum ParsedHeader {
+        case signer(ChainVerifier.Signer)
+        /// The header settles the outcome: a failure, or development data that carries no chain.
+        case result(VerificationResult)
+    }
+
+    /// The header's ES256 algorithm and `x5c` chain, parsed.
+    private func signer(of header: Header, payload payloadBytes: Data, expectedKind: SignedPayloadKind?) -> ParsedHeader {
+        guard header.alg == "ES256" else { return .result(.invalid(.malformed("alg is \(header.alg ?? "missing"), not ES256"))) }
+        guard let x5c = header.x5c, x5c.count == 3 else {
+            // Development data carries no App Store chain: say so precisely rather than "malformed".
+            if let facts = try? JSONDecoder().decode(PayloadFacts.self, from: payloadBytes),
+                let environment = facts.identity(as: expectedKind ?? facts.kind).environment, Self.unsignedEnvironments.contains(environment)
+            {
+                guard configuration.allowUnsignedEnvironments, configuration.environment == nil || configuration.environment == environment else {
+                    return .result(.invalid(.unsignedEnvironment(environment)))
+                }
+                return .result(check(payloadBytes, facts: facts, expectedKind: expectedKind))
+            }
+            return .result(.invalid(.malformed(header.x5c.map { "x5c holds \($0.count) certificates, not 3" } ?? "the header has no x5c certificate chain")))
+        }
+        var certificates: [(Certificate, Data)] = []
+        for (index, entry) in x5c.prefix(2).enumerated() {
+            guard let der = Data(base64Encoded: entry) else { return .result(.invalid(.badCertificate("x5c[\(index)] is not base64"))) }
+            guard let certificate = try? Certificate(derEncoded: Array(der)) else {
+                return .result(.invalid(.badCertificate("x5c[\(index)] is not a DER certificate")))
+            }
+            certificates.append((certificate, der))
+        }
+        guard let publicKey = P256.Signing.PublicKey(certificates[0].0.publicKey) else {
+            return .result(.invalid(.badCertificate("the leaf key is not P-256")))
+        }
+        return .signer(
+            ChainVerifier.Signer(
+                leaf: certificates[0].0, intermediate: certificates[1].0, leafDER: certificates[0].1, intermediateDER: certificates[1].1, publicKey: publicKey))
     }
 
     /// The per-kind checks of bundle ID, app Apple ID (Production) and environment, in that order.
