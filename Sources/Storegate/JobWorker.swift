@@ -14,6 +14,7 @@ public final class JobWorker: Sendable {
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
     private let stopped = Atomic(false)
+    private let tenants = Mutex([UUID: (tenant: Tenant, until: ContinuousClock.Instant)]())
 
     /// After this many attempts a notification that cannot be applied is marked processed with its error.
     static let maxNotificationAttempts = 12
@@ -75,6 +76,8 @@ public final class JobWorker: Sendable {
     /// What running a job decided.
     private enum Outcome {
         case complete
+        /// The job's own work completed it, in the same transaction.
+        case completed
         case retry(at: Date, reason: String)
     }
 
@@ -82,6 +85,7 @@ public final class JobWorker: Sendable {
         do {
             switch try await run(job) {
             case .complete: try await persistence.control(.read) { try await $0.jobs.complete(job) }
+            case .completed: break
             case .retry(let at, let reason): try await persistence.control(.read) { try await $0.jobs.retry(job, at: at, error: reason) }
             }
         } catch {
@@ -95,17 +99,31 @@ public final class JobWorker: Sendable {
     }
 
     private func run(_ job: Job) async throws -> Outcome {
-        guard let tenant = try await persistence.tenant(id: job.tenantId), let id = UUID(uuidString: job.ref) else { return .complete }
+        guard let tenant = try await tenant(id: job.tenantId), let id = UUID(uuidString: job.ref) else { return .complete }
         switch job.kind {
         case .processNotification:
+            // Applying a notification, or finding it applied, completes its job.
             try await processor.process(tenant: tenant, notificationUUID: id)
-            return .complete
+            return .completed
         case .sendConsumption:
             switch try await refunds.answer(tenantId: tenant.id, requestId: id) {
             case .done: return .complete
             case .retry(let at, let reason): return .retry(at: at, reason: reason)
             }
         }
+    }
+
+    /// The job's tenant, remembered for a few seconds: a batch holds many jobs of few tenants. A tenant
+    /// deleted meanwhile fails its jobs (its schema is gone) until it is forgotten; then they complete.
+    private func tenant(id: UUID) async throws -> Tenant? {
+        let now = ContinuousClock.now
+        if let hit = tenants.withLock({ $0[id] }), hit.until > now { return hit.tenant }
+        guard let tenant = try await persistence.tenant(id: id) else { return nil }
+        tenants.withLock { tenants in
+            if tenants.count >= 10_000 { tenants.removeAll() }
+            tenants[id] = (tenant, now + .seconds(5))
+        }
+        return tenant
     }
 
     /// Marks a notification that keeps failing as processed with its error, which completes its job;

@@ -1,6 +1,7 @@
 import AppStoreServer
 import Foundation
 import Logging
+import Synchronization
 
 /// Receives App Store Server Notifications V2 for an app's webhook token: verifies the signed payload
 /// (with the process-wide chain cache), then stores it durably in the tenant's data, keyed by
@@ -11,6 +12,7 @@ public struct NotificationIngest: Sendable {
     let worker: JobWorker
     let gateway: AppStoreGateway
     let logger: Logger
+    let webhooks: WebhookTokens
 
     /// What to answer Apple.
     public enum Outcome: Equatable, Sendable {
@@ -29,7 +31,8 @@ public struct NotificationIngest: Sendable {
     public func receive(token: String, body: Data) async throws -> Outcome {
         guard token.utf8.count == 43, token.utf8.allSatisfy({ $0.isBase64URL }) else { return .unknownToken }
         guard let signed = (try? JSONDecoder().decode(ResponseBodyV2.self, from: body))?.signedPayload else { return .malformedBody }
-        guard let (webhook, app, tenant) = try await persistence.control(.read, { try await $0.webhook(token: token) }) else { return .unknownToken }
+        guard let (webhook, app, tenant) = try await webhooks.find(token, { try await persistence.control(.read, { try await $0.webhook(token: token) }) })
+        else { return .unknownToken }
         let stored: StoredNotification
         switch await verify(signed, app: app, environment: webhook.environment, source: .webhook) {
         case .failure(let failure): return .rejected(failure)
@@ -62,20 +65,44 @@ public struct NotificationIngest: Sendable {
         }
     }
 
-    /// Stores the notification and its processing job in one transaction, due now, and wakes the job
+    /// Stores the notification and its processing job (due now) in one statement, and wakes the job
     /// worker: Apple gets its answer once the notification is durable, not after it was applied.
     func store(_ stored: StoredNotification, tenant: Tenant) async throws -> Bool {
-        let inserted = try await persistence.inTenant(tenant) { unit in
-            guard try await unit.notifications.insert(stored) else { return false }
-            try await unit.enqueue(.processNotification, ref: stored.notificationUUID.uuidString, due: Date())
-            return true
-        }
+        let inserted = try await persistence.inTenant(tenant, .read) { try await $0.notifications.insert(stored, processingDue: Date()) }
         if inserted { worker.poke() }
         return inserted
     }
 
     public func list(tenant: Tenant, appId: UUID?, limit: Int) async throws -> [StoredNotification] {
         try await persistence.inTenant(tenant, .read) { try await $0.notifications.list(appId: appId, limit: limit) }
+    }
+}
+
+/// Webhook tokens looked up in the last `ttl`, with their app and tenant: every notification names its
+/// token, and what a token names changes rarely. A removed app's token is answered for at most `ttl` more;
+/// the notification is then stored for an app that no longer processes it, as one arriving a moment
+/// earlier would have been. Unknown tokens are not remembered.
+final class WebhookTokens: Sendable {
+    typealias Entry = (webhook: Webhook, app: App, tenant: Tenant)
+    let ttl: Duration
+    let capacity: Int
+    private let entries = Mutex([String: (entry: Entry, until: ContinuousClock.Instant)]())
+
+    init(ttl: Duration, capacity: Int = 10_000) {
+        self.ttl = ttl
+        self.capacity = capacity
+    }
+
+    func find(_ token: String, _ load: () async throws -> Entry?) async throws -> Entry? {
+        let now = ContinuousClock.now
+        if let hit = entries.withLock({ $0[token] }), hit.until > now { return hit.entry }
+        guard let entry = try await load() else { return nil }
+        entries.withLock { entries in
+            if entries.count >= capacity { entries = entries.filter { $0.value.until > now } }
+            if entries.count >= capacity { entries.removeAll() }
+            entries[token] = (entry, now + ttl)
+        }
+        return entry
     }
 }
 

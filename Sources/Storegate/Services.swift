@@ -47,7 +47,9 @@ public struct Services: Sendable {
         let processor = NotificationProcessor(persistence: persistence, verification: verification)
         self.refunds = RefundService(persistence: persistence, gateway: gateway, verification: verification, logger: logger)
         self.worker = JobWorker(persistence: persistence, processor: processor, refunds: refunds, logger: logger, pollInterval: workerPollInterval)
-        self.notifications = NotificationIngest(persistence: persistence, verification: verification, worker: worker, gateway: gateway, logger: logger)
+        self.notifications = NotificationIngest(
+            persistence: persistence, verification: verification, worker: worker, gateway: gateway, logger: logger,
+            webhooks: WebhookTokens(ttl: authCacheTTL))
         self.subscriptions = SubscriptionService(persistence: persistence, gateway: gateway, verification: verification)
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway)

@@ -15,11 +15,13 @@ import StoregateServer
 
 // Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
 // STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
-// Usage: storegate-bench [--seconds S] [--probe]. openssl (if installed) is run beside the batch rounds for the yardstick.
+// Usage: storegate-bench [--seconds S] [--probe] [--only signing|reads|ingest]. openssl (if installed) is run
+// beside the batch rounds for the yardstick.
 
 let arguments = CommandLine.arguments
 func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } }
 let seconds = option("--seconds").flatMap(Double.init) ?? 5
+func runs(_ phase: String) -> Bool { option("--only").map { $0 == phase } ?? true }
 let quiet = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
 let bundleId = "com.example.bench"
 
@@ -37,7 +39,7 @@ func firstPort(_ ports: AsyncStream<Int>) async throws -> Int {
     return port
 }
 
-func line(_ label: String, _ value: String) { print(label.padding(toLength: 64, withPad: " ", startingAt: 0) + value) }
+func line(_ label: String, _ value: String) { print(label.padding(toLength: 66, withPad: " ", startingAt: 0) + value) }
 
 try await withThrowingTaskGroup(of: Void.self) { group in
     group.addTask { await postgres.run() }
@@ -79,15 +81,44 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     let single = ByteBuffer(string: call("offers.signPromotionalJWS", offer, id: 1))
     let batch = ByteBuffer(string: "[" + (1...100).map { call("offers.signPromotionalJWS", offer, id: $0) }.joined(separator: ",") + "]")
 
-    _ = await rpc.closedLoop(seconds: 1, concurrency: 4) { _ in single }  // warm-up: connections, caches
-    let singles = await rpc.closedLoop(seconds: seconds, concurrency: 8) { _ in single }
-    // The CPU's speed drifts on a shared machine, so openssl is measured right before and right after
-    // the batch rounds, and the ratio taken against their mean.
-    let opensslBefore = OpenSSLSpeed.measure()
-    var batchRounds: [Load.Figures] = []
-    for _ in 0..<3 { batchRounds.append(await rpc.closedLoop(seconds: seconds, concurrency: 4) { _ in batch }) }
-    let opensslAfter = OpenSSLSpeed.measure()
-    let paced = await rpc.openLoop(seconds: seconds, rate: 1000) { _ in single }
+    let durability = try await postgres.withConnection { @Sendable conn in
+        let fsync = try await conn.first("SELECT current_setting('fsync')", as: String.self, logger: quiet) ?? "?"
+        let commit = try await conn.first("SELECT current_setting('synchronous_commit')", as: String.self, logger: quiet) ?? "?"
+        return "fsync \(fsync), synchronous_commit \(commit)"
+    }
+    print("Storegate benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(Int(seconds)) s per figure, HTTP/1.1 keep-alive on loopback")
+    print("PostgreSQL: \(durability)")
+
+    if runs("signing") {
+        _ = await rpc.closedLoop(seconds: 1, concurrency: 4) { _ in single }  // warm-up: connections, caches
+        let singles = await rpc.closedLoop(seconds: seconds, concurrency: 8) { _ in single }
+        // The CPU's speed drifts on a shared machine, so openssl is measured right before and right after
+        // the batch rounds, and the ratio taken against their mean.
+        let opensslBefore = OpenSSLSpeed.measure()
+        var batchRounds: [Load.Figures] = []
+        for _ in 0..<3 { batchRounds.append(await rpc.closedLoop(seconds: seconds, concurrency: 4) { _ in batch }) }
+        let opensslAfter = OpenSSLSpeed.measure()
+        let paced = await rpc.openLoop(seconds: seconds, rate: 1000) { _ in single }
+        let measured = [opensslBefore, opensslAfter].compactMap { $0 }
+        let opensslRate = measured.isEmpty ? nil : measured.reduce(0, +) / Double(measured.count)
+        if !measured.isEmpty {
+            let before = opensslBefore.map { String(format: "%.0f before", $0) }, after = opensslAfter.map { String(format: "%.0f after", $0) }
+            line("openssl speed -seconds 3 ecdsap256, one core (sign/s)", [before, after].compactMap { $0 }.joined(separator: ", ") + " the batches")
+        }
+        line("offers.signPromotionalJWS, single calls, 8 in flight", String(format: "%.0f offers/s (%d failed)", singles.perSecond, singles.failed))
+        let roundRates = batchRounds.map { $0.perSecond * 100 }
+        let batchRate = roundRates.sorted()[roundRates.count / 2]
+        line(
+            "offers.signPromotionalJWS, batches of 100, 4 in flight",
+            String(format: "%.0f offers/s", batchRate) + ", median of " + roundRates.map { String(format: "%.0f", $0) }.joined(separator: ", ")
+                + " (\(batchRounds.reduce(0) { $0 + $1.failed }) failed)")
+        if let opensslRate { line("  batched / openssl single-core", String(format: "%.0f%% (target ≥ 50%%)", batchRate / opensslRate * 100)) }
+        line(
+            "single calls at 1,000/s (open loop)",
+            String(
+                format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 10 ms); %.0f/s, %d failed", paced.percentile(0.5), paced.percentile(0.99),
+                paced.latencies.max() ?? .nan, paced.perSecond, paced.failed))
+    }
 
     // Status reads: a customer whose subscription arrived by notification.
     let customer = try await servicesWithApple.accounts.ensure(tenant: tenant, customerId: "bench-customer", actor: .cli)
@@ -106,117 +137,115 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         try await Task.sleep(for: .milliseconds(10))
     }
     await simulator.store.setNotificationURL(bundleId: bundleId, url: nil)
-    // Other customers' subscriptions beside hers, so that a read that scans the table shows.
     let (others, schema, appId, logger) = (100_000, try TenantSchema(validating: tenant.storageName).sql, app.app.id, quiet)
-    try await postgres.withConnection { @Sendable conn in
-        try await conn.run(
-            """
-            INSERT INTO \(unescaped: schema).subscriptions (app_id, environment, original_transaction_id, status, product_id, latest_transaction_id, signed_date)
-            SELECT \(appId), 'Sandbox', (3000000000000000 + i)::text, 1, 'com.example.monthly', (3000000000000000 + i)::text, now()
-            FROM generate_series(1, \(others)) i
-            """, logger: logger)
-        try await conn.run("ANALYZE \(unescaped: schema).subscriptions", logger: logger)
+    if runs("reads") {
+        // Other customers' subscriptions beside hers, so that a read that scans the table shows.
+        try await postgres.withConnection { @Sendable conn in
+            try await conn.run(
+                """
+                INSERT INTO \(unescaped: schema).subscriptions (app_id, environment, original_transaction_id, status, product_id, latest_transaction_id, signed_date)
+                SELECT \(appId), 'Sandbox', (3000000000000000 + i)::text, 1, 'com.example.monthly', (3000000000000000 + i)::text, now()
+                FROM generate_series(1, \(others)) i
+                """, logger: logger)
+            try await conn.run("ANALYZE \(unescaped: schema).subscriptions", logger: logger)
+        }
+        // --probe: one call at a time through each layer (pool, unit of work with deadlines, the statement, the
+        // service, HTTP), for where a status read's time goes.
+        if arguments.contains("--probe") {
+            func probe(_ label: String, _ n: Int = 5000, _ body: @Sendable () async throws -> Void) async throws {
+                for _ in 0..<200 { try await body() }
+                let start = ContinuousClock.now
+                for _ in 0..<n { try await body() }
+                let us = (ContinuousClock.now - start) / .microseconds(1) / Double(n)
+                print(label.padding(toLength: 50, withPad: " ", startingAt: 0) + String(format: "%.1f µs", us))
+            }
+            try await probe("pool: SELECT 1") {
+                try await postgres.withConnection { @Sendable c in _ = try await c.first("SELECT 1", as: Int.self, logger: logger) }
+            }
+            try await probe("persistence read unit, SELECT 1 (deadlines)") {
+                _ = try await persistence.inTenant(tenant, .read) { u in try await u.customers.find(customerId: "nobody") }
+            }
+            try await probe("holdings (unit + statement)") {
+                _ = try await persistence.inTenant(tenant, .read) { u in
+                    try await u.customers.holdings(customerId: "bench-customer", purchases: false)?.subscriptions.count ?? 0
+                }
+            }
+            try await probe("services.subscriptions.status") {
+                _ = try await servicesWithApple.subscriptions.status(
+                    tenant: tenant, customerId: "bench-customer", bundleId: nil, transactionId: nil, refresh: false)
+            }
+            let tenantBody = ByteBuffer(string: call("tenant.get", "{}", id: 1))
+            let statusBody = ByteBuffer(string: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1))
+            try await probe("HTTP tenant.get", 2000) { _ = await rpc.send(tenantBody) }
+            try await probe("HTTP subscriptions.status", 2000) { _ = await rpc.send(statusBody) }
+        }
+        let statusBody = ByteBuffer(string: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1))
+        let statuses = await rpc.closedLoop(seconds: seconds, concurrency: 8) { _ in statusBody }
+        let pacedStatus = await rpc.openLoop(seconds: seconds, rate: 2000) { _ in statusBody }
+        // The same reads from wrk's own process, and tenant.get for what HTTP, JSON-RPC and authentication cost.
+        let authorization = "Bearer " + apiKey
+        let wrkStatus = await Wrk.run(
+            url: base + "/rpc", body: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization, connections: 8,
+            seconds: seconds)
+        let wrkEntitlements = await Wrk.run(
+            url: base + "/rpc", body: call("entitlements.list", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization, connections: 8,
+            seconds: seconds)
+        let wrkTenant = await Wrk.run(url: base + "/rpc", body: call("tenant.get", "{}", id: 1), authorization: authorization, connections: 8, seconds: seconds)
+        line("subscriptions.status, 8 in flight (100,000 others' in tenant)", String(format: "%.0f reads/s (%d failed)", statuses.perSecond, statuses.failed))
+        line(
+            "subscriptions.status at 2,000/s (open loop)",
+            String(
+                format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 5 ms); %.0f/s, %d failed", pacedStatus.percentile(0.5),
+                pacedStatus.percentile(0.99), pacedStatus.latencies.max() ?? .nan, pacedStatus.perSecond, pacedStatus.failed))
+        for (label, figures) in [
+            ("wrk -c 8: subscriptions.status", wrkStatus), ("wrk -c 8: entitlements.list", wrkEntitlements), ("wrk -c 8: tenant.get", wrkTenant),
+        ] {
+            line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
+        }
     }
-    // --probe: one call at a time through each layer (pool, unit of work with deadlines, the statement, the
-    // service, HTTP), for where a status read's time goes.
-    if arguments.contains("--probe") {
-        func probe(_ label: String, _ n: Int = 5000, _ body: @Sendable () async throws -> Void) async throws {
-            for _ in 0..<200 { try await body() }
-            let start = ContinuousClock.now
-            for _ in 0..<n { try await body() }
-            let us = (ContinuousClock.now - start) / .microseconds(1) / Double(n)
-            print(label.padding(toLength: 50, withPad: " ", startingAt: 0) + String(format: "%.1f µs", us))
+
+    if runs("ingest") {
+        // Ingestion: renewals of 1,000 subscriptions (so that processing is not one row's lock queue), each
+        // notification distinct, posted to the app's webhook. Apple is answered once a notification is stored with
+        // its job; the job worker applies it after. Acknowledged: the rate of 200s. Processed: from the first post
+        // until the worker applied the last one.
+        let count = Int(seconds * 3000)
+        var bodies: [ByteBuffer] = []
+        for i in 0..<count {
+            var renewed = bought
+            renewed.originalTransactionId = String(4_000_000_000_000_000 + i % 1000)
+            renewed.transactionId = String(5_000_000_000_000_000 + i)
+            let payload = ResponseBodyV2DecodedPayload(
+                notificationType: .didRenew, notificationUUID: UUID().uuidString.lowercased(),
+                data: NotificationData(
+                    environment: .sandbox, appAppleId: 1, bundleId: bundleId, bundleVersion: "1", signedTransactionInfo: try simulator.ca.sign(renewed),
+                    status: .active),
+                version: "2.0", signedDate: Timestamp(Date()))
+            bodies.append(ByteBuffer(string: #"{"signedPayload":"\#(try simulator.ca.sign(payload))"}"#))
         }
-        try await probe("pool: SELECT 1") {
-            try await postgres.withConnection { @Sendable c in _ = try await c.first("SELECT 1", as: Int.self, logger: logger) }
-        }
-        try await probe("persistence read unit, SELECT 1 (deadlines)") {
-            _ = try await persistence.inTenant(tenant, .read) { u in try await u.customers.find(customerId: "nobody") }
-        }
-        try await probe("holdings (unit + statement)") {
-            _ = try await persistence.inTenant(tenant, .read) { u in
-                try await u.customers.holdings(customerId: "bench-customer", purchases: false)?.subscriptions.count ?? 0
+        let signed = bodies
+        let ingest = Load(client: http, url: webhook, headers: ["Content-Type": "application/json"])
+        func unprocessed() async throws -> Int {
+            try await postgres.withConnection { @Sendable conn in
+                try await conn.first("SELECT count(*)::int FROM \(unescaped: schema).notifications WHERE processed_at IS NULL", as: Int.self, logger: logger)
+                    ?? 0
             }
         }
-        try await probe("services.subscriptions.status") {
-            _ = try await servicesWithApple.subscriptions.status(
-                tenant: tenant, customerId: "bench-customer", bundleId: nil, transactionId: nil, refresh: false)
-        }
-        let tenantBody = ByteBuffer(string: call("tenant.get", "{}", id: 1))
-        let statusBody = ByteBuffer(string: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1))
-        try await probe("HTTP tenant.get", 2000) { _ = await rpc.send(tenantBody) }
-        try await probe("HTTP subscriptions.status", 2000) { _ = await rpc.send(statusBody) }
+        let ingestStart = ContinuousClock.now
+        let ingested = await ingest.closedLoop(seconds: seconds, concurrency: 8) { i in signed[i % count] }
+        let backlog = try await unprocessed()
+        while try await unprocessed() > 0, ContinuousClock.now - ingestStart < .seconds(120) { try await Task.sleep(for: .milliseconds(20)) }
+        let processedIn = ContinuousClock.now - ingestStart
+        let ingestedNew = min(ingested.completed, count)
+        line(
+            "notifications acknowledged (verify, store with job), 8 in flight",
+            String(format: "%.0f/s (%d distinct, %d failed)", ingested.perSecond, ingestedNew, ingested.failed))
+        line(
+            "  processed by the job worker",
+            String(
+                format: "%.0f/s: all %d applied %.2f s after the first post (%d waiting when posting ended)",
+                Double(ingestedNew) / (processedIn / .seconds(1)), ingestedNew, processedIn / .seconds(1), backlog))
     }
-    let statusBody = ByteBuffer(string: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1))
-    let statuses = await rpc.closedLoop(seconds: seconds, concurrency: 8) { _ in statusBody }
-    let pacedStatus = await rpc.openLoop(seconds: seconds, rate: 2000) { _ in statusBody }
-    // The same reads from wrk's own process, and tenant.get for what HTTP, JSON-RPC and authentication cost.
-    let authorization = "Bearer " + apiKey
-    let wrkStatus = await Wrk.run(
-        url: base + "/rpc", body: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization, connections: 8,
-        seconds: seconds)
-    let wrkEntitlements = await Wrk.run(
-        url: base + "/rpc", body: call("entitlements.list", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization, connections: 8,
-        seconds: seconds)
-    let wrkTenant = await Wrk.run(url: base + "/rpc", body: call("tenant.get", "{}", id: 1), authorization: authorization, connections: 8, seconds: seconds)
-
-    // Ingestion: distinct signed renewals of that subscription, posted to the app's webhook.
-    let count = Int(seconds * 1500)
-    var bodies: [ByteBuffer] = []
-    for _ in 0..<count {
-        let payload = ResponseBodyV2DecodedPayload(
-            notificationType: .didRenew, notificationUUID: UUID().uuidString.lowercased(),
-            data: NotificationData(
-                environment: .sandbox, appAppleId: 1, bundleId: bundleId, bundleVersion: "1", signedTransactionInfo: try simulator.ca.sign(bought),
-                status: .active),
-            version: "2.0", signedDate: Timestamp(Date()))
-        bodies.append(ByteBuffer(string: #"{"signedPayload":"\#(try simulator.ca.sign(payload))"}"#))
-    }
-    let signed = bodies
-    let ingest = Load(client: http, url: webhook, headers: ["Content-Type": "application/json"])
-    let ingested = await ingest.closedLoop(seconds: seconds, concurrency: 8) { i in signed[i % count] }
-
-    let durability = try await postgres.withConnection { @Sendable conn in
-        let fsync = try await conn.first("SELECT current_setting('fsync')", as: String.self, logger: logger) ?? "?"
-        let commit = try await conn.first("SELECT current_setting('synchronous_commit')", as: String.self, logger: logger) ?? "?"
-        return "fsync \(fsync), synchronous_commit \(commit)"
-    }
-    print("Storegate benchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(Int(seconds)) s per figure, HTTP/1.1 keep-alive on loopback")
-    print("PostgreSQL: \(durability)")
-    let measured = [opensslBefore, opensslAfter].compactMap { $0 }
-    let opensslRate = measured.isEmpty ? nil : measured.reduce(0, +) / Double(measured.count)
-    if !measured.isEmpty {
-        let before = opensslBefore.map { String(format: "%.0f before", $0) }, after = opensslAfter.map { String(format: "%.0f after", $0) }
-        line("openssl speed -seconds 3 ecdsap256, one core (sign/s)", [before, after].compactMap { $0 }.joined(separator: ", ") + " the batches")
-    }
-    line("offers.signPromotionalJWS, single calls, 8 in flight", String(format: "%.0f offers/s (%d failed)", singles.perSecond, singles.failed))
-    let roundRates = batchRounds.map { $0.perSecond * 100 }
-    let batchRate = roundRates.sorted()[roundRates.count / 2]
-    line(
-        "offers.signPromotionalJWS, batches of 100, 4 in flight",
-        String(format: "%.0f offers/s", batchRate) + ", median of " + roundRates.map { String(format: "%.0f", $0) }.joined(separator: ", ")
-            + " (\(batchRounds.reduce(0) { $0 + $1.failed }) failed)")
-    if let opensslRate { line("  batched / openssl single-core", String(format: "%.0f%% (target ≥ 50%%)", batchRate / opensslRate * 100)) }
-    line(
-        "single calls at 1,000/s (open loop)",
-        String(
-            format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 10 ms); %.0f/s, %d failed", paced.percentile(0.5), paced.percentile(0.99),
-            paced.latencies.max() ?? .nan, paced.perSecond, paced.failed))
-    line("subscriptions.status, 8 in flight (100,000 others' in tenant)", String(format: "%.0f reads/s (%d failed)", statuses.perSecond, statuses.failed))
-    line(
-        "subscriptions.status at 2,000/s (open loop)",
-        String(
-            format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 5 ms); %.0f/s, %d failed", pacedStatus.percentile(0.5), pacedStatus.percentile(0.99),
-            pacedStatus.latencies.max() ?? .nan, pacedStatus.perSecond, pacedStatus.failed))
-    for (label, figures) in [
-        ("wrk -c 8: subscriptions.status", wrkStatus), ("wrk -c 8: entitlements.list", wrkEntitlements), ("wrk -c 8: tenant.get", wrkTenant),
-    ] {
-        line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
-    }
-    let ingestedNew = min(ingested.completed, count)
-    line(
-        "notifications ingested (verify, store, process), 8 in flight",
-        String(format: "%.0f/s (%d distinct, %d failed)", ingested.perSecond, ingestedNew, ingested.failed))
 
     try await servicesWithApple.tenants.delete(slug: slug, confirm: slug, actor: .cli)
     group.cancelAll()

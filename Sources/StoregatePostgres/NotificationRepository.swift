@@ -13,16 +13,24 @@ struct NotificationRepository: NotificationStore {
         processing_error
         """
 
-    func insert(_ n: StoredNotification) async throws -> Bool {
-        try await scope.first(
+    /// One statement, so atomic without a transaction: one round trip is all Apple waits for.
+    func insert(_ n: StoredNotification, processingDue due: Date) async throws -> Bool {
+        try await scope.hot(
             """
-            INSERT INTO \(unescaped: s).notifications
-                (notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, payload, source)
-            VALUES (\(n.notificationUUID), \(n.appId), \(n.environment.rawValue), \(n.notificationType.rawValue), \(n.subtype?.rawValue), \(n.signedDate),
-                    \(n.signedPayload), \(n.payload)::jsonb, \(n.source.rawValue))
-            ON CONFLICT (notification_uuid) DO NOTHING
+            WITH stored AS (
+                INSERT INTO \(unescaped: s).notifications
+                    (notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, payload, source)
+                VALUES (\(n.notificationUUID), \(n.appId), \(n.environment.rawValue), \(n.notificationType.rawValue), \(n.subtype?.rawValue),
+                        \(n.signedDate), \(n.signedPayload), \(n.payload)::jsonb, \(n.source.rawValue))
+                ON CONFLICT (notification_uuid) DO NOTHING
+                RETURNING notification_uuid
+            )
+            INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at)
+            SELECT \(scope.tenantId), \(Job.Kind.processNotification.rawValue), upper(notification_uuid::text), \(due) FROM stored
+            ON CONFLICT (tenant_id, kind, ref) DO UPDATE SET due_at = least(jobs.due_at, excluded.due_at)
             RETURNING 1
-            """, as: Int.self) != nil
+            """
+        ) { _ in 1 }.count == 1
     }
 
     func list(appId: UUID?, limit: Int) async throws -> [StoredNotification] {

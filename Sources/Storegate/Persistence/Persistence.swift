@@ -187,8 +187,9 @@ public protocol SubscriptionStore: Sendable {
 }
 
 public protocol NotificationStore: Sendable {
-    /// Stores a notification unless one with its UUID is there; returns whether it was new.
-    func insert(_ notification: StoredNotification) async throws -> Bool
+    /// Stores a notification unless one with its UUID is there, and with it (in the same statement) its
+    /// `processNotification` job due at `due`; returns whether it was new.
+    func insert(_ notification: StoredNotification, processingDue due: Date) async throws -> Bool
     func list(appId: UUID?, limit: Int) async throws -> [StoredNotification]
     /// One notification, locked for the unit of work when `lock` is set.
     func find(_ uuid: UUID, lock: Bool) async throws -> StoredNotification?
