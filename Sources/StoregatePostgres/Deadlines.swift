@@ -104,6 +104,17 @@ final class HeldConnection: Sendable {
         return try await send()
     }
 
+    /// Closes the connection after a statement failed in a way that spoils it (see `hot`): nothing more is
+    /// sent on it, ROLLBACK included, and the pool replaces it.
+    func closeAfterFailure() {
+        let connection = state.withLock { state -> PostgresConnection? in
+            state.stopped = true
+            state.closed = true
+            return state.connection
+        }
+        connection?.close().whenComplete { _ in }
+    }
+
     /// Stops the unit (cancelled, or past its deadline): a statement in flight is ended by closing the
     /// connection; otherwise the next statement refuses to start.
     func stop() {

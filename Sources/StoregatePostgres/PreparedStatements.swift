@@ -116,7 +116,9 @@ extension PostgresConnection {
                 }
             }
         } catch {
-            close().whenComplete { _ in }
+            // Through the unit's `HeldConnection` when there is one, so that nothing (not even a ROLLBACK)
+            // is sent on the closing connection, which PostgresNIO would never answer.
+            if let held = HeldConnection.current { held.closeAfterFailure() } else { close().whenComplete { _ in } }
             throw error
         }
     }

@@ -1,3 +1,4 @@
+import AppStoreServer
 import Foundation
 import JSONRPC
 import Logging
@@ -127,6 +128,39 @@ import Testing
                 // The pool still serves: the closed connection was replaced.
                 #expect(try await services.persistence.control(.read) { try await $0.tenants.list() }.isEmpty)
             }
+        }
+    }
+
+    /// A prepared statement that fails inside a transaction ends its unit with the statement's error, and
+    /// nothing the unit wrote is kept. (Its connection is closed through the unit, so not even a ROLLBACK is
+    /// sent on it; on this machine PostgresNIO also failed such a ROLLBACK promptly, so this checks the
+    /// outcome, not that path.)
+    @Test func aFailedPreparedStatementInATransactionEndsItsUnit() async throws {
+        try await TestDatabase.with { services, _ in
+            let made = try await Fixtures.tenant(services, slug: "prepared", bundleId: "com.example.prepared")
+            let tenant = made.tenant.tenant
+            func notification(payload: String) -> StoredNotification {
+                StoredNotification(
+                    notificationUUID: UUID(), appId: made.appId, environment: .sandbox, notificationType: .test, subtype: nil, signedDate: nil,
+                    signedPayload: "x.y.z", payload: payload, source: .webhook)
+            }
+            let ended = Mutex<(any Error)??>(.none)
+            Task {
+                do {
+                    try await services.persistence.inTenant(tenant, .write) { unit in
+                        // Three uses on this connection prepare the statement; the fourth fails as a prepared statement.
+                        for _ in 0..<3 { _ = try await unit.notifications.insert(notification(payload: "{}"), processingDue: Date()) }
+                        _ = try await unit.notifications.insert(notification(payload: "not json"), processingDue: Date())
+                    }
+                    ended.withLock { $0 = .some(nil) }
+                } catch {
+                    ended.withLock { $0 = .some(error) }
+                }
+            }
+            try await eventually("the unit ended", timeout: .seconds(5)) { ended.withLock { $0 != nil } }
+            #expect((ended.withLock { $0 } ?? nil) != nil, "the invalid JSON was refused")
+            let stored = try await services.persistence.inTenant(tenant, .read) { try await $0.notifications.list(appId: nil, limit: 10) }
+            #expect(stored.isEmpty, "nothing of the failed transaction was kept")
         }
     }
 
