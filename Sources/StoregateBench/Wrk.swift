@@ -18,7 +18,27 @@ enum Wrk {
         if authorization and authorization ~= "" then wrk.headers["Authorization"] = authorization end
         """
 
-    static func run(url: String, body: String, authorization: String?, connections: Int, seconds: Double) async -> Figures? {
+    /// Each request with one of `authorizations`, chosen at random: many tenants' API keys.
+    static func randomAuthorization(_ authorizations: [String]) -> String {
+        let keys = authorizations.map { "\"\($0)\"" }.joined(separator: ",\n")
+        return """
+            wrk.method = "POST"
+            wrk.body = os.getenv("WRK_BODY")
+            wrk.headers["Content-Type"] = "application/json"
+            local keys = {
+            \(keys)
+            }
+            math.randomseed(os.time())
+            request = function()
+                wrk.headers["Authorization"] = keys[math.random(#keys)]
+                return wrk.format(nil, nil, wrk.headers, wrk.body)
+            end
+            """
+    }
+
+    static func run(
+        url: String, body: String, authorization: String?, connections: Int, seconds: Double, script: String = Wrk.script
+    ) async -> Figures? {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-wrk-\(UUID()).lua").path
         guard FileManager.default.createFile(atPath: path, contents: Data(script.utf8)) else { return nil }
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -15,8 +15,9 @@ import StoregateServer
 
 // Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
 // STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
-// Usage: storegate-bench [--seconds S] [--probe] [--only signing|reads|ingest]. openssl (if installed) is run
-// beside the batch rounds for the yardstick.
+// Usage: storegate-bench [--seconds S] [--probe] [--only signing|reads|tenants|ingest] [--tenants N]. openssl
+// (if installed) is run beside the batch rounds for the yardstick. The tenants phase creates N tenants
+// (default 1,000) and reads status for a random one per request.
 
 let arguments = CommandLine.arguments
 func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } }
@@ -39,7 +40,11 @@ func firstPort(_ ports: AsyncStream<Int>) async throws -> Int {
     return port
 }
 
-func line(_ label: String, _ value: String) { print(label.padding(toLength: 66, withPad: " ", startingAt: 0) + value) }
+/// One figure, flushed at once (also into a file): a long phase's figures are not held back until the end.
+func line(_ label: String, _ value: String) {
+    print(label.padding(toLength: 66, withPad: " ", startingAt: 0) + value)
+    fflush(nil)
+}
 
 try await withThrowingTaskGroup(of: Void.self) { group in
     group.addTask { await postgres.run() }
@@ -201,6 +206,53 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             ("wrk -c 8: subscriptions.status", wrkStatus), ("wrk -c 8: entitlements.list", wrkEntitlements), ("wrk -c 8: tenant.get", wrkTenant),
         ] {
             line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
+        }
+    }
+
+    if runs("tenants") {
+        // Many tenants, each with an app, an API key and a customer; wrk reads a random tenant's customer per request.
+        let tenantCount = option("--tenants").flatMap(Int.init) ?? 1000
+        let created = ContinuousClock.now
+        let keys = try await withThrowingTaskGroup(of: [String].self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    var keys: [String] = []
+                    for index in stride(from: worker, to: tenantCount, by: 4) {
+                        let slug = "many-\(index)-" + UUID().uuidString.prefix(6).lowercased()
+                        let made = try await servicesWithApple.tenants.create(slug: slug, name: "Many \(index)", actor: .cli)
+                        _ = try await servicesWithApple.apps.add(tenant: made, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
+                        _ = try await servicesWithApple.accounts.ensure(tenant: made, customerId: "bench-customer", actor: .cli)
+                        keys.append("Bearer " + (try await servicesWithApple.apiKeys.issue(tenant: made, label: "bench", actor: .cli).secret))
+                    }
+                    return keys
+                }
+            }
+            var all: [String] = []
+            for try await keys in group { all += keys }
+            return all
+        }
+        line("\(tenantCount) tenants created, 4 at a time", String(format: "%.1f s", (ContinuousClock.now - created) / .seconds(1)))
+        let body = call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1)
+        let one = await Wrk.run(
+            url: base + "/rpc", body: body, authorization: nil, connections: 8, seconds: seconds, script: Wrk.randomAuthorization([keys[0]]))
+        let memoryOne = try await BackendMemory.measure(postgres)
+        let many = await Wrk.run(url: base + "/rpc", body: body, authorization: nil, connections: 8, seconds: seconds, script: Wrk.randomAuthorization(keys))
+        let memoryMany = try await BackendMemory.measure(postgres)
+        for (label, figures) in [("wrk -c 8: status, always the same one of them", one), ("wrk -c 8: status, a random one of \(tenantCount) each", many)] {
+            line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
+        }
+        line("  PostgreSQL backends' private memory, after the first", memoryOne)
+        line("  ... after the second", memoryMany)
+        let slugs = try await servicesWithApple.tenants.list().map(\.slug).filter { $0.hasPrefix("many-") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for index in stride(from: worker, to: slugs.count, by: 4) {
+                        try await servicesWithApple.tenants.delete(slug: slugs[index], confirm: slugs[index], actor: .cli)
+                    }
+                }
+            }
+            try await group.waitForAll()
         }
     }
 
