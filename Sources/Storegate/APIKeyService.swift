@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Synchronization
 
 /// The tenant behind an authenticated request.
 public struct Caller: Sendable {
@@ -20,13 +19,12 @@ public struct IssuedAPIKey: Sendable {
 /// within that time.
 public final class APIKeyService: Sendable {
     let persistence: any Persistence
-    let cacheTTL: Duration
-    let cacheCapacity = 10_000
-    private let cache = Mutex([Data: (caller: Caller, expires: ContinuousClock.Instant)]())
+    /// Callers by the SHA-256 of their key.
+    private let callers: ExpiringCache<Data, Caller>
 
     init(persistence: any Persistence, cacheTTL: Duration) {
         self.persistence = persistence
-        self.cacheTTL = cacheTTL
+        self.callers = ExpiringCache(ttl: cacheTTL)
     }
 
     public func issue(tenant: Tenant, label: String, actor: Actor) async throws -> IssuedAPIKey {
@@ -63,25 +61,22 @@ public final class APIKeyService: Sendable {
             throw StoregateError.unauthenticated("the API key is malformed")
         }
         let hash = Self.hash(presented)
-        let now = ContinuousClock.now
-        if let hit = cache.withLock({ $0[hash] }), hit.expires > now {
-            return try Self.admit(hit.caller)
-        }
         let prefix = "sg_" + parts[1]
-        let caller = try await persistence.control(.read) { unit -> Caller in
-            guard let found = try await unit.apiKeys.find(prefix: prefix), Self.constantTimeEqual(found.secretHash, hash) else {
-                throw StoregateError.unauthenticated("the API key is not known")
-            }
-            guard found.key.revokedAt == nil else { throw StoregateError.unauthenticated("the API key has been revoked") }
-            guard let tenant = try await unit.tenants.find(id: found.key.tenantId) else { throw StoregateError.unauthenticated("the API key is not known") }
-            try await unit.apiKeys.touch(id: found.key.id)
-            return Caller(tenant: tenant, apiKeyPrefix: prefix)
-        }
-        cache.withLock { cache in
-            if cache.count >= cacheCapacity { cache = cache.filter { $0.value.expires > now } }
-            if cache.count >= cacheCapacity { cache.removeAll() }
-            cache[hash] = (caller, now + cacheTTL)
-        }
+        let caller = try await callers.value(
+            for: hash,
+            load: {
+                try await persistence.control(.read) { unit -> Caller in
+                    guard let found = try await unit.apiKeys.find(prefix: prefix), Self.constantTimeEqual(found.secretHash, hash) else {
+                        throw StoregateError.unauthenticated("the API key is not known")
+                    }
+                    guard found.key.revokedAt == nil else { throw StoregateError.unauthenticated("the API key has been revoked") }
+                    guard let tenant = try await unit.tenants.find(id: found.key.tenantId) else {
+                        throw StoregateError.unauthenticated("the API key is not known")
+                    }
+                    try await unit.apiKeys.touch(id: found.key.id)
+                    return Caller(tenant: tenant, apiKeyPrefix: prefix)
+                }
+            })
         return try Self.admit(caller)
     }
 

@@ -14,7 +14,9 @@ public final class JobWorker: Sendable {
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
     private let stopped = Atomic(false)
-    private let tenants = Mutex([UUID: (tenant: Tenant, until: ContinuousClock.Instant)]())
+    /// Tenants of recent jobs: a batch holds many jobs of few tenants. A tenant deleted meanwhile fails
+    /// its jobs (its schema is gone) until it is forgotten; then they complete.
+    private let tenants = ExpiringCache<UUID, Tenant>(ttl: .seconds(5))
 
     /// After this many attempts a notification that cannot be applied is marked processed with its error.
     static let maxNotificationAttempts = 12
@@ -113,17 +115,8 @@ public final class JobWorker: Sendable {
         }
     }
 
-    /// The job's tenant, remembered for a few seconds: a batch holds many jobs of few tenants. A tenant
-    /// deleted meanwhile fails its jobs (its schema is gone) until it is forgotten; then they complete.
     private func tenant(id: UUID) async throws -> Tenant? {
-        let now = ContinuousClock.now
-        if let hit = tenants.withLock({ $0[id] }), hit.until > now { return hit.tenant }
-        guard let tenant = try await persistence.tenant(id: id) else { return nil }
-        tenants.withLock { tenants in
-            if tenants.count >= 10_000 { tenants.removeAll() }
-            tenants[id] = (tenant, now + .seconds(5))
-        }
-        return tenant
+        try await tenants.value(for: id, loadIfFound: { try await persistence.tenant(id: id) })
     }
 
     /// Marks a notification that keeps failing as processed with its error, which completes its job;

@@ -1,7 +1,6 @@
 import AppStoreServer
 import Foundation
 import Logging
-import Synchronization
 
 /// Receives App Store Server Notifications V2 for an app's webhook token: verifies the signed payload
 /// (with the process-wide chain cache), then stores it durably in the tenant's data, keyed by
@@ -31,8 +30,9 @@ public struct NotificationIngest: Sendable {
     public func receive(token: String, body: Data) async throws -> Outcome {
         guard token.utf8.count == 43, token.utf8.allSatisfy({ $0.isBase64URL }) else { return .unknownToken }
         guard let signed = (try? JSONDecoder().decode(ResponseBodyV2.self, from: body))?.signedPayload else { return .malformedBody }
-        guard let (webhook, app, tenant) = try await webhooks.find(token, { try await persistence.control(.read, { try await $0.webhook(token: token) }) })
-        else { return .unknownToken }
+        let found = try await webhooks.value(
+            for: token, loadIfFound: { try await persistence.control(.read) { try await $0.webhook(token: token) }.map(WebhookTarget.init) })
+        guard let (webhook, app, tenant) = found.map({ ($0.webhook, $0.app, $0.tenant) }) else { return .unknownToken }
         let stored: StoredNotification
         switch await verify(signed, app: app, environment: webhook.environment, source: .webhook) {
         case .failure(let failure): return .rejected(failure)
@@ -78,32 +78,16 @@ public struct NotificationIngest: Sendable {
     }
 }
 
-/// Webhook tokens looked up in the last `ttl`, with their app and tenant: every notification names its
-/// token, and what a token names changes rarely. A removed app's token is answered for at most `ttl` more;
-/// the notification is then stored for an app that no longer processes it, as one arriving a moment
-/// earlier would have been. Unknown tokens are not remembered.
-final class WebhookTokens: Sendable {
-    typealias Entry = (webhook: Webhook, app: App, tenant: Tenant)
-    let ttl: Duration
-    let capacity: Int
-    private let entries = Mutex([String: (entry: Entry, until: ContinuousClock.Instant)]())
+/// What a webhook token names. Each notification names its token, and what a token names changes
+/// rarely: tokens are remembered for the auth cache's TTL. A removed app's token is answered for at most
+/// that long; the notification is then stored for an app that no longer processes it, as one arriving a
+/// moment earlier would have been. Unknown tokens are not remembered.
+typealias WebhookTokens = ExpiringCache<String, WebhookTarget>
 
-    init(ttl: Duration, capacity: Int = 10_000) {
-        self.ttl = ttl
-        self.capacity = capacity
-    }
-
-    func find(_ token: String, _ load: () async throws -> Entry?) async throws -> Entry? {
-        let now = ContinuousClock.now
-        if let hit = entries.withLock({ $0[token] }), hit.until > now { return hit.entry }
-        guard let entry = try await load() else { return nil }
-        entries.withLock { entries in
-            if entries.count >= capacity { entries = entries.filter { $0.value.until > now } }
-            if entries.count >= capacity { entries.removeAll() }
-            entries[token] = (entry, now + ttl)
-        }
-        return entry
-    }
+struct WebhookTarget: Sendable {
+    let webhook: Webhook
+    let app: App
+    let tenant: Tenant
 }
 
 extension UInt8 {

@@ -1,19 +1,20 @@
 import AppStoreServer
 import Foundation
-import Synchronization
 
 /// Signs offers with a tenant's app key: the key is opened once and cached, every signing is audited
 /// (who, app, kind, product, offer; never the signature).
 public struct OfferService: Sendable {
     let persistence: any Persistence
     let signingKeys: SigningKeyStore
-    let signers: SignerCache
+    /// Signers by tenant, app and key: signing needs no database round trip and no key parsing. A
+    /// removed key or app stops signing within the TTL (like the API key cache).
+    let signers: ExpiringCache<SignerKey, AppSigner>
     let audits: AuditBatcher
 
     init(persistence: any Persistence, signingKeys: SigningKeyStore, cacheTTL: Duration = .seconds(5)) {
         self.persistence = persistence
         self.signingKeys = signingKeys
-        self.signers = SignerCache(ttl: cacheTTL)
+        self.signers = ExpiringCache(ttl: cacheTTL)
         self.audits = AuditBatcher(persistence: persistence)
     }
 
@@ -25,16 +26,18 @@ public struct OfferService: Sendable {
     func signer(tenant: Tenant, bundleId: String, keyId: String?) async throws -> (App, OfferSigner) {
         let bundleId = try Validate.bundleId(bundleId)
         if let keyId { _ = try Validate.keyId(keyId) }
-        let cacheKey = SignerCache.Key(tenantId: tenant.id, bundleId: bundleId, keyId: keyId)
-        if let cached = signers.get(cacheKey) { return cached }
-        let found = try await persistence.inTenant(tenant, .read) { try await $0.apps.signingKey(bundleId: bundleId, keyId: keyId) }
-        guard let (app, key) = found else { throw StoregateError.notFound(field: "bundleId") }
-        guard let key else { throw StoregateError.notFound(field: keyId == nil ? "bundleId" : "keyId") }
-        let privateKey = try await signingKeys.privateKey(for: key, of: tenant)
-        let signingKey = SigningKey(keyId: key.keyId, issuerId: key.issuerId.uuidString, bundleId: app.bundleId, privateKey: privateKey)
-        let signer = (app, OfferSigner(key: signingKey))
-        signers.put(cacheKey, signer)
-        return signer
+        let key = SignerKey(tenantId: tenant.id, bundleId: bundleId, keyId: keyId)
+        let signer = try await signers.value(
+            for: key,
+            load: {
+                let found = try await persistence.inTenant(tenant, .read) { try await $0.apps.signingKey(bundleId: bundleId, keyId: keyId) }
+                guard let (app, key) = found else { throw StoregateError.notFound(field: "bundleId") }
+                guard let key else { throw StoregateError.notFound(field: keyId == nil ? "bundleId" : "keyId") }
+                let privateKey = try await signingKeys.privateKey(for: key, of: tenant)
+                let signingKey = SigningKey(keyId: key.keyId, issuerId: key.issuerId.uuidString, bundleId: app.bundleId, privateKey: privateKey)
+                return AppSigner(app: app, signer: OfferSigner(key: signingKey))
+            })
+        return (signer.app, signer.signer)
     }
 
     func audit(_ kind: Kind, app: App, actor: Actor, detail: [String: String]) async throws {
@@ -94,31 +97,13 @@ public struct OfferService: Sendable {
     }
 }
 
-/// Signers by tenant, app and key, kept for `ttl`: signing needs no database round trip and no key
-/// parsing. A removed key or app stops signing within `ttl` (like the API key cache).
-final class SignerCache: Sendable {
-    struct Key: Hashable {
-        let tenantId: UUID
-        let bundleId: String
-        let keyId: String?
-    }
+struct SignerKey: Hashable, Sendable {
+    let tenantId: UUID
+    let bundleId: String
+    let keyId: String?
+}
 
-    private let ttl: Duration
-    private let entries = Mutex([Key: (value: (App, OfferSigner), until: ContinuousClock.Instant)]())
-
-    init(ttl: Duration) { self.ttl = ttl }
-
-    func get(_ key: Key) -> (App, OfferSigner)? {
-        entries.withLock { entries in
-            guard let entry = entries[key], entry.until > .now else { return nil }
-            return entry.value
-        }
-    }
-
-    func put(_ key: Key, _ value: (App, OfferSigner)) {
-        entries.withLock { entries in
-            if entries.count > 10_000 { entries.removeAll() }
-            entries[key] = (value, .now + ttl)
-        }
-    }
+struct AppSigner: Sendable {
+    let app: App
+    let signer: OfferSigner
 }
