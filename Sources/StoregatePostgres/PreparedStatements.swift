@@ -100,9 +100,10 @@ struct TenantStatement: PostgresPreparedStatement {
 }
 
 extension PostgresConnection {
-    /// Every row of a hot read, each made into a value by `make`: prepared on this connection once it
-    /// repeats (see `PreparedStatements`). A prepared statement that fails closes the connection, since
-    /// PostgresNIO would otherwise answer every later use of that name with the same failure.
+    /// Every row of a hot statement, each made into a value by `make`: prepared on this connection once
+    /// it repeats (see `PreparedStatements`). A prepared statement that fails other than by what its
+    /// values did closes the connection, since PostgresNIO would otherwise answer every later use of that
+    /// name with the same failure.
     func hot<T>(_ query: PostgresQuery, logger: Logger, _ make: (PostgresRow) throws -> T) async throws -> [T] {
         guard let name = PreparedStatements.shared.name(for: query.sql, on: self) else {
             return try await all(query, logger: logger, make)
@@ -116,10 +117,19 @@ extension PostgresConnection {
                 }
             }
         } catch {
+            guard !Self.leavesStatementPrepared(error) else { throw error }
             // Through the unit's `HeldConnection` when there is one, so that nothing (not even a ROLLBACK)
             // is sent on the closing connection, which PostgresNIO would never answer.
             if let held = HeldConnection.current { held.closeAfterFailure() } else { close().whenComplete { _ in } }
             throw error
         }
+    }
+
+    /// Whether `error` came from executing a prepared statement with its values, leaving the statement
+    /// itself sound: bad data (class 22), a broken constraint such as a unique violation (23), a
+    /// serialization failure or deadlock (40). Preparing a statement fails with none of these.
+    static func leavesStatementPrepared(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server, let state = error.serverInfo?[.sqlState] else { return false }
+        return state.hasPrefix("22") || state.hasPrefix("23") || state.hasPrefix("40")
     }
 }

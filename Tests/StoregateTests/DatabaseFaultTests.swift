@@ -132,9 +132,7 @@ import Testing
     }
 
     /// A prepared statement that fails inside a transaction ends its unit with the statement's error, and
-    /// nothing the unit wrote is kept. (Its connection is closed through the unit, so not even a ROLLBACK is
-    /// sent on it; on this machine PostgresNIO also failed such a ROLLBACK promptly, so this checks the
-    /// outcome, not that path.)
+    /// nothing the unit wrote is kept.
     @Test func aFailedPreparedStatementInATransactionEndsItsUnit() async throws {
         try await TestDatabase.with { services, _ in
             let made = try await Fixtures.tenant(services, slug: "prepared", bundleId: "com.example.prepared")
@@ -161,6 +159,26 @@ import Testing
             #expect((ended.withLock { $0 } ?? nil) != nil, "the invalid JSON was refused")
             let stored = try await services.persistence.inTenant(tenant, .read) { try await $0.notifications.list(appId: nil, limit: 10) }
             #expect(stored.isEmpty, "nothing of the failed transaction was kept")
+        }
+    }
+
+    /// A prepared statement refused for its values (here invalid JSON) stays prepared and its connection
+    /// open: the same unit goes on using it. (Only a failure of the statement itself closes the connection.)
+    @Test func aPreparedStatementRefusingItsValuesKeepsServing() async throws {
+        try await TestDatabase.with { services, _ in
+            let made = try await Fixtures.tenant(services, slug: "values", bundleId: "com.example.values")
+            func notification(payload: String) -> StoredNotification {
+                StoredNotification(
+                    notificationUUID: UUID(), appId: made.appId, environment: .sandbox, notificationType: .test, subtype: nil, signedDate: nil,
+                    signedPayload: "x.y.z", payload: payload, source: .webhook)
+            }
+            let stored = try await services.persistence.inTenant(made.tenant.tenant, .read) { unit in
+                for _ in 0..<3 { _ = try await unit.notifications.insert(notification(payload: "{}"), processingDue: Date()) }
+                await #expect(throws: (any Error).self) { _ = try await unit.notifications.insert(notification(payload: "not json"), processingDue: Date()) }
+                _ = try await unit.notifications.insert(notification(payload: "{}"), processingDue: Date())
+                return try await unit.notifications.list(appId: nil, limit: 10)
+            }
+            #expect(stored.count == 4)
         }
     }
 
