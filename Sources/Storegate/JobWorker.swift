@@ -59,9 +59,13 @@ public final class JobWorker: Sendable {
         }
     }
 
-    /// Claims and runs the jobs due now; returns how many it ran.
+    /// Notifications of one tenant applied together (see `NotificationProcessor.process(tenant:notificationUUIDs:)`).
+    static let batchSize = 16
+
+    /// Claims and runs the jobs due now; returns how many it ran. Notifications of one tenant are applied
+    /// in batches, the batches and the other jobs side by side.
     @discardableResult
-    public func runDue(limit: Int = 16) async -> Int {
+    public func runDue(limit: Int = 64) async -> Int {
         let claimed: [Job]
         do {
             claimed = try await persistence.control(.read) { try await $0.jobs.claim(limit: limit, lease: .seconds(300)) }
@@ -69,8 +73,13 @@ public final class JobWorker: Sendable {
             logger.warning("job queue unavailable", metadata: ["error": .string("\(error)")])
             return 0
         }
+        let notifications = Dictionary(grouping: claimed.filter { $0.kind == .processNotification }, by: \.tenantId).values
+        let batches = notifications.flatMap { jobs in
+            stride(from: 0, to: jobs.count, by: Self.batchSize).map { Array(jobs[$0..<min($0 + Self.batchSize, jobs.count)]) }
+        }
         await withTaskGroup(of: Void.self) { group in
-            for job in claimed { group.addTask { await self.execute(job) } }
+            for batch in batches { group.addTask { await self.execute(batch: batch) } }
+            for job in claimed where job.kind != .processNotification { group.addTask { await self.execute(job) } }
         }
         return claimed.count
     }
@@ -91,13 +100,37 @@ public final class JobWorker: Sendable {
             case .retry(let at, let reason): try await persistence.control(.read) { try await $0.jobs.retry(job, at: at, error: reason) }
             }
         } catch {
-            logger.warning(
-                "job failed",
-                metadata: ["job.kind": .string(job.kind.rawValue), "job.attempts": .stringConvertible(job.attempts), "error": .string("\(error)")])
-            if job.kind == .processNotification, job.attempts >= Self.maxNotificationAttempts, await giveUp(job, error: error) { return }
-            let delay = min(pow(2, Double(job.attempts)) * 5, 3600)
-            try? await persistence.control(.read) { try await $0.jobs.retry(job, at: Date() + delay, error: "\(error)") }
+            await failed(job, error)
         }
+    }
+
+    /// Applies one tenant's notifications together; when the batch fails as a whole (nothing of it is then
+    /// kept), each is applied on its own, so that one notification that cannot be applied holds up no other.
+    private func execute(batch jobs: [Job]) async {
+        let uuids = jobs.compactMap { UUID(uuidString: $0.ref) }
+        guard jobs.count > 1, uuids.count == jobs.count, let tenant = try? await tenant(id: jobs[0].tenantId) else {
+            for job in jobs { await execute(job) }
+            return
+        }
+        do {
+            let later = try await processor.process(tenant: tenant, notificationUUIDs: uuids)
+            for (job, uuid) in zip(jobs, uuids) {
+                if let error = later[uuid] { await failed(job, error) }
+            }
+        } catch {
+            logger.info("notification batch failed; applying one by one", metadata: ["jobs": .stringConvertible(jobs.count), "error": .string("\(error)")])
+            for job in jobs { await execute(job) }
+        }
+    }
+
+    /// Retries a failed job with exponential backoff; a notification that keeps failing is given up on.
+    private func failed(_ job: Job, _ error: any Error) async {
+        logger.warning(
+            "job failed",
+            metadata: ["job.kind": .string(job.kind.rawValue), "job.attempts": .stringConvertible(job.attempts), "error": .string("\(error)")])
+        if job.kind == .processNotification, job.attempts >= Self.maxNotificationAttempts, await giveUp(job, error: error) { return }
+        let delay = min(pow(2, Double(job.attempts)) * 5, 3600)
+        try? await persistence.control(.read) { try await $0.jobs.retry(job, at: Date() + delay, error: "\(error)") }
     }
 
     private func run(_ job: Job) async throws -> Outcome {

@@ -21,34 +21,50 @@ public struct NotificationProcessor: Sendable {
             try await persistence.inTenant(tenant, .read) { try await $0.completeJob(.processNotification, ref: ref) }
             return false
         }
-        var effect = Effect.nothing
-        var problem: String?
-        let decoded = try JSONDecoder().decode(ResponseBodyV2DecodedPayload.self, from: Data(stored.payload.utf8))
-        if let app {
-            do {
-                effect = try await self.effect(of: decoded, stored: stored, app: app)
-            } catch StoregateError.unverified(let field, let failure) where failure.isRetryable {
-                throw StoregateError.unverified(field: field, failure: failure)
-            } catch {
-                problem = "\(error)"
-            }
-        } else {
-            problem = "the app was removed"
-        }
+        let ready = try await prepare(stored, app: app)
         return try await persistence.inTenant(tenant) { unit in
             guard let locked = try await unit.notifications.find(notificationUUID, lock: true), locked.processedAt == nil else { return false }
-            if let app {
-                switch effect {
-                case .purchase(let purchase): try await apply(decoded, stored: stored, purchase: purchase, app: app, in: unit)
-                case .appTransaction(let appTransaction): try await unit.appTransactions.upsert(appTransaction)
-                case .externalPurchaseToken(let token): try await unit.externalPurchaseTokens.record(token)
-                case .extensionSummary(let summary): try await unit.extensions.recordSummary(summary)
-                case .nothing: break
-                }
-            }
-            try await unit.notifications.markProcessed(notificationUUID, error: problem)
+            try await apply(ready, in: unit)
+            try await unit.notifications.markProcessed(notificationUUID, error: ready.problem)
             try await unit.completeJob(.processNotification, ref: ref)
             return true
+        }
+    }
+
+    /// A stored notification ready to apply: decoded, and what it changes worked out (its nested signed
+    /// data verified), or the problem that keeps it from changing anything.
+    struct Ready: Sendable {
+        let stored: StoredNotification
+        let decoded: ResponseBodyV2DecodedPayload
+        let app: App?
+        let effect: Effect
+        /// Recorded as the notification's processing error.
+        let problem: String?
+    }
+
+    /// Works out what applying `stored` changes, outside any unit of work. Throws when it should be tried
+    /// again later: a verification failure that may pass, or a payload that cannot be read.
+    func prepare(_ stored: StoredNotification, app: App?) async throws -> Ready {
+        let decoded = try JSONDecoder().decode(ResponseBodyV2DecodedPayload.self, from: Data(stored.payload.utf8))
+        guard let app else { return Ready(stored: stored, decoded: decoded, app: nil, effect: .nothing, problem: "the app was removed") }
+        do {
+            return Ready(stored: stored, decoded: decoded, app: app, effect: try await effect(of: decoded, stored: stored, app: app), problem: nil)
+        } catch StoregateError.unverified(let field, let failure) where failure.isRetryable {
+            throw StoregateError.unverified(field: field, failure: failure)
+        } catch {
+            return Ready(stored: stored, decoded: decoded, app: app, effect: .nothing, problem: "\(error)")
+        }
+    }
+
+    /// Stores what a ready notification changes, in `unit` (which also marks it processed).
+    func apply(_ ready: Ready, in unit: any TenantUnit) async throws {
+        guard let app = ready.app else { return }
+        switch ready.effect {
+        case .purchase(let purchase): try await apply(ready.decoded, stored: ready.stored, purchase: purchase, app: app, in: unit)
+        case .appTransaction(let appTransaction): try await unit.appTransactions.upsert(appTransaction)
+        case .externalPurchaseToken(let token): try await unit.externalPurchaseTokens.record(token)
+        case .extensionSummary(let summary): try await unit.extensions.recordSummary(summary)
+        case .nothing: break
         }
     }
 

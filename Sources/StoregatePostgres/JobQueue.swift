@@ -23,6 +23,13 @@ struct JobRepository: Storegate.JobQueue {
         try await conn.run("DELETE FROM storegate.jobs WHERE tenant_id = \(tenantId) AND kind = \(kind.rawValue) AND ref = \(ref)", logger: logger)
     }
 
+    func complete(_ kind: Job.Kind, refs: [String]) async throws {
+        guard !refs.isEmpty else { return }
+        _ = try await conn.hot(
+            "DELETE FROM storegate.jobs WHERE tenant_id = \(tenantId) AND kind = \(kind.rawValue) AND ref = ANY(\(refs))", logger: logger
+        ) { _ in () }
+    }
+
     func claim(limit: Int, lease: Duration) async throws -> [Job] {
         let seconds = Double(lease.components.seconds)
         return try await conn.all(

@@ -47,8 +47,8 @@ struct NotificationRepository: NotificationStore {
         ).first
     }
 
-    private func rows(_ query: PostgresQuery) async throws -> [StoredNotification] {
-        try await scope.all(query) { row -> StoredNotification in
+    private func rows(_ query: PostgresQuery, hot: Bool = false) async throws -> [StoredNotification] {
+        let make = { (row: PostgresRow) throws -> StoredNotification in
             let r = try row.decode((UUID, UUID, String, String, String?, Date?, String, String, String, Date, Date?, String?).self)
 
             guard let source = StoredNotification.Source(rawValue: r.8) else {
@@ -60,6 +60,7 @@ struct NotificationRepository: NotificationStore {
                 processedAt: r.10,
                 processingError: r.11)
         }
+        return hot ? try await scope.hot(query, make) : try await scope.all(query, make)
     }
 
     func markProcessed(_ uuid: UUID, error: String?) async throws {
@@ -68,6 +69,37 @@ struct NotificationRepository: NotificationStore {
             UPDATE \(unescaped: s).notifications SET processed_at = now(), processing_error = \(error.map { String($0.prefix(500)) })
             WHERE notification_uuid = \(uuid)
             """)
+    }
+
+    func unprocessed(_ uuids: [UUID]) async throws -> [StoredNotification] {
+        try await rows(
+            """
+            SELECT \(unescaped: Self.columns) FROM \(unescaped: s).notifications
+            WHERE notification_uuid = ANY(\(uuids)) AND processed_at IS NULL ORDER BY received_at, notification_uuid
+            """, hot: true)
+    }
+
+    func lockUnprocessed(_ uuids: [UUID]) async throws -> Set<UUID> {
+        guard !uuids.isEmpty else { return [] }
+        return Set(
+            try await scope.hot(
+                """
+                SELECT notification_uuid FROM \(unescaped: s).notifications
+                WHERE notification_uuid = ANY(\(uuids)) AND processed_at IS NULL ORDER BY notification_uuid FOR UPDATE
+                """
+            ) { try $0.decode(UUID.self) })
+    }
+
+    func markProcessed(_ outcomes: [(notificationUUID: UUID, error: String?)]) async throws {
+        guard !outcomes.isEmpty else { return }
+        // An empty error text stands for none: arrays of optionals do not bind.
+        _ = try await scope.hot(
+            """
+            UPDATE \(unescaped: s).notifications n SET processed_at = now(), processing_error = nullif(o.error, '')
+            FROM unnest(\(outcomes.map(\.notificationUUID))::uuid[], \(outcomes.map { String(($0.error ?? "").prefix(500)) })::text[]) AS o(uuid, error)
+            WHERE n.notification_uuid = o.uuid
+            """
+        ) { _ in () }
     }
 
     func existing(_ uuids: [UUID]) async throws -> Set<UUID> {

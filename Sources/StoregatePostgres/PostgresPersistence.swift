@@ -120,6 +120,10 @@ struct PostgresTenantUnit: TenantUnit {
         try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).complete(kind, ref: ref)
     }
 
+    func completeJobs(_ kind: Job.Kind, refs: [String]) async throws {
+        try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).complete(kind, refs: refs)
+    }
+
     func audit(_ actor: Actor, _ action: String, _ detail: [String: String]) async throws {
         try await AuditRepository(conn: conn, logger: logger, tenantId: tenant.id).append([
             try NewAuditEntry(actor: actor, tenantId: tenant.id, action: action, detail: detail)

@@ -82,6 +82,8 @@ public protocol TenantUnit: Sendable {
     func enqueue(_ kind: Job.Kind, ref: String, due: Date) async throws
     /// Completes the job of this kind and ref, if there is one.
     func completeJob(_ kind: Job.Kind, ref: String) async throws
+    /// Completes the jobs of this kind with these refs, where there are any.
+    func completeJobs(_ kind: Job.Kind, refs: [String]) async throws
     func audit(_ actor: Actor, _ action: String, _ detail: [String: String]) async throws
     func auditLog() async throws -> [AuditEntry]
     /// Every table of the tenant's own data as JSON arrays of rows, by table name, for export.
@@ -194,6 +196,12 @@ public protocol NotificationStore: Sendable {
     /// One notification, locked for the unit of work when `lock` is set.
     func find(_ uuid: UUID, lock: Bool) async throws -> StoredNotification?
     func markProcessed(_ uuid: UUID, error: String?) async throws
+    /// Of these notifications, the ones stored and not yet processed, oldest first.
+    func unprocessed(_ uuids: [UUID]) async throws -> [StoredNotification]
+    /// Locks these notifications for the unit of work; returns the ones not yet processed.
+    func lockUnprocessed(_ uuids: [UUID]) async throws -> Set<UUID>
+    /// Marks each notification processed, with its error if any.
+    func markProcessed(_ outcomes: [(notificationUUID: UUID, error: String?)]) async throws
     /// Which of these UUIDs are stored already.
     func existing(_ uuids: [UUID]) async throws -> Set<UUID>
 }
