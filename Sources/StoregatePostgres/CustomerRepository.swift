@@ -75,7 +75,7 @@ struct CustomerRepository: CustomerStore {
     }
 
     func linkIfUnlinked(appId: UUID, kind: AccountLink.Kind, value: String, customer: UUID) async throws {
-        try await scope.run(
+        try await scope.hot(
             """
             INSERT INTO \(unescaped: s).account_links (app_id, kind, value, customer) VALUES (\(appId), \(kind.rawValue), \(value), \(customer))
             ON CONFLICT (app_id, kind, value) DO NOTHING
@@ -83,7 +83,7 @@ struct CustomerRepository: CustomerStore {
     }
 
     func owner(appId: UUID, originalTransactionId: String, appAccountToken: UUID?, appTransactionId: String?) async throws -> UUID? {
-        try await scope.first(
+        try await scope.hot(
             """
             SELECT coalesce(
                 (SELECT customer FROM \(unescaped: s).account_links
@@ -101,7 +101,7 @@ struct TransactionRepository: TransactionStore {
     var s: String { scope.sql }
 
     func upsert(_ t: StoredTransaction) async throws {
-        try await scope.run(
+        try await scope.hot(
             """
             INSERT INTO \(unescaped: s).transactions
                 (app_id, environment, transaction_id, original_transaction_id, app_transaction_id, customer, product_id, product_type, purchase_date,

@@ -166,8 +166,16 @@ struct TenantScope: Sendable {
         try await conn.all(query, logger: logger, make)
     }
 
-    /// `all` for the hot reads: prepared on the connection once the text repeats there.
+    /// `all` for the hot statements: prepared on the connection once the text repeats there.
     func hot<T>(_ query: PostgresQuery, _ make: (PostgresRow) throws -> T) async throws -> [T] {
         try await conn.hot(query, logger: logger, make)
+    }
+
+    /// `run` for a hot statement.
+    func hot(_ query: PostgresQuery) async throws { _ = try await conn.hot(query, logger: logger) { _ in () } }
+
+    /// `first` for a hot statement.
+    func hot<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> T? {
+        try await conn.hot(query, logger: logger) { try $0.decode(T.self) }.first
     }
 }

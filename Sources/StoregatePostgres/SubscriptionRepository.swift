@@ -21,7 +21,7 @@ struct SubscriptionRepository: SubscriptionStore {
 
     @discardableResult
     func upsert(_ s: Subscription) async throws -> Bool {
-        try await scope.first(
+        try await scope.hot(
             """
             INSERT INTO \(unescaped: self.s).subscriptions AS s
                 (app_id, environment, original_transaction_id, subscription_group_identifier, customer, status, product_id, latest_transaction_id,
