@@ -36,6 +36,33 @@ enum Wrk {
             """
     }
 
+    /// Each request POSTs the next of `bodies` (JSON, one line each), none twice while they last: wrk's two
+    /// threads take every other one. The bodies go in a file, read once per thread and removed at the end.
+    static func bodiesInTurn(_ bodies: [String]) -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-wrk-bodies-\(UUID()).jsonl").path
+        FileManager.default.createFile(atPath: path, contents: Data(bodies.joined(separator: "\n").utf8))
+        return """
+            local threads = 0
+            function setup(thread)
+                thread:set("first", threads)
+                threads = threads + 1
+            end
+            function init(args)
+                bodies = {}
+                for body in io.lines("\(path)") do bodies[#bodies + 1] = body end
+                n = first
+            end
+            function done(summary, latency, requests)
+                os.remove("\(path)")
+            end
+            local headers = { ["Content-Type"] = "application/json" }
+            request = function()
+                n = n + 2
+                return wrk.format("POST", nil, headers, bodies[(n % #bodies) + 1])
+            end
+            """
+    }
+
     static func run(
         url: String, body: String, authorization: String?, connections: Int, seconds: Double, script: String = Wrk.script
     ) async -> Figures? {

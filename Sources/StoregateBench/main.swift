@@ -258,45 +258,58 @@ try await withThrowingTaskGroup(of: Void.self) { group in
 
     if runs("ingest") {
         // Ingestion: renewals of 1,000 subscriptions (so that processing is not one row's lock queue), each
-        // notification distinct, posted to the app's webhook. Apple is answered once a notification is stored with
-        // its job; the job worker applies it after. Acknowledged: the rate of 200s. Processed: from the first post
-        // until the worker applied the last one.
+        // notification distinct, posted to the app's webhook, first from this process, then by wrk. Apple is
+        // answered once a notification is stored with its job; the job worker applies it after. Acknowledged:
+        // the rate of 200s. Processed: from the first post until the worker applied the last one.
         let count = Int(seconds * 3000)
-        var bodies: [ByteBuffer] = []
-        for i in 0..<count {
-            var renewed = bought
-            renewed.originalTransactionId = String(4_000_000_000_000_000 + i % 1000)
-            renewed.transactionId = String(5_000_000_000_000_000 + i)
-            let payload = ResponseBodyV2DecodedPayload(
-                notificationType: .didRenew, notificationUUID: UUID().uuidString.lowercased(),
-                data: NotificationData(
-                    environment: .sandbox, appAppleId: 1, bundleId: bundleId, bundleVersion: "1", signedTransactionInfo: try simulator.ca.sign(renewed),
-                    status: .active),
-                version: "2.0", signedDate: Timestamp(Date()))
-            bodies.append(ByteBuffer(string: #"{"signedPayload":"\#(try simulator.ca.sign(payload))"}"#))
+        var serial = 0
+        func notifications() throws -> [String] {
+            try (0..<count).map { i in
+                serial += 1
+                var renewed = bought
+                renewed.originalTransactionId = String(4_000_000_000_000_000 + i % 1000)
+                renewed.transactionId = String(5_000_000_000_000_000 + serial)
+                let payload = ResponseBodyV2DecodedPayload(
+                    notificationType: .didRenew, notificationUUID: UUID().uuidString.lowercased(),
+                    data: NotificationData(
+                        environment: .sandbox, appAppleId: 1, bundleId: bundleId, bundleVersion: "1",
+                        signedTransactionInfo: try simulator.ca.sign(renewed), status: .active),
+                    version: "2.0", signedDate: Timestamp(Date()))
+                return #"{"signedPayload":"\#(try simulator.ca.sign(payload))"}"#
+            }
         }
-        let signed = bodies
-        let ingest = Load(client: http, url: webhook, headers: ["Content-Type": "application/json"])
         func unprocessed() async throws -> Int {
             try await postgres.withConnection { @Sendable conn in
                 try await conn.first("SELECT count(*)::int FROM \(unescaped: schema).notifications WHERE processed_at IS NULL", as: Int.self, logger: logger)
                     ?? 0
             }
         }
-        let ingestStart = ContinuousClock.now
-        let ingested = await ingest.closedLoop(seconds: seconds, concurrency: 8) { i in signed[i % count] }
-        let backlog = try await unprocessed()
-        while try await unprocessed() > 0, ContinuousClock.now - ingestStart < .seconds(120) { try await Task.sleep(for: .milliseconds(20)) }
-        let processedIn = ContinuousClock.now - ingestStart
-        let ingestedNew = min(ingested.completed, count)
-        line(
-            "notifications acknowledged (verify, store with job), 8 in flight",
-            String(format: "%.0f/s (%d distinct, %d failed)", ingested.perSecond, ingestedNew, ingested.failed))
-        line(
-            "  processed by the job worker",
-            String(
-                format: "%.0f/s: all %d applied %.2f s after the first post (%d waiting when posting ended)",
-                Double(ingestedNew) / (processedIn / .seconds(1)), ingestedNew, processedIn / .seconds(1), backlog))
+        func measure(_ label: String, _ post: @Sendable () async -> (perSecond: Double, completed: Int, failed: Int)?) async throws {
+            let start = ContinuousClock.now
+            guard let posted = await post() else { return line(label, "wrk not installed") }
+            let backlog = try await unprocessed()
+            while try await unprocessed() > 0, ContinuousClock.now - start < .seconds(120) { try await Task.sleep(for: .milliseconds(20)) }
+            let processedIn = ContinuousClock.now - start
+            let distinct = min(posted.completed, count)
+            line(label, String(format: "%.0f/s (%d distinct, %d failed)", posted.perSecond, distinct, posted.failed))
+            line(
+                "  processed by the job worker",
+                String(
+                    format: "%.0f/s: all %d applied %.2f s after the first post (%d waiting when posting ended)",
+                    Double(distinct) / (processedIn / .seconds(1)), distinct, processedIn / .seconds(1), backlog))
+        }
+        let bodies = try notifications().map { ByteBuffer(string: $0) }
+        let ingest = Load(client: http, url: webhook, headers: ["Content-Type": "application/json"])
+        try await measure("notifications acknowledged (verify, store with job), 8 in flight") {
+            let posted = await ingest.closedLoop(seconds: seconds, concurrency: 8) { i in bodies[i % count] }
+            return (posted.perSecond, posted.completed, posted.failed)
+        }
+        let wrkBodies = try notifications()
+        try await measure("wrk -c 8: notifications acknowledged") {
+            await Wrk.run(url: webhook, body: "", authorization: nil, connections: 8, seconds: seconds, script: Wrk.bodiesInTurn(wrkBodies)).map {
+                ($0.perSecond, Int($0.perSecond * seconds), $0.failed)
+            }
+        }
     }
 
     try await servicesWithApple.tenants.delete(slug: slug, confirm: slug, actor: .cli)
