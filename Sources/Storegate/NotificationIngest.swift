@@ -59,9 +59,7 @@ public struct NotificationIngest: Sendable {
                 StoredNotification(
                     notificationUUID: uuid, appId: app.id, environment: environment,
                     notificationType: decoded.notificationType ?? NotificationTypeV2(rawValue: "UNKNOWN"),
-                    subtype: decoded.subtype, signedDate: decoded.signedDate?.date, signedPayload: signed,
-                    payload: String(decoding: verified.payload, as: UTF8.self),
-                    source: source))
+                    subtype: decoded.subtype, signedDate: decoded.signedDate?.date, signedPayload: signed, source: source))
         }
     }
 

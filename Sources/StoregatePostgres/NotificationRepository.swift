@@ -9,7 +9,7 @@ struct NotificationRepository: NotificationStore {
     var s: String { scope.sql }
 
     static let columns = """
-        notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, payload::text, source, received_at, processed_at,
+        notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source, received_at, processed_at,
         processing_error
         """
 
@@ -19,9 +19,9 @@ struct NotificationRepository: NotificationStore {
             """
             WITH stored AS (
                 INSERT INTO \(unescaped: s).notifications
-                    (notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, payload, source)
+                    (notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source)
                 VALUES (\(n.notificationUUID), \(n.appId), \(n.environment.rawValue), \(n.notificationType.rawValue), \(n.subtype?.rawValue),
-                        \(n.signedDate), \(n.signedPayload), \(n.payload)::jsonb, \(n.source.rawValue))
+                        \(n.signedDate), \(n.signedPayload), \(n.source.rawValue))
                 ON CONFLICT (notification_uuid) DO NOTHING
                 RETURNING notification_uuid
             )
@@ -49,16 +49,15 @@ struct NotificationRepository: NotificationStore {
 
     private func rows(_ query: PostgresQuery, hot: Bool = false) async throws -> [StoredNotification] {
         let make = { (row: PostgresRow) throws -> StoredNotification in
-            let r = try row.decode((UUID, UUID, String, String, String?, Date?, String, String, String, Date, Date?, String?).self)
+            let r = try row.decode((UUID, UUID, String, String, String?, Date?, String, String, Date, Date?, String?).self)
 
-            guard let source = StoredNotification.Source(rawValue: r.8) else {
-                throw DatabaseError.unreadable("a notification has an unknown source \(r.8)")
+            guard let source = StoredNotification.Source(rawValue: r.7) else {
+                throw DatabaseError.unreadable("a notification has an unknown source \(r.7)")
             }
             return StoredNotification(
                 notificationUUID: r.0, appId: r.1, environment: AppStoreEnvironment(rawValue: r.2), notificationType: NotificationTypeV2(rawValue: r.3),
-                subtype: r.4.map(Subtype.init(rawValue:)), signedDate: r.5, signedPayload: r.6, payload: r.7, source: source, receivedAt: r.9,
-                processedAt: r.10,
-                processingError: r.11)
+                subtype: r.4.map(Subtype.init(rawValue:)), signedDate: r.5, signedPayload: r.6, source: source, receivedAt: r.8,
+                processedAt: r.9, processingError: r.10)
         }
         return hot ? try await scope.hot(query, make) : try await scope.all(query, make)
     }

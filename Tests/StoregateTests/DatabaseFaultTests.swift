@@ -137,18 +137,13 @@ import Testing
         try await TestDatabase.with { services, _ in
             let made = try await Fixtures.tenant(services, slug: "prepared", bundleId: "com.example.prepared")
             let tenant = made.tenant.tenant
-            func notification(payload: String) -> StoredNotification {
-                StoredNotification(
-                    notificationUUID: UUID(), appId: made.appId, environment: .sandbox, notificationType: .test, subtype: nil, signedDate: nil,
-                    signedPayload: "x.y.z", payload: payload, source: .webhook)
-            }
             let ended = Mutex<(any Error)??>(.none)
             Task {
                 do {
                     try await services.persistence.inTenant(tenant, .write) { unit in
                         // Three uses on this connection prepare the statement; the fourth fails as a prepared statement.
-                        for _ in 0..<3 { _ = try await unit.notifications.insert(notification(payload: "{}"), processingDue: Date()) }
-                        _ = try await unit.notifications.insert(notification(payload: "not json"), processingDue: Date())
+                        for _ in 0..<3 { try await unit.transactions.upsert(Self.transaction(made.appId, payload: "{}")) }
+                        try await unit.transactions.upsert(Self.transaction(made.appId, payload: "not json"))
                     }
                     ended.withLock { $0 = .some(nil) }
                 } catch {
@@ -157,8 +152,7 @@ import Testing
             }
             try await eventually("the unit ended", timeout: .seconds(5)) { ended.withLock { $0 != nil } }
             #expect((ended.withLock { $0 } ?? nil) != nil, "the invalid JSON was refused")
-            let stored = try await services.persistence.inTenant(tenant, .read) { try await $0.notifications.list(appId: nil, limit: 10) }
-            #expect(stored.isEmpty, "nothing of the failed transaction was kept")
+            #expect(try await Self.transactionCount(services, tenant) == 0, "nothing of the failed transaction was kept")
         }
     }
 
@@ -167,18 +161,26 @@ import Testing
     @Test func aPreparedStatementRefusingItsValuesKeepsServing() async throws {
         try await TestDatabase.with { services, _ in
             let made = try await Fixtures.tenant(services, slug: "values", bundleId: "com.example.values")
-            func notification(payload: String) -> StoredNotification {
-                StoredNotification(
-                    notificationUUID: UUID(), appId: made.appId, environment: .sandbox, notificationType: .test, subtype: nil, signedDate: nil,
-                    signedPayload: "x.y.z", payload: payload, source: .webhook)
+            try await services.persistence.inTenant(made.tenant.tenant, .read) { unit in
+                for _ in 0..<3 { try await unit.transactions.upsert(Self.transaction(made.appId, payload: "{}")) }
+                await #expect(throws: (any Error).self) { try await unit.transactions.upsert(Self.transaction(made.appId, payload: "not json")) }
+                try await unit.transactions.upsert(Self.transaction(made.appId, payload: "{}"))
             }
-            let stored = try await services.persistence.inTenant(made.tenant.tenant, .read) { unit in
-                for _ in 0..<3 { _ = try await unit.notifications.insert(notification(payload: "{}"), processingDue: Date()) }
-                await #expect(throws: (any Error).self) { _ = try await unit.notifications.insert(notification(payload: "not json"), processingDue: Date()) }
-                _ = try await unit.notifications.insert(notification(payload: "{}"), processingDue: Date())
-                return try await unit.notifications.list(appId: nil, limit: 10)
-            }
-            #expect(stored.count == 4)
+            #expect(try await Self.transactionCount(services, made.tenant.tenant) == 4)
+        }
+    }
+
+    static func transaction(_ appId: UUID, payload: String) -> StoredTransaction {
+        StoredTransaction(
+            appId: appId, environment: .sandbox, transactionId: String(UInt64.random(in: 1...UInt64(1e15))), originalTransactionId: "1", appTransactionId: nil,
+            customer: nil, productId: "com.example.coins", productType: .consumable, purchaseDate: Date(), expiresDate: nil, revocationDate: nil,
+            appAccountToken: nil, signedDate: Date(), signedTransaction: "x.y.z", payload: payload)
+    }
+
+    static func transactionCount(_ services: Services, _ tenant: Tenant) async throws -> Int {
+        let schema = try TenantSchema(validating: tenant.storageName).sql
+        return try await services.postgres.client.withConnection { conn in
+            try await conn.first("SELECT count(*)::bigint FROM \(unescaped: schema).transactions", as: Int.self, logger: services.postgres.logger) ?? -1
         }
     }
 

@@ -17,9 +17,8 @@ public struct StoredNotification: Sendable, Equatable {
     public let notificationType: NotificationTypeV2
     public let subtype: Subtype?
     public let signedDate: Date?
+    /// What Apple signed, as received (and verified then).
     public let signedPayload: String
-    /// The verified payload's JSON.
-    public let payload: String
     public let source: Source
     public let receivedAt: Date?
     /// When it was applied; nil while it waits.
@@ -29,7 +28,7 @@ public struct StoredNotification: Sendable, Equatable {
 
     public init(
         notificationUUID: UUID, appId: UUID, environment: AppStoreEnvironment, notificationType: NotificationTypeV2, subtype: Subtype?, signedDate: Date?,
-        signedPayload: String, payload: String, source: Source, receivedAt: Date? = nil, processedAt: Date? = nil,
+        signedPayload: String, source: Source, receivedAt: Date? = nil, processedAt: Date? = nil,
         processingError: String? = nil
     ) {
         self.notificationUUID = notificationUUID
@@ -39,11 +38,21 @@ public struct StoredNotification: Sendable, Equatable {
         self.subtype = subtype
         self.signedDate = signedDate
         self.signedPayload = signedPayload
-        self.payload = payload
         self.source = source
         self.receivedAt = receivedAt
         self.processedAt = processedAt
         self.processingError = processingError
+    }
+}
+
+extension StoredNotification {
+    /// The JSON Apple signed: the middle part of `signedPayload`, verified when the notification was received
+    /// (so not stored twice). nil when the stored text is not a compact JWS.
+    public var payload: Data? {
+        let bytes = signedPayload.utf8
+        let dot = UInt8(ascii: ".")
+        guard let first = bytes.firstIndex(of: dot), let second = bytes[bytes.index(after: first)...].firstIndex(of: dot) else { return nil }
+        return Base64URL.decode(bytes: bytes[bytes.index(after: first)..<second])
     }
 }
 
