@@ -59,6 +59,14 @@ public final class JobWorker: Sendable {
         }
     }
 
+    /// How many batches and other jobs run at once.
+    static let concurrency = 16
+
+    private enum Work {
+        case batch([Job])
+        case job(Job)
+    }
+
     /// Notifications of one tenant applied together (see `NotificationProcessor.process(tenant:notificationUUIDs:)`).
     static let batchSize = 16
 
@@ -77,9 +85,18 @@ public final class JobWorker: Sendable {
         let batches = notifications.flatMap { jobs in
             stride(from: 0, to: jobs.count, by: Self.batchSize).map { Array(jobs[$0..<min($0 + Self.batchSize, jobs.count)]) }
         }
+        // At most `concurrency` at a time: each holds a connection, and a consumption answer calls Apple.
+        let work = batches.map { Work.batch($0) } + claimed.filter { $0.kind != .processNotification }.map { Work.job($0) }
         await withTaskGroup(of: Void.self) { group in
-            for batch in batches { group.addTask { await self.execute(batch: batch) } }
-            for job in claimed where job.kind != .processNotification { group.addTask { await self.execute(job) } }
+            for (index, next) in work.enumerated() {
+                if index >= Self.concurrency { await group.next() }
+                group.addTask {
+                    switch next {
+                    case .batch(let jobs): await self.execute(batch: jobs)
+                    case .job(let job): await self.execute(job)
+                    }
+                }
+            }
         }
         return claimed.count
     }
