@@ -155,7 +155,7 @@ public final class JobWorker: Sendable {
         switch job.kind {
         case .processNotification:
             // Applying a notification, or finding it applied, completes its job.
-            try await processor.process(tenant: tenant, notificationUUID: id)
+            if let error = try await processor.process(tenant: tenant, notificationUUIDs: [id])[id] { throw error }
             return .completed
         case .sendConsumption:
             switch try await refunds.answer(tenantId: tenant.id, requestId: id) {

@@ -30,9 +30,11 @@ public struct NotificationIngest: Sendable {
     public func receive(token: String, body: Data) async throws -> Outcome {
         guard token.utf8.count == 43, token.utf8.allSatisfy({ $0.isBase64URL }) else { return .unknownToken }
         guard let signed = (try? JSONDecoder().decode(ResponseBodyV2.self, from: body))?.signedPayload else { return .malformedBody }
-        let found = try await webhooks.value(
-            for: token, loadIfFound: { try await persistence.control(.read) { try await $0.webhook(token: token) }.map(WebhookTarget.init) })
-        guard let (webhook, app, tenant) = found.map({ ($0.webhook, $0.app, $0.tenant) }) else { return .unknownToken }
+        guard
+            let target = try await webhooks.value(
+                for: token, loadIfFound: { try await persistence.control(.read) { try await $0.webhook(token: token) }.map(WebhookTarget.init) })
+        else { return .unknownToken }
+        let (webhook, app, tenant) = (target.webhook, target.app, target.tenant)
         let stored: StoredNotification
         switch await verify(signed, app: app, environment: webhook.environment, source: .webhook) {
         case .failure(let failure): return .rejected(failure)

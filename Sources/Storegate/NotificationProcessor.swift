@@ -2,33 +2,47 @@ import AppStoreServer
 import Foundation
 
 /// Applies stored notifications to the tenant's state, each exactly once: transactions, subscriptions,
-/// refund outcomes and consumption requests. Runs right after a notification is stored and, for anything
-/// that failed then, from the job queue.
+/// refund outcomes and consumption requests. The job worker runs it once a notification is stored, and
+/// again later for one that could not be applied yet.
 public struct NotificationProcessor: Sendable {
     let persistence: any Persistence
     let verification: Verification
 
-    /// Applies the notification unless it was applied already; returns whether it was applied now.
-    /// Throws when it should be tried again later.
-    @discardableResult
-    public func process(tenant: Tenant, notificationUUID: UUID) async throws -> Bool {
-        let ref = notificationUUID.uuidString
-        let found = try await persistence.inTenant(tenant, .read) { unit -> (StoredNotification, App?)? in
-            guard let stored = try await unit.notifications.find(notificationUUID, lock: false), stored.processedAt == nil else { return nil }
-            return (stored, try await unit.apps.find(id: stored.appId))
+    /// Applies stored notifications of one tenant together: read in one unit, then applied in one
+    /// transaction that locks them once, marks them processed once and completes their jobs once, with
+    /// one statement per change in between. Each is applied exactly once: one already applied (here or by
+    /// another worker) is skipped, and its job completed. The job worker applies a batch of up to 16, or
+    /// one at a time when a batch failed.
+    ///
+    /// Returns the notifications to try again later, with why (a verification failure that may pass);
+    /// every other one was applied now or before. Throws when the batch as a whole failed: then nothing of
+    /// it was kept, and each can still be applied on its own.
+    public func process(tenant: Tenant, notificationUUIDs uuids: [UUID]) async throws -> [UUID: any Error] {
+        let (pending, apps) = try await persistence.inTenant(tenant, .read) { unit in
+            (try await unit.notifications.unprocessed(uuids), try await unit.apps.list())
         }
-        guard let (stored, app) = found else {
-            try await persistence.inTenant(tenant, .read) { try await $0.completeJob(.processNotification, ref: ref) }
-            return false
+        let appsById = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var ready: [Ready] = []
+        var later: [UUID: any Error] = [:]
+        for stored in pending {
+            do {
+                ready.append(try await prepare(stored, app: appsById[stored.appId]))
+            } catch {
+                later[stored.notificationUUID] = error
+            }
         }
-        let ready = try await prepare(stored, app: app)
-        return try await persistence.inTenant(tenant) { unit in
-            guard let locked = try await unit.notifications.find(notificationUUID, lock: true), locked.processedAt == nil else { return false }
-            try await apply(ready, in: unit)
-            try await unit.notifications.markProcessed(notificationUUID, error: ready.problem)
-            try await unit.completeJob(.processNotification, ref: ref)
-            return true
+        let settled = uuids.filter { later[$0] == nil }
+        try await persistence.inTenant(tenant) { unit in
+            let unapplied = try await unit.notifications.lockUnprocessed(ready.map(\.stored.notificationUUID))
+            var processed: [(UUID, String?)] = []
+            for notification in ready where unapplied.contains(notification.stored.notificationUUID) {
+                try await apply(notification, in: unit)
+                processed.append((notification.stored.notificationUUID, notification.problem))
+            }
+            try await unit.notifications.markProcessed(processed)
+            try await unit.completeJobs(.processNotification, refs: settled.map(\.uuidString))
         }
+        return later
     }
 
     /// A stored notification ready to apply: decoded, and what it changes worked out (its nested signed
@@ -72,8 +86,8 @@ public struct NotificationProcessor: Sendable {
     /// Marks a notification that keeps failing as processed, with its error, and drops its job.
     func giveUp(tenant: Tenant, notificationUUID: UUID, error: String) async throws {
         try await persistence.inTenant(tenant) { unit in
-            try await unit.notifications.markProcessed(notificationUUID, error: error)
-            try await unit.completeJob(.processNotification, ref: notificationUUID.uuidString)
+            try await unit.notifications.markProcessed([(notificationUUID, error)])
+            try await unit.completeJobs(.processNotification, refs: [notificationUUID.uuidString])
         }
     }
 

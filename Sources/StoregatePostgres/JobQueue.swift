@@ -19,10 +19,6 @@ struct JobRepository: Storegate.JobQueue {
             """, logger: logger)
     }
 
-    func complete(_ kind: Job.Kind, ref: String) async throws {
-        try await conn.run("DELETE FROM storegate.jobs WHERE tenant_id = \(tenantId) AND kind = \(kind.rawValue) AND ref = \(ref)", logger: logger)
-    }
-
     func complete(_ kind: Job.Kind, refs: [String]) async throws {
         guard !refs.isEmpty else { return }
         _ = try await conn.hot(

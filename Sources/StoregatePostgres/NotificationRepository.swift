@@ -41,12 +41,6 @@ struct NotificationRepository: NotificationStore {
             """)
     }
 
-    func find(_ uuid: UUID, lock: Bool) async throws -> StoredNotification? {
-        try await rows(
-            "SELECT \(unescaped: Self.columns) FROM \(unescaped: s).notifications WHERE notification_uuid = \(uuid) \(unescaped: lock ? "FOR UPDATE" : "")"
-        ).first
-    }
-
     private func rows(_ query: PostgresQuery, hot: Bool = false) async throws -> [StoredNotification] {
         let make = { (row: PostgresRow) throws -> StoredNotification in
             let r = try row.decode((UUID, UUID, String, String, String?, Date?, String, String, Date, Date?, String?).self)
@@ -60,14 +54,6 @@ struct NotificationRepository: NotificationStore {
                 processedAt: r.9, processingError: r.10)
         }
         return hot ? try await scope.hot(query, make) : try await scope.all(query, make)
-    }
-
-    func markProcessed(_ uuid: UUID, error: String?) async throws {
-        try await scope.run(
-            """
-            UPDATE \(unescaped: s).notifications SET processed_at = now(), processing_error = \(error.map { String($0.prefix(500)) })
-            WHERE notification_uuid = \(uuid)
-            """)
     }
 
     func unprocessed(_ uuids: [UUID]) async throws -> [StoredNotification] {

@@ -116,10 +116,6 @@ struct PostgresTenantUnit: TenantUnit {
         try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).enqueue(kind, ref: ref, due: due)
     }
 
-    func completeJob(_ kind: Job.Kind, ref: String) async throws {
-        try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).complete(kind, ref: ref)
-    }
-
     func completeJobs(_ kind: Job.Kind, refs: [String]) async throws {
         try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).complete(kind, refs: refs)
     }

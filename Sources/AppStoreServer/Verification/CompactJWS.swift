@@ -1,6 +1,8 @@
+import Foundation
+
 /// A compact JWS (`header.payload.signature`) as its UTF-8 bytes, split where its two dots are, without
 /// copying the parts: Apple's notifications run to several kilobytes, and every one is verified.
-struct CompactJWS {
+public struct CompactJWS: Sendable {
     let bytes: [UInt8]
     private let firstDot: Int
     private let secondDot: Int
@@ -22,6 +24,16 @@ struct CompactJWS {
         self.bytes = bytes
         (firstDot, secondDot) = (dots.first, dots.second)
     }
+
+    /// nil unless the text is a compact JWS (see `init(_:parts:)`).
+    public init?(_ text: String) {
+        var parts = 0
+        self.init(text, parts: &parts)
+    }
+
+    /// The payload's bytes (JSON for Apple's signed data), base64url-decoded; nil when it is not base64url.
+    /// Nothing is verified: use this for a JWS verified before, such as one stored after verification.
+    public var decodedPayload: Data? { Base64URL.decode(bytes: payload) }
 
     var header: ArraySlice<UInt8> { bytes[..<firstDot] }
     var payload: ArraySlice<UInt8> { bytes[(firstDot + 1)..<secondDot] }

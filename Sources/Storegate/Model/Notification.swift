@@ -48,12 +48,7 @@ public struct StoredNotification: Sendable, Equatable {
 extension StoredNotification {
     /// The JSON Apple signed: the middle part of `signedPayload`, verified when the notification was received
     /// (so not stored twice). nil when the stored text is not a compact JWS.
-    public var payload: Data? {
-        let bytes = signedPayload.utf8
-        let dot = UInt8(ascii: ".")
-        guard let first = bytes.firstIndex(of: dot), let second = bytes[bytes.index(after: first)...].firstIndex(of: dot) else { return nil }
-        return Base64URL.decode(bytes: bytes[bytes.index(after: first)..<second])
-    }
+    public var payload: Data? { CompactJWS(signedPayload)?.decodedPayload }
 }
 
 /// A job in the durable queue: a pointer into a tenant's data, due at a time.

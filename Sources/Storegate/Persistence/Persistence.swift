@@ -80,8 +80,6 @@ public protocol TenantUnit: Sendable {
     var externalPurchaseTokens: any ExternalPurchaseTokenStore { get }
     /// Adds a job for this tenant, or moves an existing one earlier (never later) when `due` is sooner.
     func enqueue(_ kind: Job.Kind, ref: String, due: Date) async throws
-    /// Completes the job of this kind and ref, if there is one.
-    func completeJob(_ kind: Job.Kind, ref: String) async throws
     /// Completes the jobs of this kind with these refs, where there are any.
     func completeJobs(_ kind: Job.Kind, refs: [String]) async throws
     func audit(_ actor: Actor, _ action: String, _ detail: [String: String]) async throws
@@ -193,9 +191,6 @@ public protocol NotificationStore: Sendable {
     /// `processNotification` job due at `due`; returns whether it was new.
     func insert(_ notification: StoredNotification, processingDue due: Date) async throws -> Bool
     func list(appId: UUID?, limit: Int) async throws -> [StoredNotification]
-    /// One notification, locked for the unit of work when `lock` is set.
-    func find(_ uuid: UUID, lock: Bool) async throws -> StoredNotification?
-    func markProcessed(_ uuid: UUID, error: String?) async throws
     /// Of these notifications, the ones stored and not yet processed, oldest first.
     func unprocessed(_ uuids: [UUID]) async throws -> [StoredNotification]
     /// Locks these notifications for the unit of work; returns the ones not yet processed.
