@@ -15,16 +15,16 @@ public struct IssuedAPIKey: Sendable {
 }
 
 /// Tenant API keys (`sg_<10 chars>_<40 chars>`): issued, listed, revoked, and resolved to a tenant on
-/// every request. Resolutions are cached for `cacheTTL`, so a revocation or suspension takes effect
-/// within that time.
+/// every request. Resolutions are cached; a revocation or suspension takes effect on the key's next use
+/// (see `CacheCoherence`), or within `cacheTTL` while changes are not followed.
 public final class APIKeyService: Sendable {
     let persistence: any Persistence
     /// Callers by the SHA-256 of their key.
     private let callers: ExpiringCache<Data, Caller>
 
-    init(persistence: any Persistence, cacheTTL: Duration) {
+    init(persistence: any Persistence, cacheTTL: Duration, coherence: CacheCoherence) {
         self.persistence = persistence
-        self.callers = ExpiringCache(ttl: cacheTTL)
+        self.callers = ExpiringCache(ttl: cacheTTL, coherence: coherence) { _, caller in caller.tenant.id }
     }
 
     public func issue(tenant: Tenant, label: String, actor: Actor) async throws -> IssuedAPIKey {

@@ -14,15 +14,19 @@ public final class JobWorker: Sendable {
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
     private let stopped = Atomic(false)
-    /// Tenants of recent jobs: a batch holds many jobs of few tenants. A tenant deleted meanwhile fails
-    /// its jobs (its schema is gone) until it is forgotten; then they complete.
-    private let tenants = ExpiringCache<UUID, Tenant>(ttl: .seconds(5))
+    /// Tenants of recent jobs: a batch holds many jobs of few tenants. A tenant deleted is forgotten
+    /// when that is heard (see `CacheCoherence`); until then its jobs fail (its schema is gone).
+    private let tenants: ExpiringCache<UUID, Tenant>
 
     /// After this many attempts a notification that cannot be applied is marked processed with its error.
     static let maxNotificationAttempts = 12
 
-    init(persistence: any Persistence, processor: NotificationProcessor, refunds: RefundService, logger: Logger, pollInterval: Duration = .seconds(1)) {
+    init(
+        persistence: any Persistence, processor: NotificationProcessor, refunds: RefundService, logger: Logger, pollInterval: Duration = .seconds(1),
+        coherence: CacheCoherence
+    ) {
         self.persistence = persistence
+        self.tenants = ExpiringCache(ttl: .seconds(5), coherence: coherence) { id, _ in id }
         self.processor = processor
         self.refunds = refunds
         self.logger = logger

@@ -79,9 +79,8 @@ public struct NotificationIngest: Sendable {
 }
 
 /// What a webhook token names. Each notification names its token, and what a token names changes
-/// rarely: tokens are remembered for the auth cache's TTL. A removed app's token is answered for at most
-/// that long; the notification is then stored for an app that no longer processes it, as one arriving a
-/// moment earlier would have been. Unknown tokens are not remembered.
+/// rarely: tokens are remembered until their tenant changes (see `CacheCoherence`). Unknown tokens are
+/// not remembered.
 typealias WebhookTokens = ExpiringCache<String, WebhookTarget>
 
 struct WebhookTarget: Sendable {

@@ -6,15 +6,15 @@ import Foundation
 public struct OfferService: Sendable {
     let persistence: any Persistence
     let signingKeys: SigningKeyStore
-    /// Signers by tenant, app and key: signing needs no database round trip and no key parsing. A
-    /// removed key or app stops signing within the TTL (like the API key cache).
+    /// Signers by tenant, app and key: signing needs no database round trip and no key parsing. A new
+    /// key, or a removed key or app, is used or refused from the next offer on (see `CacheCoherence`).
     let signers: ExpiringCache<SignerKey, AppSigner>
     let audits: AuditBatcher
 
-    init(persistence: any Persistence, signingKeys: SigningKeyStore, cacheTTL: Duration = .seconds(5)) {
+    init(persistence: any Persistence, signingKeys: SigningKeyStore, cacheTTL: Duration, coherence: CacheCoherence) {
         self.persistence = persistence
         self.signingKeys = signingKeys
-        self.signers = ExpiringCache(ttl: cacheTTL)
+        self.signers = ExpiringCache(ttl: cacheTTL, coherence: coherence) { key, _ in key.tenantId }
         self.audits = AuditBatcher(persistence: persistence)
     }
 

@@ -24,6 +24,9 @@ public struct Services: Sendable {
     public let worker: JobWorker
     /// The process-wide cache of verified Apple certificate chains.
     public let chains: ChainVerifier
+    /// Keeps the caches of API keys, signers, webhook tokens and tenants in step with every process's
+    /// changes; a server runs it (`run()`) for its whole life.
+    public let coherence: CacheCoherence
 
     /// `trust` says which roots signed data must chain to (Apple Root CA - G3 in production) and whether
     /// unsigned Xcode/LocalTesting data is accepted (development only).
@@ -35,10 +38,11 @@ public struct Services: Sendable {
         self.persistence = persistence
         self.vault = vault
         self.signingKeys = SigningKeyStore(persistence: persistence, vault: vault)
-        self.apiKeys = APIKeyService(persistence: persistence, cacheTTL: authCacheTTL)
+        self.coherence = CacheCoherence(persistence: persistence, logger: logger)
+        self.apiKeys = APIKeyService(persistence: persistence, cacheTTL: authCacheTTL, coherence: coherence)
         self.apps = AppService(persistence: persistence, vault: vault, signingKeys: signingKeys, directory: AppDirectory(persistence: persistence))
         self.tenants = TenantService(persistence: persistence, signingKeys: signingKeys)
-        self.offers = OfferService(persistence: persistence, signingKeys: signingKeys, cacheTTL: authCacheTTL)
+        self.offers = OfferService(persistence: persistence, signingKeys: signingKeys, cacheTTL: authCacheTTL, coherence: coherence)
         // With `ocsp`, every certificate's revocation is checked online (an unreachable responder is a retryable failure)
         // and a verified chain is remembered for 15 minutes, as Apple's libraries do.
         self.chains = ChainVerifier(roots: try trust?.roots ?? [ChainVerifier.appleRootCAG3()], ocsp: ocsp)
@@ -46,10 +50,12 @@ public struct Services: Sendable {
         let gateway = AppStoreGateway(http: http, baseURL: appStoreURL, signingKeys: signingKeys, persistence: persistence)
         let processor = NotificationProcessor(persistence: persistence, verification: verification)
         self.refunds = RefundService(persistence: persistence, gateway: gateway, verification: verification, logger: logger)
-        self.worker = JobWorker(persistence: persistence, processor: processor, refunds: refunds, logger: logger, pollInterval: workerPollInterval)
+        self.worker = JobWorker(
+            persistence: persistence, processor: processor, refunds: refunds, logger: logger, pollInterval: workerPollInterval,
+            coherence: coherence)
         self.notifications = NotificationIngest(
             persistence: persistence, verification: verification, worker: worker, gateway: gateway, logger: logger,
-            webhooks: WebhookTokens(ttl: authCacheTTL))
+            webhooks: WebhookTokens(ttl: authCacheTTL, coherence: coherence) { _, target in target.tenant.id })
         self.subscriptions = SubscriptionService(persistence: persistence, gateway: gateway, verification: verification)
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway)

@@ -55,7 +55,8 @@ public func buildApplication(
     return Application(
         router: router, server: server,
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "storegate"),
-        services: services + (configuration.runsJobWorker ? [JobWorkerService(worker: storegate.worker)] : []),
+        services: services + [CacheCoherenceService(coherence: storegate.coherence)]
+            + (configuration.runsJobWorker ? [JobWorkerService(worker: storegate.worker)] : []),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }
@@ -80,5 +81,15 @@ struct JobWorkerService: Service {
         } onGracefulShutdown: { [worker] in
             worker.stop()
         }
+    }
+}
+
+/// Follows other processes' changes for the life of the server, so that its caches never serve what was
+/// revoked or replaced (see `CacheCoherence`).
+struct CacheCoherenceService: Service {
+    let coherence: CacheCoherence
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await coherence.run() }
     }
 }

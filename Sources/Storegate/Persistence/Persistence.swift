@@ -14,6 +14,11 @@ public protocol Persistence: Sendable {
     func inTenant<T: Sendable>(_ tenant: Tenant, _ access: UnitAccess, _ body: (any TenantUnit) async throws -> T) async throws -> T
     /// Whether every schema is at the version this build expects (for readiness).
     func isCurrent() async throws -> Bool
+    /// Hears what any process commits that cached values are loaded from (a tenant's status, its API
+    /// keys, apps, app keys and webhooks): calls `listening` once changes are heard, then `changed`
+    /// with the tenant of each change as it commits, until the task is cancelled or the connection is
+    /// lost (thrown).
+    func followChanges(listening: @Sendable () -> Void, changed: @Sendable (UUID) -> Void) async throws
 }
 
 public enum UnitAccess: Sendable {

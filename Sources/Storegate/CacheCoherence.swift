@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Keeps the process's caches (callers by API key, offer signers, webhook targets, the worker's tenants)
+/// in step with what any process commits. PostgreSQL tells of every change to a tenant, its API keys,
+/// apps, app keys or webhooks as it commits (`Persistence.followChanges`), and each cache drops that
+/// tenant's entries at once: a revoked key is refused on its next use, a new app key signs the next offer.
+///
+/// While changes are followed, entries are kept for `followedTTL`. While they are not (before the first
+/// listen, or after the listening connection is lost and until it is back) a change may go unheard, so
+/// entries are kept only for each cache's own short TTL; and everything is dropped whenever following
+/// starts or stops. A value loaded while a change arrived is returned but not remembered: it may predate
+/// the change.
+public final class CacheCoherence: Sendable {
+    let persistence: any Persistence
+    let followedTTL: Duration
+    let logger: Logger
+    private let following = Atomic(false)
+    /// Counts changes heard (and starts and stops of following); see `ExpiringCache.remember`.
+    private let changes = Atomic<UInt64>(0)
+    private let caches = Mutex<[any TenantCache]>([])
+
+    public init(persistence: any Persistence, logger: Logger, followedTTL: Duration = .seconds(300)) {
+        self.persistence = persistence
+        self.logger = logger
+        self.followedTTL = followedTTL
+    }
+
+    /// Whether changes are followed now.
+    public var isFollowing: Bool { following.load(ordering: .acquiring) }
+
+    var generation: UInt64 { changes.load(ordering: .acquiring) }
+
+    func register(_ cache: some TenantCache) { caches.withLock { $0.append(cache) } }
+
+    /// How long an entry loaded since `generation` is kept; nil when a change was heard since.
+    func retention(loadedSince generation: UInt64, ttl: Duration) -> Duration? {
+        guard self.generation == generation else { return nil }
+        return isFollowing ? max(ttl, followedTTL) : ttl
+    }
+
+    /// Follows changes for as long as the task runs: listens, and after losing the connection listens
+    /// again after 1 s, and after each failed attempt waits twice as long, up to 30 s.
+    public func run() async {
+        var wait = Duration.seconds(1)
+        while !Task.isCancelled {
+            do {
+                try await persistence.followChanges(
+                    listening: { [self] in changed(following: true) }, changed: { [self] tenantId in changed(tenant: tenantId) })
+            } catch is CancellationError {
+            } catch {
+                if !Task.isCancelled { logger.warning("cache coherence: not following changes", metadata: ["error": "\(error)"]) }
+            }
+            let wasFollowing = changed(following: false)
+            wait = wasFollowing ? .seconds(1) : min(wait * 2, .seconds(30))
+            try? await Task.sleep(for: wait)
+        }
+    }
+
+    /// Counted before any entry is dropped, so that a load that overlaps the change is not remembered.
+    func changed(tenant tenantId: UUID) {
+        changes.add(1, ordering: .acquiringAndReleasing)
+        for cache in caches.withLock({ $0 }) { cache.forget(tenant: tenantId) }
+    }
+
+    /// Returns whether changes were followed before.
+    @discardableResult private func changed(following now: Bool) -> Bool {
+        changes.add(1, ordering: .acquiringAndReleasing)
+        let before = following.exchange(now, ordering: .acquiringAndReleasing)
+        for cache in caches.withLock({ $0 }) { cache.forgetAll() }
+        return before
+    }
+}
+
+/// A cache of values that belong to tenants.
+protocol TenantCache: Sendable {
+    func forget(tenant: UUID)
+    func forgetAll()
+}

@@ -1,0 +1,117 @@
+import Crypto
+import Foundation
+import KeyVault
+import Logging
+import PostgresNIO
+import Storegate
+import StoregatePostgres
+import Testing
+
+/// A server's caches against changes made by another process (the CLI, another server): with entries
+/// kept for a minute, only hearing the change can make the server refuse or switch at once.
+@Suite struct CacheCoherenceTests {
+    static let longTTL = Duration.seconds(60)
+
+    @Test func anotherProcessesRevocationAndSuspensionTakeEffectAtOnce() async throws {
+        try await TestDatabase.with(authCacheTTL: Self.longTTL) { services, url in
+            let a = try await Fixtures.tenant(services, slug: "coherent", bundleId: "com.example.coherent")
+            try await TestServer.with(services) { server in
+                try await eventually("the server follows changes") { services.coherence.isFollowing }
+                let call = #"{"jsonrpc":"2.0","method":"tenant.get","id":1}"#
+                #expect(try await server.rpc(raw: call, apiKey: a.apiKey).status == 200)
+                try await OtherProcess.with(url: url, vault: services.vault) { other in
+                    _ = try await other.tenants.setStatus(slug: "coherent", .suspended, actor: Actor("cli"))
+                    try await eventually("the suspension refused", timeout: .seconds(3)) {
+                        try await server.rpc(raw: call, apiKey: a.apiKey).status == 403
+                    }
+                    _ = try await other.tenants.setStatus(slug: "coherent", .active, actor: Actor("cli"))
+                    try await eventually("the reactivation admitted", timeout: .seconds(3)) {
+                        try await server.rpc(raw: call, apiKey: a.apiKey).status == 200
+                    }
+                    try await other.apiKeys.revoke(tenant: a.tenant.tenant, prefix: a.tenant.apiKeyPrefix, actor: Actor("cli"))
+                    try await eventually("the revoked key refused", timeout: .seconds(3)) {
+                        let reply = try await server.rpc(raw: call, apiKey: a.apiKey)
+                        return reply.status == 401 && reply.text.contains("revoked")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func aKeyImportedByAnotherProcessSignsTheNextOffer() async throws {
+        try await TestDatabase.with(authCacheTTL: Self.longTTL) { services, url in
+            let a = try await Fixtures.tenant(services, slug: "rotating", bundleId: "com.example.rotating")
+            _ = try await services.apps.importKey(
+                tenant: a.tenant.tenant, bundleId: "com.example.rotating", keyId: "OLDKEY0001", issuerId: Fixtures.issuerId,
+                p8: P256.Signing.PrivateKey().pemRepresentation, actor: Actor("test"))
+            try await TestServer.with(services) { server in
+                try await eventually("the server follows changes") { services.coherence.isFollowing }
+                @Sendable func signingKeyId() async throws -> String? {
+                    let reply = try await server.call(
+                        "offers.signPromotional", ["bundleId": "com.example.rotating", "productId": "p", "offerId": "o"], apiKey: a.apiKey)
+                    return (reply["result"] as? [String: Any])?["keyIdentifier"] as? String
+                }
+                #expect(try await signingKeyId() == "OLDKEY0001")
+                try await OtherProcess.with(url: url, vault: services.vault) { other in
+                    _ = try await other.apps.importKey(
+                        tenant: a.tenant.tenant, bundleId: "com.example.rotating", keyId: "NEWKEY0001", issuerId: Fixtures.issuerId,
+                        p8: P256.Signing.PrivateKey().pemRepresentation, actor: Actor("cli"))
+                    try await eventually("the new key signing", timeout: .seconds(3)) { try await signingKeyId() == "NEWKEY0001" }
+                }
+            }
+        }
+    }
+
+    /// While the listening connection is away, changes may be missed: the caches are emptied and keep
+    /// entries only for the short TTL until the server listens again, and then they are emptied again.
+    @Test func aLostListeningConnectionIsReplacedAndNothingMissedIsServed() async throws {
+        try await TestDatabase.with(authCacheTTL: Self.longTTL) { services, url in
+            let a = try await Fixtures.tenant(services, slug: "relisten", bundleId: "com.example.relisten")
+            try await TestServer.with(services) { server in
+                try await eventually("the server follows changes") { services.coherence.isFollowing }
+                let call = #"{"jsonrpc":"2.0","method":"tenant.get","id":1}"#
+                #expect(try await server.rpc(raw: call, apiKey: a.apiKey).status == 200)
+                try await OtherProcess.with(url: url, vault: services.vault) { other in
+                    let ended = try await other.sql(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'")
+                    #expect(ended == 1)
+                    try await eventually("the lost listener noticed") { !services.coherence.isFollowing }
+                    try await eventually("the server listening again") { services.coherence.isFollowing }
+                    #expect(try await server.rpc(raw: call, apiKey: a.apiKey).status == 200)
+                    try await other.apiKeys.revoke(tenant: a.tenant.tenant, prefix: a.tenant.apiKeyPrefix, actor: Actor("cli"))
+                    try await eventually("the revoked key refused", timeout: .seconds(3)) {
+                        try await server.rpc(raw: call, apiKey: a.apiKey).status == 401
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Services of a second process on the same database and master key: its own pool, its own caches.
+struct OtherProcess {
+    let services: Services
+    let client: PostgresClient
+
+    var tenants: TenantService { services.tenants }
+    var apiKeys: APIKeyService { services.apiKeys }
+    var apps: AppService { services.apps }
+
+    static func with(url: String, vault: KeyVault, _ body: @Sendable (OtherProcess) async throws -> Void) async throws {
+        let logger = Logger(label: "other", factory: { _ in SwiftLogNoOpLogHandler() })
+        let config = try DatabaseConfiguration(url: url, maximumConnections: 2)
+        let client = PostgresClient(configuration: config.client, backgroundLogger: logger)
+        let services = try Services(persistence: PostgresPersistence(client: client, logger: logger), vault: vault, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await body(OtherProcess(services: services, client: client))
+        }
+    }
+
+    func sql(_ query: PostgresQuery) async throws -> Int {
+        let rows = try await client.query(query)
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
+    }
+}
