@@ -36,11 +36,12 @@ enum Wrk {
             """
     }
 
-    /// Each request POSTs the next of `bodies` (JSON, one line each), none twice while they last: wrk's two
-    /// threads take every other one. The bodies go in a file, read once per thread and removed at the end.
-    static func bodiesInTurn(_ bodies: [String]) -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-wrk-bodies-\(UUID()).jsonl").path
-        FileManager.default.createFile(atPath: path, contents: Data(bodies.joined(separator: "\n").utf8))
+    /// Each request POSTs the next of `requests` (a path, or nil for the URL's; a JSON body on one line),
+    /// none twice while they last: wrk's two threads take every other one. They go in a file, read once per
+    /// thread and removed at the end.
+    static func inTurn(_ requests: [(path: String?, body: String)]) -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-wrk-requests-\(UUID()).txt").path
+        FileManager.default.createFile(atPath: path, contents: Data(requests.map { ($0.path ?? "-") + " " + $0.body }.joined(separator: "\n").utf8))
         return """
             local threads = 0
             function setup(thread)
@@ -48,8 +49,14 @@ enum Wrk {
                 threads = threads + 1
             end
             function init(args)
+                paths = {}
                 bodies = {}
-                for body in io.lines("\(path)") do bodies[#bodies + 1] = body end
+                for line in io.lines("\(path)") do
+                    local target, body = line:match("^(%S+) (.*)$")
+                    if target == "-" then target = nil end
+                    paths[#bodies + 1] = target
+                    bodies[#bodies + 1] = body
+                end
                 n = first
             end
             function done(summary, latency, requests)
@@ -58,7 +65,8 @@ enum Wrk {
             local headers = { ["Content-Type"] = "application/json" }
             request = function()
                 n = n + 2
-                return wrk.format("POST", nil, headers, bodies[(n % #bodies) + 1])
+                local i = (n % #bodies) + 1
+                return wrk.format("POST", paths[i], headers, bodies[i])
             end
             """
     }

@@ -209,40 +209,95 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         }
     }
 
+    // Ingestion posts renewals of 1,000 subscriptions (so that processing is not one row's lock queue), each
+    // notification distinct. Apple is answered once a notification is stored with its job; the job worker
+    // applies it after. Acknowledged: the rate of 200s. Processed: from the first post until no
+    // `processNotification` job is left.
+    let count = Int(seconds * 3000)
+    var serial = 0
+    func notifications() throws -> [String] {
+        try (0..<count).map { i in
+            serial += 1
+            var renewed = bought
+            renewed.originalTransactionId = String(4_000_000_000_000_000 + i % 1000)
+            renewed.transactionId = String(5_000_000_000_000_000 + serial)
+            let payload = ResponseBodyV2DecodedPayload(
+                notificationType: .didRenew, notificationUUID: UUID().uuidString.lowercased(),
+                data: NotificationData(
+                    environment: .sandbox, appAppleId: 1, bundleId: bundleId, bundleVersion: "1",
+                    signedTransactionInfo: try simulator.ca.sign(renewed), status: .active),
+                version: "2.0", signedDate: Timestamp(Date()))
+            return #"{"signedPayload":"\#(try simulator.ca.sign(payload))"}"#
+        }
+    }
+    func backlog() async throws -> Int {
+        try await postgres.withConnection { @Sendable conn in
+            try await conn.first("SELECT count(*)::int FROM storegate.jobs WHERE kind = 'process_notification'", as: Int.self, logger: logger) ?? 0
+        }
+    }
+    func measure(_ label: String, _ post: @Sendable () async -> (perSecond: Double, completed: Int, failed: Int)?) async throws {
+        let start = ContinuousClock.now
+        guard let posted = await post() else { return line(label, "wrk not installed") }
+        let waiting = try await backlog()
+        while try await backlog() > 0, ContinuousClock.now - start < .seconds(120) { try await Task.sleep(for: .milliseconds(20)) }
+        let processedIn = ContinuousClock.now - start
+        let distinct = min(posted.completed, count)
+        line(label, String(format: "%.0f/s (%d distinct, %d failed)", posted.perSecond, distinct, posted.failed))
+        line(
+            "  processed by the job worker",
+            String(
+                format: "%.0f/s: all %d applied %.2f s after the first post (%d waiting when posting ended)",
+                Double(distinct) / (processedIn / .seconds(1)), distinct, processedIn / .seconds(1), waiting))
+    }
+    /// wrk posting `requests` in turn, each to its webhook path (nil: the bench tenant's).
+    @Sendable func wrkIngest(_ requests: [(path: String?, body: String)]) async -> (perSecond: Double, completed: Int, failed: Int)? {
+        await Wrk.run(url: webhook, body: "", authorization: nil, connections: 8, seconds: seconds, script: Wrk.inTurn(requests)).map {
+            ($0.perSecond, Int($0.perSecond * seconds), $0.failed)
+        }
+    }
+
     if runs("tenants") {
-        // Many tenants, each with an app, an API key and a customer; wrk reads a random tenant's customer per request.
+        // Many tenants, each with an app, an API key and a customer. wrk reads status with the same tenant's key
+        // each time, then with a random tenant's per request, twice (the first pass meets most tenants for the
+        // first time in the process's caches and in the backends' catalog caches); then posts notifications to
+        // one tenant's webhook, then each to a random tenant's.
         let tenantCount = option("--tenants").flatMap(Int.init) ?? 1000
         let created = ContinuousClock.now
-        let keys = try await withThrowingTaskGroup(of: [String].self) { group in
+        let made = try await withThrowingTaskGroup(of: [(key: String, webhook: String)].self) { group in
             for worker in 0..<4 {
                 group.addTask {
-                    var keys: [String] = []
+                    var made: [(key: String, webhook: String)] = []
                     for index in stride(from: worker, to: tenantCount, by: 4) {
                         let slug = "many-\(index)-" + UUID().uuidString.prefix(6).lowercased()
-                        let made = try await servicesWithApple.tenants.create(slug: slug, name: "Many \(index)", actor: .cli)
-                        _ = try await servicesWithApple.apps.add(tenant: made, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
-                        _ = try await servicesWithApple.accounts.ensure(tenant: made, customerId: "bench-customer", actor: .cli)
-                        keys.append("Bearer " + (try await servicesWithApple.apiKeys.issue(tenant: made, label: "bench", actor: .cli).secret))
+                        let tenant = try await servicesWithApple.tenants.create(slug: slug, name: "Many \(index)", actor: .cli)
+                        let app = try await servicesWithApple.apps.add(tenant: tenant, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
+                        _ = try await servicesWithApple.accounts.ensure(tenant: tenant, customerId: "bench-customer", actor: .cli)
+                        let key = try await servicesWithApple.apiKeys.issue(tenant: tenant, label: "bench", actor: .cli).secret
+                        made.append(("Bearer " + key, "/apple/notifications/" + (app.webhooks.first { $0.environment == .sandbox }?.token ?? "")))
                     }
-                    return keys
+                    return made
                 }
             }
-            var all: [String] = []
-            for try await keys in group { all += keys }
+            var all: [(key: String, webhook: String)] = []
+            for try await made in group { all += made }
             return all
         }
         line("\(tenantCount) tenants created, 4 at a time", String(format: "%.1f s", (ContinuousClock.now - created) / .seconds(1)))
+        let keys = made.map(\.key)
         let body = call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1)
-        let one = await Wrk.run(
-            url: base + "/rpc", body: body, authorization: nil, connections: 8, seconds: seconds, script: Wrk.randomAuthorization([keys[0]]))
-        let memoryOne = try await BackendMemory.measure(postgres)
-        let many = await Wrk.run(url: base + "/rpc", body: body, authorization: nil, connections: 8, seconds: seconds, script: Wrk.randomAuthorization(keys))
-        let memoryMany = try await BackendMemory.measure(postgres)
-        for (label, figures) in [("wrk -c 8: status, always the same one of them", one), ("wrk -c 8: status, a random one of \(tenantCount) each", many)] {
+        func read(_ label: String, _ keys: [String]) async throws {
+            let figures = await Wrk.run(url: base + "/rpc", body: body, authorization: nil, connections: 8, seconds: seconds, script: Wrk.randomAuthorization(keys))
             line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
+            line("  PostgreSQL backends' private memory after it", try await BackendMemory.measure(postgres))
         }
-        line("  PostgreSQL backends' private memory, after the first", memoryOne)
-        line("  ... after the second", memoryMany)
+        try await read("wrk -c 8: status, always the same one of them", [keys[0]])
+        try await read("wrk -c 8: status, a random one of \(tenantCount) each, first pass", keys)
+        try await read("wrk -c 8: status, a random one of \(tenantCount) each, again", keys)
+        let one = try notifications().map { (path: Optional(made[0].webhook), body: $0) }
+        try await measure("wrk -c 8: notifications to one of them") { await wrkIngest(one) }
+        let spread = try notifications().map { (path: made.randomElement()?.webhook, body: $0) }
+        try await measure("wrk -c 8: notifications, each to a random one of \(tenantCount)") { await wrkIngest(spread) }
+        line("  PostgreSQL backends' private memory after it", try await BackendMemory.measure(postgres))
         let slugs = try await servicesWithApple.tenants.list().map(\.slug).filter { $0.hasPrefix("many-") }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<4 {
@@ -257,47 +312,6 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     }
 
     if runs("ingest") {
-        // Ingestion: renewals of 1,000 subscriptions (so that processing is not one row's lock queue), each
-        // notification distinct, posted to the app's webhook, first from this process, then by wrk. Apple is
-        // answered once a notification is stored with its job; the job worker applies it after. Acknowledged:
-        // the rate of 200s. Processed: from the first post until the worker applied the last one.
-        let count = Int(seconds * 3000)
-        var serial = 0
-        func notifications() throws -> [String] {
-            try (0..<count).map { i in
-                serial += 1
-                var renewed = bought
-                renewed.originalTransactionId = String(4_000_000_000_000_000 + i % 1000)
-                renewed.transactionId = String(5_000_000_000_000_000 + serial)
-                let payload = ResponseBodyV2DecodedPayload(
-                    notificationType: .didRenew, notificationUUID: UUID().uuidString.lowercased(),
-                    data: NotificationData(
-                        environment: .sandbox, appAppleId: 1, bundleId: bundleId, bundleVersion: "1",
-                        signedTransactionInfo: try simulator.ca.sign(renewed), status: .active),
-                    version: "2.0", signedDate: Timestamp(Date()))
-                return #"{"signedPayload":"\#(try simulator.ca.sign(payload))"}"#
-            }
-        }
-        func unprocessed() async throws -> Int {
-            try await postgres.withConnection { @Sendable conn in
-                try await conn.first("SELECT count(*)::int FROM \(unescaped: schema).notifications WHERE processed_at IS NULL", as: Int.self, logger: logger)
-                    ?? 0
-            }
-        }
-        func measure(_ label: String, _ post: @Sendable () async -> (perSecond: Double, completed: Int, failed: Int)?) async throws {
-            let start = ContinuousClock.now
-            guard let posted = await post() else { return line(label, "wrk not installed") }
-            let backlog = try await unprocessed()
-            while try await unprocessed() > 0, ContinuousClock.now - start < .seconds(120) { try await Task.sleep(for: .milliseconds(20)) }
-            let processedIn = ContinuousClock.now - start
-            let distinct = min(posted.completed, count)
-            line(label, String(format: "%.0f/s (%d distinct, %d failed)", posted.perSecond, distinct, posted.failed))
-            line(
-                "  processed by the job worker",
-                String(
-                    format: "%.0f/s: all %d applied %.2f s after the first post (%d waiting when posting ended)",
-                    Double(distinct) / (processedIn / .seconds(1)), distinct, processedIn / .seconds(1), backlog))
-        }
         let bodies = try notifications().map { ByteBuffer(string: $0) }
         let ingest = Load(client: http, url: webhook, headers: ["Content-Type": "application/json"])
         try await measure("notifications acknowledged (verify, store with job), 8 in flight") {
@@ -305,11 +319,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             return (posted.perSecond, posted.completed, posted.failed)
         }
         let wrkBodies = try notifications()
-        try await measure("wrk -c 8: notifications acknowledged") {
-            await Wrk.run(url: webhook, body: "", authorization: nil, connections: 8, seconds: seconds, script: Wrk.bodiesInTurn(wrkBodies)).map {
-                ($0.perSecond, Int($0.perSecond * seconds), $0.failed)
-            }
-        }
+        try await measure("wrk -c 8: notifications acknowledged") { await wrkIngest(wrkBodies.map { (path: nil, body: $0) }) }
     }
 
     try await servicesWithApple.tenants.delete(slug: slug, confirm: slug, actor: .cli)
