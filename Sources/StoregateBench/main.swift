@@ -270,7 +270,8 @@ try await withThrowingTaskGroup(of: Void.self) { group in
                     for index in stride(from: worker, to: tenantCount, by: 4) {
                         let slug = "many-\(index)-" + UUID().uuidString.prefix(6).lowercased()
                         let tenant = try await servicesWithApple.tenants.create(slug: slug, name: "Many \(index)", actor: .cli)
-                        let app = try await servicesWithApple.apps.add(tenant: tenant, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
+                        let app = try await servicesWithApple.apps.add(
+                            tenant: tenant, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
                         _ = try await servicesWithApple.accounts.ensure(tenant: tenant, customerId: "bench-customer", actor: .cli)
                         let key = try await servicesWithApple.apiKeys.issue(tenant: tenant, label: "bench", actor: .cli).secret
                         made.append(("Bearer " + key, "/apple/notifications/" + (app.webhooks.first { $0.environment == .sandbox }?.token ?? "")))
@@ -286,7 +287,8 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         let keys = made.map(\.key)
         let body = call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1)
         func read(_ label: String, _ keys: [String]) async throws {
-            let figures = await Wrk.run(url: base + "/rpc", body: body, authorization: nil, connections: 8, seconds: seconds, script: Wrk.randomAuthorization(keys))
+            let figures = await Wrk.run(
+                url: base + "/rpc", body: body, authorization: nil, connections: 8, seconds: seconds, script: Wrk.randomAuthorization(keys))
             line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
             line("  PostgreSQL backends' private memory after it", try await BackendMemory.measure(postgres))
         }
