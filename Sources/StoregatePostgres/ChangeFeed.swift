@@ -7,6 +7,11 @@ import Storegate
 /// Tenant schemas have no triggers (see the platform notes on schema-based sharding).
 enum ChangeFeed {
     static let channel = "storegate_changes"
+
+    /// The notifications stopped without an error: the task was cancelled.
+    struct Ended: Error, CustomStringConvertible {
+        var description: String { "the change feed ended" }
+    }
 }
 
 extension PostgresPersistence {
@@ -21,6 +26,6 @@ extension PostgresPersistence {
                 }
             }
         }
-        throw DatabaseError.unreadable("the change feed ended")
+        throw ChangeFeed.Ended()
     }
 }

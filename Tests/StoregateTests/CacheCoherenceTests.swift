@@ -9,7 +9,7 @@ import Testing
 
 /// A server's caches against changes made by another process (the CLI, another server): with entries
 /// kept for a minute, only hearing the change can make the server refuse or switch at once.
-@Suite struct CacheCoherenceTests {
+@Suite(.timeLimit(.minutes(1))) struct CacheCoherenceTests {
     static let longTTL = Duration.seconds(60)
 
     @Test func anotherProcessesRevocationAndSuspensionTakeEffectAtOnce() async throws {
