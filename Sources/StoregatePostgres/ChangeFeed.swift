@@ -19,11 +19,19 @@ extension PostgresPersistence {
     /// connection that is lost; the sequence then ends with an error and the caller listens again.
     public func followChanges(listening: @Sendable () -> Void, changed: @Sendable (UUID) -> Void) async throws {
         try await client.withConnection { conn in
-            try await conn.listen(on: ChangeFeed.channel) { notifications in
-                listening()
-                for try await notification in notifications {
-                    if let tenantId = UUID(uuidString: notification.payload) { changed(tenantId) }
+            do {
+                try await conn.listen(on: ChangeFeed.channel) { notifications in
+                    listening()
+                    for try await notification in notifications {
+                        if let tenantId = UUID(uuidString: notification.payload) { changed(tenantId) }
+                    }
                 }
+            } catch {
+                // The notifications fail as soon as PostgreSQL says it ends the backend, before the
+                // connection has closed. Released now, the pool could lease it out while it closes, and
+                // a statement written to it then is never answered: so it is closed first.
+                if !(error is CancellationError) { try? await conn.close() }
+                throw error
             }
         }
         throw ChangeFeed.Ended()

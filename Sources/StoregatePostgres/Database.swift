@@ -136,6 +136,7 @@ public enum DatabaseUnavailable {
     /// Why, when `error` is such a failure; nil for any other error.
     public static func reason(_ error: any Error) -> String? {
         if let error = error as? DeadlineExceeded { return error.description }
+        if let error = error as? ConnectionLost { return error.description }
         if let error = error as? PSQLError {
             switch error.code {
             case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed, .sslUnsupported:

@@ -36,6 +36,12 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
     }
 }
 
+/// The held connection was closed by the other end (PostgreSQL ended its backend, or the network
+/// dropped it) before a statement was sent on it.
+struct ConnectionLost: Error, CustomStringConvertible {
+    var description: String { "the database closed the connection" }
+}
+
 /// The connection a unit of work holds, so a deadline can close it: PostgreSQL statements cannot be
 /// cancelled from the client, but closing the connection ends the wait for an answer that never comes.
 ///
@@ -61,12 +67,17 @@ final class HeldConnection: Sendable {
     /// anything when the checkout deadline passed first: the connection then goes back to the pool
     /// untouched. (Closing a connection the pool has just leased out, while the work starts using it,
     /// can leave that work waiting forever.)
+    ///
+    /// A connection the server closed while it sat in the pool (or while the pool had not yet heard
+    /// that it closed) is refused too, with `ConnectionLost`: a statement written to it would never be
+    /// answered.
     func hold(_ conn: PostgresConnection) throws {
         let refused = state.withLock { state in
             if !state.closed { state.connection = conn }
             return state.closed
         }
         if refused { throw CancellationError() }
+        if conn.isClosed { throw ConnectionLost() }
     }
 
     /// At the checkout deadline: true, and no connection will be held from now on, unless one is held.
@@ -100,6 +111,7 @@ final class HeldConnection: Sendable {
             try? await connection?.close().get()
             throw CancellationError()
         }
+        if state.withLock({ $0.connection?.isClosed == true }) { throw ConnectionLost() }
         defer { state.withLock { $0.inFlight -= 1 } }
         return try await send()
     }

@@ -131,6 +131,45 @@ import Testing
         }
     }
 
+    /// A backend PostgreSQL ends between two statements of a unit (an administrator's
+    /// `pg_terminate_backend`, a failover): the unit ends as unavailable at its next statement, which it
+    /// does not send. Sent, it would never be answered, and the unit (the job worker's claim, once) would
+    /// wait forever, deadlines or not.
+    @Test func aConnectionTheServerEndedMidUnitEndsTheUnitAsUnavailable() async throws {
+        try await TestDatabase.with { services, url in
+            for access in [UnitAccess.write, .read] {
+                let ended = Mutex<(any Error)??>(.none)
+                let unit = Task {
+                    do {
+                        _ = try await services.persistence.control(access) { unit in
+                            _ = try await unit.tenants.list()
+                            await Self.pauseIgnoringCancellation(.milliseconds(700))
+                            return try await unit.tenants.list().count
+                        }
+                        ended.withLock { $0 = .some(nil) }
+                    } catch {
+                        ended.withLock { $0 = .some(error) }
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(200))
+                try await OtherProcess.with(url: url, vault: services.vault) { other in
+                    let killed = try await other.sql(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+                    #expect(killed >= 1)
+                }
+                try await eventually("the \(access) unit ended", timeout: .seconds(5)) { ended.withLock { $0 != nil } }
+                let error = ended.withLock { $0 } ?? nil
+                guard case .unavailable(let reason)? = error as? StoregateError else {
+                    Issue.record("the unit ended with \(String(describing: error)), not as unavailable")
+                    continue
+                }
+                #expect(reason.contains("closed"), "\(reason)")
+                #expect(try await services.persistence.control(.read) { try await $0.tenants.list() }.isEmpty)
+                _ = unit
+            }
+        }
+    }
+
     /// A prepared statement that fails inside a transaction ends its unit with the statement's error, and
     /// nothing the unit wrote is kept.
     @Test func aFailedPreparedStatementInATransactionEndsItsUnit() async throws {

@@ -102,21 +102,31 @@ struct OwnedPostgres: Sendable {
     }
 }
 
-/// A loopback TCP port nothing listens on at the moment it is asked for.
+/// A port for a server the test starts itself. It is taken below the kernel's ephemeral range
+/// (`ip_local_port_range`, 32768 and up by default): a port the kernel handed out as free can be given,
+/// a moment later, to some connection's local end, and a server started on it then fails with
+/// "address in use" (seen once in about twenty full runs when a crashed cluster restarted).
 enum FreePort {
+    static let range = 20_000..<32_000
+
     static func find() throws -> Int {
+        for _ in 0..<100 {
+            let port = Int.random(in: range)
+            if try isFree(port) { return port }
+        }
+        throw OwnedPostgres.ScriptFailed(description: "no free port in \(range)")
+    }
+
+    private static func isFree(_ port: Int) throws -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw OwnedPostgres.ScriptFailed(description: "socket() failed") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard bound else { throw OwnedPostgres.ScriptFailed(description: "bind() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
