@@ -69,13 +69,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Domain: its types, the persistence it needs (protocols), and the services: tenants, apps, offers,
-        // accounts, refunds, subscriptions, notifications, jobs.
+        // accounts, refunds, subscriptions, notifications, events and webhooks, jobs.
         .target(
             name: "Storegate",
             dependencies: [
                 "KeyVault", "AppStoreServer",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),

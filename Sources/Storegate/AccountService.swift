@@ -92,21 +92,28 @@ public struct AccountService: Sendable {
     ) async throws -> CustomerView {
         try await persistence.inTenant(tenant) { unit in
             let (customer, _) = try await unit.customers.ensure(customerId: customerId)
+            var events: [NewEvent] = []
             for (kind, value) in ids {
-                if let existing = try await unit.customers.link(appId: app.id, kind: kind, value: value), existing.customer != customer.id {
+                let existing = try await unit.customers.link(appId: app.id, kind: kind, value: value)
+                if let existing, existing.customer == customer.id { continue }
+                if let existing {
                     let owner = try await unit.customers.find(id: existing.customer)?.customerId ?? "another customer"
                     guard transfer else {
                         throw StoregateError.conflict(field: kind.rawValue, reason: "\(value) is linked to customer \(owner); pass transfer: true to move it")
                     }
                     try await unit.audit(
                         actor, "account.transfer", ["bundleId": app.bundleId, "kind": kind.rawValue, "value": value, "from": owner, "to": customerId])
+                    events.append(try Events.accountTransferred(app: app, kind: kind, value: value, from: owner, to: customer))
+                } else {
+                    events.append(try Events.accountLinked(app: app, kind: kind, value: value, customer: customer))
                 }
                 try await unit.customers.setLink(appId: app.id, kind: kind, value: value, customer: customer.id)
             }
             if var transaction {
                 transaction.customer = customer.id
-                try await unit.transactions.upsert(transaction)
+                if try await unit.transactions.upsert(transaction) { events.append(try Events.purchaseCreated(transaction)) }
             }
+            try await unit.events.append(events)
             return CustomerView(customer: customer, links: try await unit.customers.links(customer: customer.id))
         }
     }

@@ -73,8 +73,12 @@ extension TransactionService {
                 ))
         }
         try await persistence.inTenant(tenant) { unit in
-            for purchase in history { try await purchase.store(app: app, status: nil, fallback: customer, subscriptionState: false, in: unit) }
-            for (purchase, status) in latest { try await purchase.store(app: app, status: status, fallback: customer, in: unit) }
+            var events: [NewEvent] = []
+            for purchase in history {
+                events += try await purchase.store(app: app, status: nil, fallback: customer, subscriptionState: false, in: unit).events
+            }
+            for (purchase, status) in latest { events += try await purchase.store(app: app, status: status, fallback: customer, in: unit).events }
+            try await unit.events.append(events)
         }
         return SyncedApp(appId: app.id, environment: used, transactions: history.count, subscriptions: latest.count)
     }

@@ -9,8 +9,11 @@ public final class JobWorker: Sendable {
     let persistence: any Persistence
     let processor: NotificationProcessor
     let refunds: RefundService
+    let webhooks: WebhookDispatcher
     let logger: Logger
     let pollInterval: Duration
+    /// How long a claimed job stays claimed: a worker that dies leaves its jobs to others after this.
+    let lease: Duration
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
     private let stopped = Atomic(false)
@@ -22,15 +25,17 @@ public final class JobWorker: Sendable {
     static let maxNotificationAttempts = 12
 
     init(
-        persistence: any Persistence, processor: NotificationProcessor, refunds: RefundService, logger: Logger, pollInterval: Duration = .seconds(1),
-        coherence: CacheCoherence
+        persistence: any Persistence, processor: NotificationProcessor, refunds: RefundService, webhooks: WebhookDispatcher, logger: Logger,
+        pollInterval: Duration = .seconds(1), lease: Duration = .seconds(300), coherence: CacheCoherence
     ) {
         self.persistence = persistence
         self.tenants = ExpiringCache(ttl: .seconds(5), coherence: coherence) { id, _ in id }
         self.processor = processor
         self.refunds = refunds
+        self.webhooks = webhooks
         self.logger = logger
         self.pollInterval = pollInterval
+        self.lease = lease
         (wakeups, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -80,7 +85,7 @@ public final class JobWorker: Sendable {
     public func runDue(limit: Int = 64) async -> Int {
         let claimed: [Job]
         do {
-            claimed = try await persistence.control(.read) { try await $0.jobs.claim(limit: limit, lease: .seconds(300)) }
+            claimed = try await persistence.control(.read) { try await $0.jobs.claim(limit: limit, lease: lease) }
         } catch {
             logger.warning("job queue unavailable", metadata: ["error": .string("\(error)")])
             return 0
@@ -150,7 +155,8 @@ public final class JobWorker: Sendable {
             "job failed",
             metadata: ["job.kind": .string(job.kind.rawValue), "job.attempts": .stringConvertible(job.attempts), "error": .string("\(error)")])
         if job.kind == .processNotification, job.attempts >= Self.maxNotificationAttempts, await giveUp(job, error: error) { return }
-        let delay = min(pow(2, Double(job.attempts)) * 5, 3600)
+        // A delivery job is claimed again and again over its endpoint's life: its own attempts say little.
+        let delay = job.kind == .deliverWebhooks ? 5 : min(pow(2, Double(job.attempts)) * 5, 3600)
         try? await persistence.control(.read) { try await $0.jobs.retry(job, at: Date() + delay, error: "\(error)") }
     }
 
@@ -166,6 +172,9 @@ public final class JobWorker: Sendable {
             case .done: return .complete
             case .retry(let at, let reason): return .retry(at: at, reason: reason)
             }
+        case .deliverWebhooks:
+            try await webhooks.run(job, tenant: tenant)
+            return .completed
         }
     }
 

@@ -9,11 +9,14 @@ public struct ApplyResult: Sendable {
     /// Keys issued by this run: their secrets are shown now and never again.
     public var issuedKeys: [IssuedAPIKey] = []
     public var apps: [AppDetails] = []
+    /// Webhook endpoints created by this run: their secrets are shown now and never again.
+    public var createdWebhooks: [WebhookEndpointWithSecret] = []
 }
 
 /// Applies a tenant manifest: creates or updates the tenant, its apps, keys and API keys so that a
 /// second run with the same manifest changes nothing. Everything is checked first and then written in
-/// one transaction, so a bad manifest leaves nothing half-created. Apply never removes anything.
+/// one transaction, so a bad manifest leaves nothing half-created. Apply never removes anything
+/// (an endpoint whose URL is declared gets the declared filters; one not declared stays).
 public struct ManifestApplier: Sendable {
     let services: Services
 
@@ -52,13 +55,21 @@ public struct ManifestApplier: Sendable {
             guard !labels.contains(label) else { throw StoregateError.invalid(field: "apiKeys[\(i)].label", reason: "appears twice") }
             labels.append(label)
         }
+        var webhooks: [WebhookEndpointSpec] = []
+        for (i, webhook) in manifest.webhooks.enumerated() {
+            var spec = webhook.spec
+            spec.url = try await services.webhooks.policy.validate(spec.url, field: "webhooks[\(i)].url")
+            guard !webhooks.contains(where: { $0.url == spec.url }) else { throw StoregateError.invalid(field: "webhooks[\(i)].url", reason: "appears twice") }
+            webhooks.append(spec)
+        }
         return try await services.persistence.control { unit in
-            try await write(slug: slug, name: name, apps: apps, labels: labels, actor: actor, in: unit)
+            try await write(slug: slug, name: name, apps: apps, labels: labels, webhooks: webhooks, actor: actor, in: unit)
         }
     }
 
-    private func write(slug: String, name: String, apps: [CheckedApp], labels: [String], actor: Actor, in control: any ControlUnit) async throws -> ApplyResult
-    {
+    private func write(
+        slug: String, name: String, apps: [CheckedApp], labels: [String], webhooks: [WebhookEndpointSpec], actor: Actor, in control: any ControlUnit
+    ) async throws -> ApplyResult {
         var result: ApplyResult
         // Locks the tenant's row (or, for a new slug, its creation) for the rest of the transaction.
         if var existing = try await control.tenants.find(slug: slug, forUpdate: true) {
@@ -104,6 +115,22 @@ public struct ManifestApplier: Sendable {
         for label in labels where !active.contains(label) {
             result.issuedKeys.append(try await APIKeyService.issue(label: label, actor: actor, in: unit))
             result.changes.append("api key \(label): issued")
+        }
+
+        let stored = try await unit.webhookEndpoints.list()
+        for (i, spec) in webhooks.enumerated() {
+            let field = "webhooks[\(i)]"
+            let filters = try await WebhookService.filters(spec, field: field, in: unit)
+            if var existing = stored.first(where: { $0.url == spec.url }) {
+                guard !filters.matches(existing) else { continue }
+                filters.apply(to: &existing)
+                _ = try await unit.webhookEndpoints.update(existing)
+                result.changes.append("webhook \(spec.url): updated")
+            } else {
+                let created = try await services.webhooks.insert(url: spec.url, filters, actor: actor, in: unit)
+                result.createdWebhooks.append(created)
+                result.changes.append("webhook \(spec.url): added")
+            }
         }
         return result
     }

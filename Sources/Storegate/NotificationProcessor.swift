@@ -35,12 +35,14 @@ public struct NotificationProcessor: Sendable {
         try await persistence.inTenant(tenant) { unit in
             let unapplied = try await unit.notifications.lockUnprocessed(ready.map(\.stored.notificationUUID))
             var processed: [(UUID, String?)] = []
+            var events: [NewEvent] = []
             for notification in ready where unapplied.contains(notification.stored.notificationUUID) {
-                try await apply(notification, in: unit)
+                events += try await apply(notification, in: unit)
                 processed.append((notification.stored.notificationUUID, notification.problem))
             }
             try await unit.notifications.markProcessed(processed)
             try await unit.completeJobs(.processNotification, refs: settled.map(\.uuidString))
+            try await unit.events.append(events)
         }
         return later
     }
@@ -71,16 +73,19 @@ public struct NotificationProcessor: Sendable {
         }
     }
 
-    /// Stores what a ready notification changes, in `unit` (which also marks it processed).
-    func apply(_ ready: Ready, in unit: any TenantUnit) async throws {
-        guard let app = ready.app else { return }
+    /// Stores what a ready notification changes, in `unit` (which also marks it processed). Returns the
+    /// events it makes, `notification.received` first, for the unit to append last.
+    func apply(_ ready: Ready, in unit: any TenantUnit) async throws -> [NewEvent] {
+        var events = [try Events.notificationReceived(ready.stored)]
+        guard let app = ready.app else { return events }
         switch ready.effect {
-        case .purchase(let purchase): try await apply(ready.decoded, stored: ready.stored, purchase: purchase, app: app, in: unit)
+        case .purchase(let purchase): events += try await apply(ready.decoded, stored: ready.stored, purchase: purchase, app: app, in: unit)
         case .appTransaction(let appTransaction): try await unit.appTransactions.upsert(appTransaction)
         case .externalPurchaseToken(let token): try await unit.externalPurchaseTokens.record(token)
         case .extensionSummary(let summary): try await unit.extensions.recordSummary(summary)
         case .nothing: break
         }
+        return events
     }
 
     /// Marks a notification that keeps failing as processed, with its error, and drops its job.
@@ -93,23 +98,25 @@ public struct NotificationProcessor: Sendable {
 
     private func apply(
         _ notification: ResponseBodyV2DecodedPayload, stored: StoredNotification, purchase: SignedPurchase, app: App, in unit: any TenantUnit
-    ) async throws {
-        let customer = try await purchase.store(app: app, status: notification.data?.status, in: unit)
+    ) async throws -> [NewEvent] {
+        let (customer, purchaseEvents) = try await purchase.store(app: app, status: notification.data?.status, in: unit)
+        var events = purchaseEvents
         let transaction = purchase.transaction
         switch stored.notificationType {
         case .refund, .refundDeclined, .refundReversed, .revoke:
-            try await unit.refunds.record(
-                RefundOutcome(
-                    notificationUUID: stored.notificationUUID, appId: app.id, environment: purchase.environment, outcome: stored.notificationType,
-                    transactionId: purchase.transactionId, originalTransactionId: purchase.originalTransactionId, productId: transaction.productId ?? "",
-                    productType: transaction.type ?? ProductType(rawValue: ""), quantity: Int(transaction.quantity ?? 1),
-                    familyShared: transaction.inAppOwnershipType == .familyShared, refundPercentage: transaction.revocationPercentage.map(Int.init),
-                    revocationType: transaction.revocationType, revocationReason: transaction.revocationReason, customer: customer,
-                    signedDate: stored.signedDate))
+            let outcome = RefundOutcome(
+                notificationUUID: stored.notificationUUID, appId: app.id, environment: purchase.environment, outcome: stored.notificationType,
+                transactionId: purchase.transactionId, originalTransactionId: purchase.originalTransactionId, productId: transaction.productId ?? "",
+                productType: transaction.type ?? ProductType(rawValue: ""), quantity: Int(transaction.quantity ?? 1),
+                familyShared: transaction.inAppOwnershipType == .familyShared, refundPercentage: transaction.revocationPercentage.map(Int.init),
+                revocationType: transaction.revocationType, revocationReason: transaction.revocationReason, customer: customer,
+                signedDate: stored.signedDate)
+            if try await unit.refunds.record(outcome), let event = try Events.refund(outcome) { events.append(event) }
             for request in try await unit.refunds.requests(appId: app.id, transactionId: purchase.transactionId, status: .pending, limit: 10) {
-                try await unit.refunds.close(
-                    id: request.id, status: .notSent, reason: "Apple decided (\(stored.notificationType.rawValue)) before consumption information was sent",
-                    api: nil, sentBody: nil)
+                let reason = "Apple decided (\(stored.notificationType.rawValue)) before consumption information was sent"
+                if try await unit.refunds.close(id: request.id, status: .notSent, reason: reason, api: nil, sentBody: nil) {
+                    events.append(try Events.consumptionAnswered(request, status: .notSent, api: nil, reason: reason))
+                }
             }
         case .consumptionRequest:
             let requestedAt = stored.signedDate ?? Date()
@@ -118,6 +125,7 @@ public struct NotificationProcessor: Sendable {
                 originalTransactionId: purchase.originalTransactionId, productType: transaction.type ?? ProductType(rawValue: ""), customer: customer,
                 reason: notification.data?.consumptionRequestReason, requestedAt: requestedAt, deadline: requestedAt + RefundRequest.answerWindow)
             if try await unit.refunds.open(request) {
+                events.append(try Events.consumptionRequested(request))
                 let hasFacts = try await unit.refunds.facts(appId: app.id, transactionId: purchase.transactionId) != nil
                 let policy = try await unit.refunds.policy(appId: app.id) ?? RefundPolicy()
                 let due = hasFacts ? Date() : RefundService.policyTime(deadline: request.deadline, policy: policy)
@@ -126,5 +134,6 @@ public struct NotificationProcessor: Sendable {
         default:
             break
         }
+        return events
     }
 }

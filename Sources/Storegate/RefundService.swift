@@ -101,8 +101,10 @@ public struct RefundService: Sendable {
         let request = loaded.request
         let policy = loaded.policy
         func close(_ status: RefundRequest.Status, _ reason: String?, api: ConsumptionAPI? = nil, body: String? = nil) async throws -> JobResult {
-            try await persistence.inTenant(tenant, .read) {
-                try await $0.refunds.close(id: request.id, status: status, reason: reason, api: api, sentBody: body)
+            try await persistence.inTenant(tenant) { unit in
+                if try await unit.refunds.close(id: request.id, status: status, reason: reason, api: api, sentBody: body) {
+                    try await unit.events.append([try Events.consumptionAnswered(request, status: status, api: api, reason: reason)])
+                }
             }
             logger.info(
                 "consumption request closed",

@@ -5,6 +5,28 @@ import KeyVault
 import Logging
 import X509
 
+/// How events are sent to tenants' webhook endpoints.
+public struct WebhookSettings: Sendable {
+    /// Which URLs are accepted (`https` and public addresses only, unless started for development).
+    public var urls: WebhookURLPolicy
+    public var delivery: WebhookDeliveryPolicy
+    /// How long a claimed job of the queue, or a claimed delivery, stays claimed: a worker that dies
+    /// leaves its jobs and the deliveries it was sending to others after this.
+    public var jobLease: Duration
+    /// Told of every delivery attempt (for metrics): its outcome, the attempt, the event's age in seconds.
+    public var observe: @Sendable (WebhookDelivery.Status, WebhookDelivery.Attempt, TimeInterval) -> Void
+
+    public init(
+        urls: WebhookURLPolicy = .production, delivery: WebhookDeliveryPolicy = WebhookDeliveryPolicy(), jobLease: Duration = .seconds(300),
+        observe: @escaping @Sendable (WebhookDelivery.Status, WebhookDelivery.Attempt, TimeInterval) -> Void = { _, _, _ in }
+    ) {
+        self.urls = urls
+        self.delivery = delivery
+        self.jobLease = jobLease
+        self.observe = observe
+    }
+}
+
 /// The domain's composition root: one value that the CLI, the server and the tests build, over any
 /// `Persistence` (PostgreSQL in production: `StoregatePostgres`).
 public struct Services: Sendable {
@@ -20,6 +42,8 @@ public struct Services: Sendable {
     public let refunds: RefundService
     public let subscriptions: SubscriptionService
     public let transactions: TransactionService
+    public let events: EventService
+    public let webhooks: WebhookService
     /// Runs the durable job queue (notification processing, consumption answers).
     public let worker: JobWorker
     /// The process-wide cache of verified Apple certificate chains.
@@ -33,7 +57,7 @@ public struct Services: Sendable {
     public init(
         persistence: any Persistence, vault: KeyVault, logger: Logger, authCacheTTL: Duration = .seconds(5),
         trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil, appStoreURL: String? = nil, http: HTTPClient = .shared,
-        workerPollInterval: Duration = .seconds(1), ocsp: (any OCSPTransport)? = nil
+        workerPollInterval: Duration = .seconds(1), ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings()
     ) throws {
         self.persistence = persistence
         self.vault = vault
@@ -50,14 +74,20 @@ public struct Services: Sendable {
         let gateway = AppStoreGateway(http: http, baseURL: appStoreURL, signingKeys: signingKeys, persistence: persistence)
         let processor = NotificationProcessor(persistence: persistence, verification: verification)
         self.refunds = RefundService(persistence: persistence, gateway: gateway, verification: verification, logger: logger)
+        let sender = WebhookSender(policy: webhooks.urls)
+        let dispatcher = WebhookDispatcher(
+            persistence: persistence, vault: vault, sender: sender, policy: webhooks.delivery, lease: webhooks.jobLease, logger: logger,
+            observe: webhooks.observe)
         self.worker = JobWorker(
-            persistence: persistence, processor: processor, refunds: refunds, logger: logger, pollInterval: workerPollInterval,
-            coherence: coherence)
+            persistence: persistence, processor: processor, refunds: refunds, webhooks: dispatcher, logger: logger, pollInterval: workerPollInterval,
+            lease: webhooks.jobLease, coherence: coherence)
+        self.webhooks = WebhookService(persistence: persistence, vault: vault, policy: webhooks.urls, sender: sender)
         self.notifications = NotificationIngest(
             persistence: persistence, verification: verification, worker: worker, gateway: gateway, logger: logger,
             webhooks: WebhookTokens(ttl: authCacheTTL, coherence: coherence) { _, target in target.tenant.id })
         self.subscriptions = SubscriptionService(persistence: persistence, gateway: gateway, verification: verification)
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification)
+        self.events = EventService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway)
     }
 

@@ -63,16 +63,27 @@ struct SignedPurchase: Sendable {
 
     /// Stores the purchase in the tenant: links its `originalTransactionId` to the owner Apple's data names
     /// (or `fallback`), then the transaction and, for a subscription, its state unless `subscriptionState` is
-    /// false (a transaction from history or a lookup may not be the subscription's latest). Returns the owner.
+    /// false (a transaction from history or a lookup may not be the subscription's latest). Returns the owner
+    /// and the events the change makes (a new transaction, a subscription whose state changed), for the
+    /// caller to append when its unit of work is done.
     @discardableResult
-    func store(app: App, status: Status?, fallback: UUID? = nil, subscriptionState: Bool = true, in unit: any TenantUnit) async throws -> UUID? {
+    func store(
+        app: App, status: Status?, fallback: UUID? = nil, subscriptionState: Bool = true, in unit: any TenantUnit
+    ) async throws -> (owner: UUID?, events: [NewEvent]) {
         let owner =
             try await unit.customers.owner(
                 appId: app.id, originalTransactionId: originalTransactionId, appAccountToken: transaction.appAccountToken?.uuid,
                 appTransactionId: transaction.appTransactionId) ?? fallback
         if let owner { try await unit.customers.linkIfUnlinked(appId: app.id, kind: .originalTransactionId, value: originalTransactionId, customer: owner) }
-        try await unit.transactions.upsert(stored(appId: app.id, customer: owner))
-        if isSubscription && subscriptionState { try await unit.subscriptions.upsert(subscription(appId: app.id, customer: owner, status: status)) }
-        return owner
+        var events: [NewEvent] = []
+        let stored = stored(appId: app.id, customer: owner)
+        if try await unit.transactions.upsert(stored) { events.append(try Events.purchaseCreated(stored)) }
+        if isSubscription && subscriptionState {
+            let subscription = subscription(appId: app.id, customer: owner, status: status)
+            if let change = try await unit.subscriptions.upsert(subscription), let event = try Events.subscriptionUpdated(subscription, change) {
+                events.append(event)
+            }
+        }
+        return (owner, events)
     }
 }

@@ -76,7 +76,9 @@ public struct SubscriptionService: Sendable {
             }
         }
         return try await persistence.inTenant(tenant) { unit in
-            for (purchase, status) in purchases { try await purchase.store(app: app, status: status, fallback: customer, in: unit) }
+            var events: [NewEvent] = []
+            for (purchase, status) in purchases { events += try await purchase.store(app: app, status: status, fallback: customer, in: unit).events }
+            try await unit.events.append(events)
             return Set(purchases.map(\.0.originalTransactionId))
         }
     }

@@ -48,12 +48,37 @@ public struct TenantManifest: Decodable, Sendable {
         }
     }
 
+    /// An endpoint the tenant's events are sent to; matched to stored ones by URL.
+    public struct Webhook: Decodable, Sendable {
+        public let url: String
+        public let description: String?
+        public let eventTypes: [String]
+        public let bundleId: String?
+        public let environment: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case url, description, eventTypes, bundleId, environment }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            url = try c.decode(String.self, forKey: .url)
+            description = try c.decodeIfPresent(String.self, forKey: .description)
+            eventTypes = try c.decodeIfPresent([String].self, forKey: .eventTypes) ?? []
+            bundleId = try c.decodeIfPresent(String.self, forKey: .bundleId)
+            environment = try c.decodeIfPresent(String.self, forKey: .environment)
+        }
+
+        var spec: WebhookEndpointSpec {
+            WebhookEndpointSpec(url: url, description: description ?? "", eventTypes: eventTypes, bundleId: bundleId, environment: environment)
+        }
+    }
+
     public let slug: String
     public let name: String
     public let apps: [App]
     public let apiKeys: [APIKey]
+    public let webhooks: [Webhook]
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case slug, name, apps, apiKeys }
+    enum CodingKeys: String, CodingKey, CaseIterable { case slug, name, apps, apiKeys, webhooks }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
@@ -61,6 +86,7 @@ public struct TenantManifest: Decodable, Sendable {
         name = try c.decode(String.self, forKey: .name)
         apps = try c.decodeIfPresent([App].self, forKey: .apps) ?? []
         apiKeys = try c.decodeIfPresent([APIKey].self, forKey: .apiKeys) ?? []
+        webhooks = try c.decodeIfPresent([Webhook].self, forKey: .webhooks) ?? []
     }
 
     /// Parses YAML; errors name the offending field.

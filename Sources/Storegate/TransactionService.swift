@@ -30,7 +30,9 @@ public struct TransactionService: Sendable {
         let purchase = try await verification.purchase(
             signedTransaction: signed, signedRenewalInfo: nil, app: app, environment: environment, field: "signedTransactionInfo")
         let customer = try await persistence.inTenant(tenant) { unit in
-            try await purchase.store(app: app, status: nil, subscriptionState: false, in: unit)
+            let (owner, events) = try await purchase.store(app: app, status: nil, subscriptionState: false, in: unit)
+            try await unit.events.append(events)
+            return owner
         }
         return Found(transaction: purchase.transaction, environment: purchase.environment, customer: customer)
     }
@@ -79,7 +81,9 @@ public struct TransactionService: Sendable {
         }
         let purchases = try await verifiedPurchases(page.signed, app: app, environment: environment)
         try await persistence.inTenant(tenant) { unit in
-            for purchase in purchases { try await purchase.store(app: app, status: nil, subscriptionState: false, in: unit) }
+            var events: [NewEvent] = []
+            for purchase in purchases { events += try await purchase.store(app: app, status: nil, subscriptionState: false, in: unit).events }
+            try await unit.events.append(events)
         }
         return HistoryPage(
             transactions: purchases.map(\.transaction), environment: environment,

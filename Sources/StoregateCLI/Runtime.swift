@@ -14,6 +14,9 @@ import X509
 enum Runtime {
     static let environment = ProcessInfo.processInfo.environment
     static var publicURL: String { environment["STOREGATE_PUBLIC_URL"] ?? "http://127.0.0.1:8080" }
+    /// How long a claimed job stays claimed (`STOREGATE_JOB_LEASE_SECONDS`, default 300): after a
+    /// process dies, its jobs (a delivery in flight among them) run again elsewhere after this.
+    static var jobLease: Duration { .seconds(Int(environment["STOREGATE_JOB_LEASE_SECONDS"] ?? "") ?? 300) }
 
     static func bootstrapLogging() {
         let level = environment["STOREGATE_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -39,14 +42,14 @@ enum Runtime {
     /// The composition root: the domain's services over PostgreSQL, as configured by the environment.
     static func makeServices(
         logger: Logger, database config: DatabaseConfiguration, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil,
-        ocsp: (any OCSPTransport)? = nil
+        ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings()
     ) throws -> (Services, PostgresPersistence) {
         var clientLogger = logger
         clientLogger.logLevel = .warning
         let postgres = PostgresPersistence(client: PostgresClient(configuration: config.client, backgroundLogger: clientLogger), logger: logger)
         let services = try Services(
             persistence: postgres, vault: vault(), logger: logger, trust: trust,
-            appStoreURL: environment["STOREGATE_APP_STORE_URL"].flatMap { $0.isEmpty ? nil : $0 }, ocsp: ocsp)
+            appStoreURL: environment["STOREGATE_APP_STORE_URL"].flatMap { $0.isEmpty ? nil : $0 }, ocsp: ocsp, webhooks: webhooks)
         return (services, postgres)
     }
 

@@ -35,6 +35,8 @@ struct ServeCommand: AsyncParsableCommand {
     var trustRoots: [String] = []
     @Flag(help: "Accept Xcode and LocalTesting data, which the App Store does not sign. Development only.") var allowUnsignedEnvironments = false
     @Flag(help: "Do not check certificate revocation with Apple's OCSP responders (offline development only).") var noOcsp = false
+    @Flag(help: "Accept http:// webhook endpoints and ones on loopback or private addresses (a receiver on this machine). Development only.")
+    var allowPrivateWebhookUrls = false
 
     func validate() throws {
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
@@ -59,6 +61,8 @@ struct ServeCommand: AsyncParsableCommand {
         if !roots.isEmpty || allowUnsignedEnvironments {
             logger.warning("development trust settings: signed data is not checked against Apple Root CA - G3 alone")
         }
+        if allowPrivateWebhookUrls { logger.warning("--allow-private-webhook-urls: tenants can make this server call into its own network") }
+        let metrics = RPCMetrics()
         let services: Services
         let postgres: PostgresPersistence
         do {
@@ -71,7 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
             (services, postgres) = try Runtime.makeServices(
                 logger: logger, database: database,
                 trust: (roots: roots.isEmpty ? [try ChainVerifier.appleRootCAG3()] : roots, allowUnsignedEnvironments: allowUnsignedEnvironments),
-                ocsp: noOcsp ? nil : HTTPOCSPTransport(http: .shared))
+                ocsp: noOcsp ? nil : HTTPOCSPTransport(http: .shared),
+                webhooks: WebhookSettings(
+                    urls: WebhookURLPolicy(allowPrivate: allowPrivateWebhookUrls), jobLease: Runtime.jobLease, observe: metrics.webhookObserver))
         } catch {
             throw Runtime.fail(String(describing: error))
         }
@@ -90,7 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
         let log = logger
         let tls = tlsCert != nil
         let app = try buildApplication(
-            configuration: configuration, storegate: services, services: [postgres.client], logger: logger,
+            configuration: configuration, storegate: services, metrics: metrics, services: [postgres.client], logger: logger,
             onServerRunning: { port in log.info("storegate listening", metadata: ["port": .stringConvertible(port), "tls": .stringConvertible(tls)]) })
         try await runUntilTerminated(app, configuration: configuration, logger: logger)
     }

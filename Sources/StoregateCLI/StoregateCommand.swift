@@ -8,10 +8,12 @@ struct StoregateCommand: AsyncParsableCommand {
         abstract: "App Store server-side work for many app developers, over JSON-RPC.",
         discussion: """
             Configuration comes from the environment: STOREGATE_DATABASE_URL, STOREGATE_MASTER_KEY (or \
-            STOREGATE_MASTER_KEY_FILE), STOREGATE_PREVIOUS_MASTER_KEYS, STOREGATE_PUBLIC_URL, STOREGATE_LOG_LEVEL.
+            STOREGATE_MASTER_KEY_FILE), STOREGATE_PREVIOUS_MASTER_KEYS, STOREGATE_PUBLIC_URL, STOREGATE_LOG_LEVEL, \
+            STOREGATE_JOB_LEASE_SECONDS.
             """,
         subcommands: [
-            ServeCommand.self, MigrateCommand.self, TenantCommand.self, AppCommand.self, APIKeyCommand.self, KeysCommand.self, JWSCommand.self,
+            ServeCommand.self, MigrateCommand.self, TenantCommand.self, AppCommand.self, APIKeyCommand.self, WebhookCommand.self, KeysCommand.self,
+            JWSCommand.self,
             OfferCommand.self, SimulatorCommand.self,
             OpenRPCCommand.self,
         ]

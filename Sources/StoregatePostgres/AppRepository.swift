@@ -156,6 +156,30 @@ struct SealedKeyRepository: SealedKeyRewrap {
             WHERE id = \(keyId)
             """, logger: logger)
     }
+
+    func webhookSecretsSealedWithOther(than masterKeyId: String, limit: Int) async throws -> [(tenantId: UUID, secret: SealedWebhookSecret)] {
+        try await conn.all(
+            """
+            SELECT tenant_id, id, endpoint_id, sealed_format, master_key_id, wrapped_data_key, ciphertext, expires_at FROM storegate.webhook_secrets
+            WHERE master_key_id <> \(masterKeyId) ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            """, logger: logger
+        ) { row -> (tenantId: UUID, secret: SealedWebhookSecret) in
+            let r = try row.decode((UUID, UUID, UUID, Int, String, Data, Data, Date?).self)
+            return (
+                r.0,
+                SealedWebhookSecret(
+                    id: r.1, endpointId: r.2, sealed: SealedKey(format: r.3, masterKeyId: r.4, wrappedDataKey: r.5, ciphertext: r.6), expiresAt: r.7)
+            )
+        }
+    }
+
+    func replaceSealed(webhookSecretId: UUID, _ sealed: SealedKey) async throws {
+        try await conn.run(
+            """
+            UPDATE storegate.webhook_secrets SET master_key_id = \(sealed.masterKeyId), wrapped_data_key = \(sealed.wrappedDataKey), rewrapped_at = now()
+            WHERE id = \(webhookSecretId)
+            """, logger: logger)
+    }
 }
 
 /// Finds the app and tenant behind a notification URL's token.

@@ -134,6 +134,49 @@ public enum ControlChain {
                     """
                 }
         ),
+        // Where a tenant's events are sent. The signing secrets are sealed like app keys (and re-wrapped
+        // with them when the master key rotates); a rotated secret keeps signing until `expires_at`.
+        // Sending is a job per endpoint (`deliver_webhooks`, its ref the endpoint's id).
+        Migration(
+            4, "webhook endpoints",
+            [
+                """
+                CREATE TABLE storegate.webhook_endpoints (
+                    id uuid PRIMARY KEY,
+                    tenant_id uuid NOT NULL REFERENCES storegate.tenants (id) ON DELETE CASCADE,
+                    url text NOT NULL,
+                    description text NOT NULL DEFAULT '',
+                    event_types text[] NOT NULL DEFAULT '{}',
+                    app_id uuid REFERENCES storegate.apps (id) ON DELETE CASCADE,
+                    environment text,
+                    failing_since timestamptz,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    updated_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX webhook_endpoints_tenant ON storegate.webhook_endpoints (tenant_id)",
+                """
+                CREATE TABLE storegate.webhook_secrets (
+                    id uuid PRIMARY KEY,
+                    endpoint_id uuid NOT NULL REFERENCES storegate.webhook_endpoints (id) ON DELETE CASCADE,
+                    tenant_id uuid NOT NULL REFERENCES storegate.tenants (id) ON DELETE CASCADE,
+                    sealed_format integer NOT NULL,
+                    master_key_id text NOT NULL,
+                    wrapped_data_key bytea NOT NULL,
+                    ciphertext bytea NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    expires_at timestamptz,
+                    rewrapped_at timestamptz
+                )
+                """,
+                "CREATE INDEX webhook_secrets_endpoint ON storegate.webhook_secrets (endpoint_id)",
+                "ALTER TABLE storegate.jobs DROP CONSTRAINT jobs_kind_check",
+                """
+                ALTER TABLE storegate.jobs ADD CONSTRAINT jobs_kind_check
+                CHECK (kind IN ('process_notification', 'send_consumption', 'deliver_webhooks'))
+                """,
+            ]
+        ),
     ])
 }
 
@@ -407,5 +450,64 @@ public enum TenantChain {
         // A notification's payload is the middle part of its signed payload: stored once, it is read from
         // there. Storing its JSON again was a quarter of the time PostgreSQL took to store a notification.
         Migration(10, "notifications stored once, as signed", ["ALTER TABLE {{schema}}.notifications DROP COLUMN payload"]),
+        // The tenant's outbox. `event_sequence` is one row: appending events updates it, so it stays locked
+        // until the unit commits, and the numbers are given without gaps in commit order. A
+        // `notification.received` event points at its notification instead of copying the signed payload.
+        Migration(
+            11, "events",
+            [
+                "CREATE TABLE {{schema}}.event_sequence (single boolean PRIMARY KEY DEFAULT true CHECK (single), last bigint NOT NULL)",
+                "INSERT INTO {{schema}}.event_sequence (last) VALUES (0)",
+                """
+                CREATE TABLE {{schema}}.events (
+                    sequence bigint PRIMARY KEY,
+                    id uuid NOT NULL UNIQUE,
+                    type text NOT NULL,
+                    app_id uuid,
+                    environment text,
+                    customer uuid,
+                    notification_uuid uuid,
+                    data jsonb NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX events_type ON {{schema}}.events (type, sequence)",
+            ]
+        ),
+        // Each event due at each endpoint whose filter it passes, written with the event; and every
+        // attempt to send it. A delivery is retried for 3 days from `retry_from` (its creation, or its
+        // redelivery), then dead-lettered (`failed`).
+        Migration(
+            12, "webhook deliveries",
+            [
+                """
+                CREATE TABLE {{schema}}.webhook_deliveries (
+                    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+                    endpoint_id uuid NOT NULL REFERENCES storegate.webhook_endpoints (id) ON DELETE CASCADE,
+                    event_sequence bigint NOT NULL REFERENCES {{schema}}.events (sequence),
+                    status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+                    attempts integer NOT NULL DEFAULT 0,
+                    next_attempt_at timestamptz NOT NULL DEFAULT now(),
+                    leased_until timestamptz,
+                    retry_from timestamptz NOT NULL DEFAULT now(),
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    finished_at timestamptz,
+                    UNIQUE (endpoint_id, event_sequence)
+                )
+                """,
+                "CREATE INDEX webhook_deliveries_due ON {{schema}}.webhook_deliveries (endpoint_id, next_attempt_at) WHERE status = 'pending'",
+                """
+                CREATE TABLE {{schema}}.webhook_attempts (
+                    delivery_id uuid NOT NULL REFERENCES {{schema}}.webhook_deliveries (id) ON DELETE CASCADE,
+                    number integer NOT NULL,
+                    attempted_at timestamptz NOT NULL,
+                    status_code integer,
+                    latency_ms integer NOT NULL,
+                    error text,
+                    PRIMARY KEY (delivery_id, number)
+                )
+                """,
+            ]
+        ),
     ])
 }

@@ -100,7 +100,7 @@ struct TransactionRepository: TransactionStore {
     let scope: TenantScope
     var s: String { scope.sql }
 
-    func upsert(_ t: StoredTransaction) async throws {
+    func upsert(_ t: StoredTransaction) async throws -> Bool {
         try await scope.hot(
             """
             INSERT INTO \(unescaped: s).transactions
@@ -114,7 +114,8 @@ struct TransactionRepository: TransactionStore {
                 expires_date = excluded.expires_date, revocation_date = excluded.revocation_date, app_account_token = excluded.app_account_token,
                 signed_date = excluded.signed_date, signed_transaction = excluded.signed_transaction, payload = excluded.payload, updated_at = now()
             WHERE transactions.signed_date IS NULL OR excluded.signed_date >= transactions.signed_date
-            """)
+            RETURNING xmax = 0
+            """, as: Bool.self) ?? false
     }
 
     func facts(appId: UUID, transactionId: String) async throws -> TransactionFacts? {

@@ -111,6 +111,9 @@ struct PostgresTenantUnit: TenantUnit {
     var extensions: any RenewalExtensionStore { RenewalExtensionRepository(scope: scope) }
     var appTransactions: any AppTransactionStore { AppTransactionRepository(scope: scope) }
     var externalPurchaseTokens: any ExternalPurchaseTokenStore { ExternalPurchaseTokenRepository(scope: scope) }
+    var events: any EventStore { EventRepository(scope: scope) }
+    var webhookEndpoints: any WebhookEndpointStore { WebhookEndpointRepository(scope: scope) }
+    var webhookDeliveries: any WebhookDeliveryStore { WebhookDeliveryRepository(scope: scope) }
 
     func enqueue(_ kind: Job.Kind, ref: String, due: Date) async throws {
         try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).enqueue(kind, ref: ref, due: due)

@@ -113,14 +113,15 @@ struct RefundRepository: RefundStore {
         }
     }
 
-    func close(id: UUID, status: RefundRequest.Status, reason: String?, api: ConsumptionAPI?, sentBody: String?) async throws {
-        try await scope.run(
+    func close(id: UUID, status: RefundRequest.Status, reason: String?, api: ConsumptionAPI?, sentBody: String?) async throws -> Bool {
+        try await scope.first(
             """
             UPDATE \(unescaped: s).consumption_requests
             SET status = \(status.rawValue), status_reason = \(reason), api_version = \(api?.rawValue), sent_body = \(sentBody)::jsonb,
                 sent_at = CASE WHEN \(status.rawValue) = 'sent' THEN now() ELSE sent_at END, attempts = attempts + 1, updated_at = now()
             WHERE id = \(id) AND status = 'pending'
-            """)
+            RETURNING 1
+            """, as: Int.self) != nil
     }
 
     func failed(id: UUID, error: String) async throws {

@@ -20,9 +20,16 @@ struct SubscriptionRepository: SubscriptionStore {
     static let columns = typedColumns.map(\.name).joined(separator: ", ")
 
     @discardableResult
-    func upsert(_ s: Subscription) async throws -> Bool {
+    /// The previous state is read in the same statement, so from the same snapshot: what was committed
+    /// when it started. (A change another unit commits to the same subscription while this one runs is
+    /// applied first or refused by the signed date, but this event's previous state does not show it.)
+    func upsert(_ s: Subscription) async throws -> SubscriptionChange? {
         try await scope.hot(
             """
+            WITH previous AS (
+                SELECT status, product_id, expires_date, auto_renew_status FROM \(unescaped: self.s).subscriptions
+                WHERE app_id = \(s.appId) AND environment = \(s.environment.rawValue) AND original_transaction_id = \(s.originalTransactionId)
+            ), upserted AS (
             INSERT INTO \(unescaped: self.s).subscriptions AS s
                 (app_id, environment, original_transaction_id, subscription_group_identifier, customer, status, product_id, latest_transaction_id,
                  purchase_date, expires_date, auto_renew_status, auto_renew_product_id, in_billing_retry, grace_period_expires_date, offer_type,
@@ -42,8 +49,17 @@ struct SubscriptionRepository: SubscriptionStore {
                 offer_period = excluded.offer_period, renewal = coalesce(excluded.renewal, s.renewal),
                 updated_at = now()
             WHERE excluded.signed_date >= s.signed_date
-            RETURNING 1
-            """, as: Int.self) != nil
+            RETURNING status, product_id, expires_date, auto_renew_status
+            )
+            SELECT u.status, u.product_id, u.expires_date, u.auto_renew_status, p.status, p.product_id, p.expires_date, p.auto_renew_status
+            FROM upserted u LEFT JOIN previous p ON true
+            """
+        ) { row -> SubscriptionChange in
+            let r = try row.decode((Int32, String, Date?, Bool?, Int32?, String?, Date?, Bool?).self)
+            let previous = r.4.map { SubscriptionChange.State(status: Status(rawValue: $0), productId: r.5 ?? "", expiresDate: r.6, autoRenewStatus: r.7) }
+            return SubscriptionChange(
+                previous: previous, current: SubscriptionChange.State(status: Status(rawValue: r.0), productId: r.1, expiresDate: r.2, autoRenewStatus: r.3))
+        }.first
     }
 
     func extend(appId: UUID, originalTransactionId: String, to date: Date) async throws {

@@ -1,6 +1,7 @@
 import CoreMetrics
 import JSONRPC
 import Prometheus
+import Storegate
 import Synchronization
 
 /// Prometheus series for RPC calls, labelled by method and outcome, never by tenant.
@@ -28,6 +29,23 @@ public struct RPCMetrics: Sendable {
         }
         counter.increment()
         timer.recordInterval(duration)
+    }
+
+    /// For `WebhookSettings.observe`: deliveries by outcome (`delivered`, `retrying`, `dead_lettered`),
+    /// each attempt's latency, and the event's age when it was attempted (how long events wait in the queue).
+    public var webhookObserver: @Sendable (WebhookDelivery.Status, WebhookDelivery.Attempt, Double) -> Void {
+        let factory = factory
+        let counters = Dictionary(
+            uniqueKeysWithValues: [(WebhookDelivery.Status.delivered, "delivered"), (.pending, "retrying"), (.failed, "dead_lettered")].map {
+                ($0.0, Counter(label: "storegate_webhook_deliveries_total", dimensions: [("outcome", $0.1)], factory: factory))
+            })
+        let latency = CoreMetrics.Timer(label: "storegate_webhook_attempt_duration_seconds", factory: factory)
+        let age = CoreMetrics.Timer(label: "storegate_webhook_event_age_seconds", factory: factory)
+        return { outcome, attempt, eventAge in
+            counters[outcome]?.increment()
+            latency.recordMilliseconds(attempt.latencyMilliseconds)
+            age.recordSeconds(eventAge)
+        }
     }
 
     func recordHTTPRejection(status: Int) {

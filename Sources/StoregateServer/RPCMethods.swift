@@ -22,7 +22,7 @@ public enum StoregateRPC {
     public static let registry: RPCRegistry<RPCCall> = {
         let methods =
             [tenantGet, appsList, appsGet] + OfferMethods.all + AccountMethods.all + NotificationMethods.all + SubscriptionMethods.all + RefundMethods.all
-            + TransactionMethods.all
+            + TransactionMethods.all + EventMethods.all + WebhookMethods.all
         func build(discovering document: JSONValue) -> RPCRegistry<RPCCall> {
             var registry = RPCRegistry<RPCCall>()
             registry.register(discover(document))

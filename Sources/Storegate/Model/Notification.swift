@@ -58,6 +58,8 @@ public struct Job: Sendable, Equatable {
         case processNotification = "process_notification"
         /// Answer a `CONSUMPTION_REQUEST` (`ref` is the request's id).
         case sendConsumption = "send_consumption"
+        /// Send an endpoint's due webhook deliveries (`ref` is the endpoint's id).
+        case deliverWebhooks = "deliver_webhooks"
     }
 
     public let id: Int64

@@ -127,3 +127,29 @@ public struct SubscriptionState: Sendable {
         }
     }
 }
+
+/// What storing a subscription did: its state before (nil when it was new) and after.
+public struct SubscriptionChange: Sendable, Equatable {
+    /// The part of a subscription whose change is news to the tenant: `subscription.updated`.
+    public struct State: Sendable, Equatable {
+        public let status: Status
+        public let productId: String
+        public let expiresDate: Date?
+        public let autoRenewStatus: Bool?
+
+        public init(status: Status, productId: String, expiresDate: Date?, autoRenewStatus: Bool?) {
+            self.status = status
+            self.productId = productId
+            self.expiresDate = expiresDate
+            self.autoRenewStatus = autoRenewStatus
+        }
+    }
+
+    public let previous: State?
+    public let current: State
+
+    public init(previous: State?, current: State) {
+        self.previous = previous
+        self.current = current
+    }
+}

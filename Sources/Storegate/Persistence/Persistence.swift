@@ -83,6 +83,9 @@ public protocol TenantUnit: Sendable {
     var extensions: any RenewalExtensionStore { get }
     var appTransactions: any AppTransactionStore { get }
     var externalPurchaseTokens: any ExternalPurchaseTokenStore { get }
+    var events: any EventStore { get }
+    var webhookEndpoints: any WebhookEndpointStore { get }
+    var webhookDeliveries: any WebhookDeliveryStore { get }
     /// Adds a job for this tenant, or moves an existing one earlier (never later) when `due` is sooner.
     func enqueue(_ kind: Job.Kind, ref: String, due: Date) async throws
     /// Completes the jobs of this kind with these refs, where there are any.
@@ -117,6 +120,9 @@ public protocol SealedKeyRewrap: Sendable {
     /// Keys not sealed with `masterKeyId`, locked for re-wrapping, a batch at a time.
     func sealedWithOther(than masterKeyId: String, limit: Int) async throws -> [(key: AppKey, sealed: SealedKey)]
     func replaceSealed(keyId: UUID, _ sealed: SealedKey) async throws
+    /// Webhook signing secrets not sealed with `masterKeyId`, locked, a batch at a time.
+    func webhookSecretsSealedWithOther(than masterKeyId: String, limit: Int) async throws -> [(tenantId: UUID, secret: SealedWebhookSecret)]
+    func replaceSealed(webhookSecretId: UUID, _ sealed: SealedKey) async throws
 }
 
 /// The durable job queue. Claimed jobs are leased: a worker that dies leaves them to be claimed again.
@@ -174,16 +180,18 @@ public protocol CustomerStore: Sendable {
 }
 
 public protocol TransactionStore: Sendable {
-    /// Stores a transaction; an older signed version never replaces a newer one.
-    func upsert(_ transaction: StoredTransaction) async throws
+    /// Stores a transaction; an older signed version never replaces a newer one. Returns whether it was
+    /// new.
+    @discardableResult func upsert(_ transaction: StoredTransaction) async throws -> Bool
     func facts(appId: UUID, transactionId: String) async throws -> TransactionFacts?
     /// A customer's purchases other than auto-renewable subscriptions.
     func oneTimePurchases(customer: UUID) async throws -> [OneTimePurchase]
 }
 
 public protocol SubscriptionStore: Sendable {
-    /// Stores what Apple signed unless newer data is stored; returns whether it applied.
-    @discardableResult func upsert(_ subscription: Subscription) async throws -> Bool
+    /// Stores what Apple signed unless newer data is stored; returns what it changed, nil when it did not
+    /// apply. The previous state is the one committed when the statement started.
+    @discardableResult func upsert(_ subscription: Subscription) async throws -> SubscriptionChange?
     /// Moves the expiry after a renewal-date extension (never earlier).
     func extend(appId: UUID, originalTransactionId: String, to date: Date) async throws
     /// The customer's subscriptions: stored with the customer or linked to them by `originalTransactionId`.
@@ -217,8 +225,8 @@ public protocol RefundStore: Sendable {
     @discardableResult func open(_ request: RefundRequest) async throws -> Bool
     func request(id: UUID) async throws -> RefundRequest?
     func requests(appId: UUID?, transactionId: String?, status: RefundRequest.Status?, limit: Int) async throws -> [RefundRequest]
-    /// Closes a pending request with its status, reason and what was sent.
-    func close(id: UUID, status: RefundRequest.Status, reason: String?, api: ConsumptionAPI?, sentBody: String?) async throws
+    /// Closes a pending request with its status, reason and what was sent; returns whether it was pending.
+    @discardableResult func close(id: UUID, status: RefundRequest.Status, reason: String?, api: ConsumptionAPI?, sentBody: String?) async throws -> Bool
     /// Notes a failed attempt; the request stays pending.
     func failed(id: UUID, error: String) async throws
     func setFacts(appId: UUID, transactionId: String, _ facts: ConsumptionFacts) async throws
@@ -253,4 +261,52 @@ public protocol ExternalPurchaseTokenStore: Sendable {
     @discardableResult func record(_ token: ExternalPurchaseTokenRecord) async throws -> Bool
     /// Tokens, newest first.
     func list(appId: UUID?, limit: Int) async throws -> [ExternalPurchaseTokenRecord]
+}
+
+public protocol EventStore: Sendable {
+    /// Appends events to the tenant's outbox, numbered after the last in one statement. The numbering
+    /// row stays locked until the unit commits, so each tenant's events are numbered without gaps and in
+    /// commit order: append last in a unit of work, to hold that lock briefly.
+    func append(_ events: [NewEvent]) async throws
+    /// The events after `sequence`, oldest first; of `types` only, when given.
+    func list(after sequence: Int64, types: [Event.Kind], limit: Int) async throws -> [Event]
+    /// The events with these sequence numbers, oldest first.
+    func find(sequences: [Int64]) async throws -> [Event]
+}
+
+/// The tenant's webhook endpoints and their sealed signing secrets.
+public protocol WebhookEndpointStore: Sendable {
+    func insert(_ endpoint: WebhookEndpoint, secret: SealedWebhookSecret) async throws
+    /// Replaces the endpoint's URL, description and filters; false when it does not exist.
+    func update(_ endpoint: WebhookEndpoint) async throws -> Bool
+    /// False when it does not exist.
+    func delete(id: UUID) async throws -> Bool
+    func find(id: UUID) async throws -> WebhookEndpoint?
+    func list() async throws -> [WebhookEndpoint]
+    /// The secrets that sign now: the current one, and a rotated one until it expires; newest first.
+    func secrets(endpointId: UUID) async throws -> [SealedWebhookSecret]
+    /// Makes `secret` the current one; the one it replaces keeps signing until `previousUntil`, and
+    /// any older one is removed.
+    func rotate(endpointId: UUID, to secret: SealedWebhookSecret, previousUntil: Date) async throws
+}
+
+/// Events due at endpoints (written with the events: `EventStore.append`) and the attempts to send them.
+public protocol WebhookDeliveryStore: Sendable {
+    /// Leases up to `limit` due deliveries of the endpoint, fewer when others are being sent (at most
+    /// `limit` are in flight per endpoint across all workers), oldest event first. In a `.write` unit.
+    func claim(endpointId: UUID, limit: Int, lease: Duration) async throws -> [DueDelivery]
+    /// Records an attempt and what follows: delivered, tried again at `next`, or dead-lettered (the
+    /// endpoint then marked failing; a success marks it healthy again).
+    func record(_ attempt: WebhookDelivery.Attempt, deliveryId: UUID, endpointId: UUID, outcome: WebhookDelivery.Status, next: Date?) async throws
+    /// Moves the endpoint's delivery job to when its next delivery is due, or removes it when none is,
+    /// unless the job was made due again while it ran (events were appended): then it runs again now.
+    func settle(_ job: Job, endpointId: UUID) async throws
+    /// Deliveries newest first, with their attempts; of one endpoint and/or one status when given;
+    /// before a delivery (a cursor), when given.
+    func list(endpointId: UUID?, status: WebhookDelivery.Status?, before: UUID?, limit: Int) async throws -> [WebhookDelivery]
+    /// Makes one delivery due now (whatever its status), with a fresh retry window; false when unknown.
+    func redeliver(id: UUID) async throws -> (endpointId: UUID, found: Bool)
+    /// Makes the dead-lettered deliveries of events since `since` due now; of one endpoint when given.
+    /// Returns the endpoints touched and how many deliveries.
+    func redeliverFailed(endpointId: UUID?, since: Date) async throws -> (endpointIds: [UUID], count: Int)
 }

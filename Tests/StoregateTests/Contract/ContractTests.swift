@@ -46,6 +46,10 @@ import Testing
     /// Every method in `api-spec/openrpc.json` is called once with real data (Storegate, the simulator and
     /// PostgreSQL over HTTP), and its result validates against the method's result schema.
     @Test func everyMethodAnswersWithItsDocumentedResult() async throws {
+        try await WebhookReceiver().with { url in try await Self.callEveryMethod(webhookURL: url) }
+    }
+
+    static func callEveryMethod(webhookURL: String) async throws {
         try await Storefront.with(slug: "contract") { s in
             let called = Mutex<Set<String>>([])
             func result(_ method: String, _ params: [String: Any] = [:]) async throws -> [String: Any] {
@@ -58,6 +62,9 @@ import Testing
             let apps = try await result("apps.list")
             let appId = try #require(((apps["apps"] as? [[String: Any]])?.first)?["id"] as? String)
             _ = try await result("apps.get", ["appId": appId])
+            // An endpoint for every event from here on (deliveries and events are listed at the end).
+            let endpoint = try await result("webhooks.create", ["url": webhookURL, "description": "contract"])
+            let endpointId = try #require(endpoint["id"] as? String)
 
             _ = try await result(
                 "offers.signPromotional",
@@ -130,6 +137,20 @@ import Testing
             let test = try await result("notifications.requestTest", ["bundleId": bundleId])
             _ = try await result(
                 "notifications.testStatus", ["bundleId": bundleId, "testNotificationToken": try #require(test["testNotificationToken"] as? String)])
+
+            // Every event so far, as the feed and webhooks show them; the endpoint's deliveries and its management.
+            _ = try await result("events.list", ["limit": 500])
+            try await s.eventually("deliveries") {
+                ((try await s.result("webhooks.deliveries", ["endpointId": endpointId, "status": "delivered"]))["deliveries"] as? [Any])?.isEmpty == false
+            }
+            let deliveries = try await result("webhooks.deliveries", ["endpointId": endpointId])
+            let deliveryId = try #require((deliveries["deliveries"] as? [[String: Any]])?.first?["id"] as? String)
+            _ = try await result("webhooks.redeliver", ["deliveryId": deliveryId])
+            _ = try await result("webhooks.list")
+            _ = try await result("webhooks.update", ["id": endpointId, "url": webhookURL, "eventTypes": ["refund.granted"], "bundleId": bundleId])
+            _ = try await result("webhooks.rotateSecret", ["id": endpointId])
+            _ = try await result("webhooks.test", ["id": endpointId])
+            _ = try await result("webhooks.delete", ["id": endpointId])
 
             let documented = Set(StoregateRPC.registry.descriptions.map(\.name))
             #expect(called.withLock { $0 } == documented, "every documented method is called")

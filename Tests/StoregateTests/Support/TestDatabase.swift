@@ -21,6 +21,12 @@ enum TestDatabase {
         return parts.string!
     }
 
+    /// Tests send events to receivers on loopback, over http, and retry within a second or two.
+    static let webhooks = WebhookSettings(
+        urls: WebhookURLPolicy(allowPrivate: true),
+        delivery: WebhookDeliveryPolicy(firstRetry: .milliseconds(300), maxDelay: .seconds(2), retryWindow: .seconds(60), runBudget: .seconds(5)),
+        jobLease: .seconds(30))
+
     static func makeVault(_ keys: [String]? = nil) -> KeyVault {
         let keys = keys ?? [MasterKey.generate()]
         // Test keys are generated; a failure here is a broken test, reported by the throwing callers.
@@ -33,7 +39,7 @@ enum TestDatabase {
         vault: KeyVault = makeVault(), logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
         authCacheTTL: Duration = .milliseconds(200), migrate: Bool = true, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil,
         appStoreURL: String? = nil,
-        workerPollInterval: Duration = .milliseconds(50),
+        workerPollInterval: Duration = .milliseconds(50), webhooks: WebhookSettings = TestDatabase.webhooks,
         _ body: @Sendable (Services, _ databaseURL: String) async throws -> T
     ) async throws -> T {
         let name = "sg_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
@@ -45,7 +51,7 @@ enum TestDatabase {
             let postgres = PostgresPersistence(client: client, logger: logger)
             let services = try Services(
                 persistence: postgres, vault: vault, logger: logger, authCacheTTL: authCacheTTL, trust: trust, appStoreURL: appStoreURL,
-                workerPollInterval: workerPollInterval)
+                workerPollInterval: workerPollInterval, webhooks: webhooks)
             let result = try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
                     await client.run()

@@ -1,0 +1,180 @@
+import AppStoreServer
+import Foundation
+
+/// What each event type says (its `data`), made from the change that causes it. Fields are Apple's names
+/// where Apple has one; dates are ISO 8601; customers are the tenant's own customer ids.
+enum Events {
+    /// UUIDs in events are lowercase, as everywhere in Storegate's API.
+    static func lower(_ id: UUID) -> String { id.uuidString.lowercased() }
+
+    /// A subscription's state as events report it: the fields whose change makes `subscription.updated`.
+    struct SubscriptionStateData: Encodable, Equatable {
+        let status: String
+        let statusCode: Int32
+        let productId: String
+        let expiresDate: Date?
+        let autoRenewStatus: Bool?
+
+        init(_ state: SubscriptionChange.State) {
+            status = SubscriptionState.StatusName(state.status).rawValue
+            statusCode = state.status.rawValue
+            productId = state.productId
+            expiresDate = state.expiresDate
+            autoRenewStatus = state.autoRenewStatus
+        }
+    }
+
+    struct SubscriptionUpdated: Encodable {
+        let originalTransactionId: String
+        let latestTransactionId: String
+        let subscriptionGroupIdentifier: String?
+        /// Absent when the subscription was first seen.
+        let previous: SubscriptionStateData?
+        let current: SubscriptionStateData
+    }
+
+    /// `subscription.updated`, when `change` changed what events report (a first sighting included).
+    static func subscriptionUpdated(_ subscription: Subscription, _ change: SubscriptionChange) throws -> NewEvent? {
+        guard change.previous != change.current else { return nil }
+        return try NewEvent(
+            .subscriptionUpdated, appId: subscription.appId, environment: subscription.environment, customer: subscription.customer,
+            data: SubscriptionUpdated(
+                originalTransactionId: subscription.originalTransactionId, latestTransactionId: subscription.latestTransactionId,
+                subscriptionGroupIdentifier: subscription.subscriptionGroupIdentifier, previous: change.previous.map(SubscriptionStateData.init),
+                current: SubscriptionStateData(change.current)))
+    }
+
+    struct PurchaseCreated: Encodable {
+        let transactionId: String
+        let originalTransactionId: String
+        let productId: String
+        let productType: String
+        let purchaseDate: Date?
+        let expiresDate: Date?
+        let appAccountToken: String?
+    }
+
+    static func purchaseCreated(_ t: StoredTransaction) throws -> NewEvent {
+        try NewEvent(
+            .purchaseCreated, appId: t.appId, environment: t.environment, customer: t.customer,
+            data: PurchaseCreated(
+                transactionId: t.transactionId, originalTransactionId: t.originalTransactionId, productId: t.productId, productType: t.productType.rawValue,
+                purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, appAccountToken: t.appAccountToken.map(lower)))
+    }
+
+    struct Refund: Encodable {
+        struct Revoke: Encodable {
+            let action: String
+            let quantity: Int?
+            let familyMembers: Bool
+            let summary: String
+        }
+
+        let notificationUUID: String
+        let transactionId: String
+        let originalTransactionId: String
+        let productId: String
+        let productType: String
+        let quantity: Int
+        let refundPercentage: Int?
+        let revocationType: String?
+        let revocationReason: Int32?
+        let revoke: Revoke
+    }
+
+    /// `refund.granted`, `refund.declined` or `refund.reversed`, with what `refunds.outcomes` says to revoke;
+    /// nil for Family Sharing's `REVOKE`, which is no refund.
+    static func refund(_ o: RefundOutcome) throws -> NewEvent? {
+        let type: Event.Kind
+        switch o.outcome {
+        case .refund: type = .refundGranted
+        case .refundDeclined: type = .refundDeclined
+        case .refundReversed: type = .refundReversed
+        default: return nil
+        }
+        let revoke = o.revoke
+        return try NewEvent(
+            type, appId: o.appId, environment: o.environment, customer: o.customer,
+            data: Refund(
+                notificationUUID: lower(o.notificationUUID), transactionId: o.transactionId, originalTransactionId: o.originalTransactionId,
+                productId: o.productId,
+                productType: o.productType.rawValue, quantity: o.quantity, refundPercentage: o.refundPercentage, revocationType: o.revocationType?.rawValue,
+                revocationReason: o.revocationReason?.rawValue,
+                revoke: Refund.Revoke(action: revoke.action.rawValue, quantity: revoke.quantity, familyMembers: revoke.familyMembers, summary: revoke.summary)))
+    }
+
+    struct ConsumptionRequested: Encodable {
+        let requestId: String
+        let transactionId: String
+        let originalTransactionId: String
+        let reason: String?
+        let requestedAt: Date
+        let deadline: Date
+    }
+
+    static func consumptionRequested(_ r: RefundRequest) throws -> NewEvent {
+        try NewEvent(
+            .consumptionRequested, appId: r.appId, environment: r.environment, customer: r.customer,
+            data: ConsumptionRequested(
+                requestId: lower(r.id), transactionId: r.transactionId, originalTransactionId: r.originalTransactionId, reason: r.reason?.rawValue,
+                requestedAt: r.requestedAt, deadline: r.deadline))
+    }
+
+    struct NotificationReceived: Encodable {
+        let notificationUUID: String
+        let notificationType: String
+        let subtype: String?
+        let signedDate: Date?
+    }
+
+    /// `notification.received`; the signed payload is the stored notification's, joined when read.
+    static func notificationReceived(_ n: StoredNotification) throws -> NewEvent {
+        try NewEvent(
+            .notificationReceived, appId: n.appId, environment: n.environment, customer: nil,
+            data: NotificationReceived(
+                notificationUUID: lower(n.notificationUUID), notificationType: n.notificationType.rawValue, subtype: n.subtype?.rawValue,
+                signedDate: n.signedDate),
+            notificationUUID: n.notificationUUID)
+    }
+
+    struct AccountLinked: Encodable {
+        let kind: String
+        let value: String
+        let customerId: String
+    }
+
+    static func accountLinked(app: App, kind: AccountLink.Kind, value: String, customer: Customer) throws -> NewEvent {
+        try NewEvent(
+            .accountLinked, appId: app.id, environment: nil, customer: customer.id,
+            data: AccountLinked(kind: kind.rawValue, value: value, customerId: customer.customerId))
+    }
+
+    struct AccountTransferred: Encodable {
+        let kind: String
+        let value: String
+        let previousCustomerId: String
+        let customerId: String
+    }
+
+    static func accountTransferred(app: App, kind: AccountLink.Kind, value: String, from previous: String, to customer: Customer) throws -> NewEvent {
+        try NewEvent(
+            .accountTransferred, appId: app.id, environment: nil, customer: customer.id,
+            data: AccountTransferred(kind: kind.rawValue, value: value, previousCustomerId: previous, customerId: customer.customerId))
+    }
+
+    struct ConsumptionAnswered: Encodable {
+        let requestId: String
+        let transactionId: String
+        /// For `consumption.sent`: which of Apple's endpoints was called.
+        let api: String?
+        /// For `consumption.notSent`: why nothing was sent.
+        let reason: String?
+    }
+
+    /// `consumption.sent` or `consumption.notSent`, as a pending request closes.
+    static func consumptionAnswered(_ r: RefundRequest, status: RefundRequest.Status, api: ConsumptionAPI?, reason: String?) throws -> NewEvent {
+        try NewEvent(
+            status == .sent ? .consumptionSent : .consumptionNotSent, appId: r.appId, environment: r.environment, customer: r.customer,
+            data: ConsumptionAnswered(requestId: lower(r.id), transactionId: r.transactionId, api: api?.rawValue, reason: status == .sent ? nil : reason))
+    }
+}

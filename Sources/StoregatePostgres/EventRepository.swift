@@ -1,0 +1,75 @@
+import AppStoreServer
+import Foundation
+import PostgresNIO
+import Storegate
+
+/// The tenant's outbox (tenant migration 11) and the webhook deliveries written with it (12).
+struct EventRepository: EventStore {
+    let scope: TenantScope
+    var s: String { scope.sql }
+
+    /// One statement: the numbering row moves by the count (and stays locked until commit); the events
+    /// are inserted numbered after its old value, in the order given; each event is due at every
+    /// endpoint of the tenant whose filter it passes, and each such endpoint's delivery job is due now.
+    /// Optional values travel as text arrays, an empty string for none.
+    func append(_ events: [NewEvent]) async throws {
+        guard !events.isEmpty else { return }
+        let count = events.count
+        try await scope.hot(
+            """
+            WITH numbered AS (
+                UPDATE \(unescaped: s).event_sequence SET last = last + \(count) RETURNING last - \(count) AS base
+            ), inserted AS (
+                INSERT INTO \(unescaped: s).events (sequence, id, type, app_id, environment, customer, notification_uuid, data)
+                SELECT numbered.base + e.n, e.id, e.type, nullif(e.app_id, '')::uuid, nullif(e.environment, ''), nullif(e.customer, '')::uuid,
+                       nullif(e.notification_uuid, '')::uuid, e.data::jsonb
+                FROM numbered, unnest(\(events.map(\.id))::uuid[], \(events.map(\.type.rawValue))::text[], \(events.map { $0.appId?.uuidString ?? "" })::text[],
+                                      \(events.map { $0.environment?.rawValue ?? "" })::text[], \(events.map { $0.customer?.uuidString ?? "" })::text[],
+                                      \(events.map { $0.notificationUUID?.uuidString ?? "" })::text[], \(events.map(\.data))::text[])
+                     WITH ORDINALITY AS e(id, type, app_id, environment, customer, notification_uuid, data, n)
+                RETURNING sequence, type, app_id, environment
+            ), due AS (
+                INSERT INTO \(unescaped: s).webhook_deliveries (endpoint_id, event_sequence)
+                SELECT w.id, i.sequence FROM inserted i JOIN storegate.webhook_endpoints w ON w.tenant_id = \(scope.tenantId)
+                    AND (cardinality(w.event_types) = 0 OR i.type = ANY(w.event_types))
+                    AND (w.app_id IS NULL OR w.app_id = i.app_id) AND (w.environment IS NULL OR w.environment = i.environment)
+                RETURNING endpoint_id
+            )
+            INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at)
+            SELECT DISTINCT \(scope.tenantId), 'deliver_webhooks', endpoint_id::text, now() FROM due
+            ON CONFLICT (tenant_id, kind, ref) DO UPDATE SET due_at = least(jobs.due_at, excluded.due_at)
+            """
+        ) { _ in () }
+    }
+
+    func list(after sequence: Int64, types: [Event.Kind], limit: Int) async throws -> [Event] {
+        try await scope.all(
+            """
+            \(unescaped: Self.select(s))
+            WHERE e.sequence > \(sequence) AND (cardinality(\(types.map(\.rawValue))::text[]) = 0 OR e.type = ANY(\(types.map(\.rawValue))::text[]))
+            ORDER BY e.sequence LIMIT \(limit)
+            """, Self.event)
+    }
+
+    func find(sequences: [Int64]) async throws -> [Event] {
+        try await scope.all("\(unescaped: Self.select(s)) WHERE e.sequence = ANY(\(sequences)) ORDER BY e.sequence", Self.event)
+    }
+
+    static func select(_ s: String) -> String {
+        """
+        SELECT e.sequence, e.id, e.type, e.created_at, e.app_id, a.bundle_id, e.environment, e.customer, c.customer_id, e.data::text, n.signed_payload
+        FROM \(s).events e
+        LEFT JOIN storegate.apps a ON a.id = e.app_id
+        LEFT JOIN \(s).customers c ON c.id = e.customer
+        LEFT JOIN \(s).notifications n ON n.notification_uuid = e.notification_uuid
+        """
+    }
+
+    static func event(_ row: PostgresRow) throws -> Event {
+        let r = try row.decode((Int64, UUID, String, Date, UUID?, String?, String?, UUID?, String?, String, String?).self)
+        guard let type = Event.Kind(rawValue: r.2) else { throw DatabaseError.unreadable("event \(r.0) has an unknown type \(r.2)") }
+        return Event(
+            id: r.1, sequence: r.0, type: type, createdAt: r.3, appId: r.4, bundleId: r.5, environment: r.6.map(AppStoreEnvironment.init(rawValue:)),
+            customer: r.7, customerId: r.8, data: r.9, signedPayload: r.10)
+    }
+}

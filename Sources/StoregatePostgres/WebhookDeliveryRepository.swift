@@ -1,0 +1,148 @@
+import Foundation
+import PostgresNIO
+import Storegate
+
+/// Deliveries of the tenant's events to its endpoints, and their attempts (tenant migration 12).
+struct WebhookDeliveryRepository: WebhookDeliveryStore {
+    let scope: TenantScope
+    var s: String { scope.sql }
+
+    /// Two statements in the unit's transaction: the endpoint's row is locked (`NO KEY UPDATE`, which
+    /// events being appended do not wait for), so claims for one endpoint take turns and each sees the
+    /// leases of the one before; then up to `limit` minus those in flight are leased.
+    func claim(endpointId: UUID, limit: Int, lease: Duration) async throws -> [DueDelivery] {
+        guard
+            try await scope.first(
+                "SELECT 1 FROM storegate.webhook_endpoints WHERE id = \(endpointId) AND tenant_id = \(scope.tenantId) FOR NO KEY UPDATE", as: Int.self)
+                != nil
+        else { return [] }
+        let seconds = Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
+        return try await scope.all(
+            """
+            WITH due AS (
+                SELECT id FROM \(unescaped: s).webhook_deliveries
+                WHERE endpoint_id = \(endpointId) AND status = 'pending' AND next_attempt_at <= now()
+                ORDER BY next_attempt_at, event_sequence
+                LIMIT greatest(0, \(limit) - (SELECT count(*) FROM \(unescaped: s).webhook_deliveries
+                                              WHERE endpoint_id = \(endpointId) AND status = 'pending' AND leased_until > now()))
+                FOR UPDATE SKIP LOCKED
+            )
+            UPDATE \(unescaped: s).webhook_deliveries d
+            SET leased_until = now() + make_interval(secs => \(seconds)), next_attempt_at = now() + make_interval(secs => \(seconds))
+            FROM due WHERE d.id = due.id
+            RETURNING d.id, d.event_sequence, d.attempts, d.retry_from
+            """
+        ) { row in
+            let r = try row.decode((UUID, Int64, Int, Date).self)
+            return DueDelivery(id: r.0, eventSequence: r.1, attempts: r.2, retryFrom: r.3)
+        }
+    }
+
+    /// One statement: the attempt, the delivery's new state, and the endpoint's health where it changes.
+    func record(_ attempt: WebhookDelivery.Attempt, deliveryId: UUID, endpointId: UUID, outcome: WebhookDelivery.Status, next: Date?) async throws {
+        try await scope.run(
+            """
+            WITH attempt AS (
+                INSERT INTO \(unescaped: s).webhook_attempts (delivery_id, number, attempted_at, status_code, latency_ms, error)
+                VALUES (\(deliveryId), \(attempt.number), \(attempt.attemptedAt), \(attempt.statusCode), \(attempt.latencyMilliseconds), \(attempt.error))
+                ON CONFLICT DO NOTHING
+            ), health AS (
+                UPDATE storegate.webhook_endpoints
+                SET failing_since = CASE WHEN \(outcome.rawValue) = 'failed' THEN coalesce(failing_since, now()) END
+                WHERE id = \(endpointId) AND tenant_id = \(scope.tenantId)
+                  AND ((\(outcome.rawValue) = 'failed' AND failing_since IS NULL) OR (\(outcome.rawValue) = 'delivered' AND failing_since IS NOT NULL))
+            )
+            UPDATE \(unescaped: s).webhook_deliveries
+            SET attempts = greatest(attempts, \(attempt.number)), status = \(outcome.rawValue), leased_until = NULL,
+                next_attempt_at = coalesce(\(next), next_attempt_at), finished_at = CASE WHEN \(outcome.rawValue) = 'pending' THEN NULL ELSE now() END
+            WHERE id = \(deliveryId)
+            """)
+    }
+
+    /// One statement. The job is still this run's while its lease lies ahead (`due_at` after now);
+    /// appending events makes it due at once (`due_at` in the past), and then it is left to run again.
+    /// Both checks are on the job's row, which PostgreSQL reads again if a concurrent append changed it.
+    func settle(_ job: Job, endpointId: UUID) async throws {
+        try await scope.run(
+            """
+            WITH next AS (
+                SELECT min(next_attempt_at) AS at FROM \(unescaped: s).webhook_deliveries WHERE endpoint_id = \(endpointId) AND status = 'pending'
+            ), removed AS (
+                DELETE FROM storegate.jobs j USING next
+                WHERE j.id = \(job.id) AND next.at IS NULL AND j.due_at > clock_timestamp()
+            )
+            UPDATE storegate.jobs j SET due_at = next.at FROM next
+            WHERE j.id = \(job.id) AND next.at IS NOT NULL AND j.due_at > clock_timestamp()
+            """)
+    }
+
+    func list(endpointId: UUID?, status: WebhookDelivery.Status?, before: UUID?, limit: Int) async throws -> [WebhookDelivery] {
+        try await scope.all(
+            """
+            SELECT d.id, d.endpoint_id, d.event_sequence, e.id, e.type, d.status, d.next_attempt_at, d.created_at, d.finished_at,
+                   coalesce((SELECT json_agg(json_build_object('n', a.number, 'at', a.attempted_at, 'code', a.status_code, 'ms', a.latency_ms, 'error', a.error)
+                                      ORDER BY a.number)::text
+                             FROM \(unescaped: s).webhook_attempts a WHERE a.delivery_id = d.id), '[]')
+            FROM \(unescaped: s).webhook_deliveries d JOIN \(unescaped: s).events e ON e.sequence = d.event_sequence
+            WHERE (\(endpointId)::uuid IS NULL OR d.endpoint_id = \(endpointId)) AND (\(status?.rawValue)::text IS NULL OR d.status = \(status?.rawValue))
+              AND (\(before)::uuid IS NULL OR (d.created_at, d.id) < (SELECT created_at, id FROM \(unescaped: s).webhook_deliveries WHERE id = \(before)))
+            ORDER BY d.created_at DESC, d.id DESC LIMIT \(limit)
+            """
+        ) { row in
+            let r = try row.decode((UUID, UUID, Int64, UUID, String, String, Date, Date, Date?, String).self)
+            guard let type = Event.Kind(rawValue: r.4), let status = WebhookDelivery.Status(rawValue: r.5) else {
+                throw DatabaseError.unreadable("delivery \(r.0) has an unknown type or status")
+            }
+            return WebhookDelivery(
+                id: r.0, endpointId: r.1, eventSequence: r.2, eventId: r.3, eventType: type, status: status, nextAttemptAt: status == .pending ? r.6 : nil,
+                createdAt: r.7, finishedAt: r.8, attempts: try Self.attempts(r.9))
+        }
+    }
+
+    private struct StoredAttempt: Decodable {
+        let n: Int
+        let at: String
+        let code: Int?
+        let ms: Int
+        let error: String?
+    }
+
+    static func attempts(_ json: String) throws -> [WebhookDelivery.Attempt] {
+        try JSONDecoder().decode([StoredAttempt].self, from: Data(json.utf8)).map {
+            WebhookDelivery.Attempt(number: $0.n, attemptedAt: try Self.timestamp($0.at), statusCode: $0.code, latencyMilliseconds: $0.ms, error: $0.error)
+        }
+    }
+
+    /// `json_build_object` writes timestamps as `2026-11-25T10:00:00.123456+00:00`.
+    static func timestamp(_ text: String) throws -> Date {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        guard let date = formatter.date(from: text) else { throw DatabaseError.unreadable("attempt time \(text)") }
+        return date
+    }
+
+    func redeliver(id: UUID) async throws -> (endpointId: UUID, found: Bool) {
+        let endpoint = try await scope.first(
+            """
+            UPDATE \(unescaped: s).webhook_deliveries
+            SET status = 'pending', next_attempt_at = now(), retry_from = now(), leased_until = NULL, finished_at = NULL
+            WHERE id = \(id) RETURNING endpoint_id
+            """, as: UUID.self)
+        return (endpoint ?? UUID(), endpoint != nil)
+    }
+
+    func redeliverFailed(endpointId: UUID?, since: Date) async throws -> (endpointIds: [UUID], count: Int) {
+        let touched = try await scope.column(
+            """
+            UPDATE \(unescaped: s).webhook_deliveries d
+            SET status = 'pending', next_attempt_at = now(), retry_from = now(), leased_until = NULL, finished_at = NULL
+            FROM \(unescaped: s).events e
+            WHERE e.sequence = d.event_sequence AND d.status = 'failed' AND e.created_at >= \(since)
+              AND (\(endpointId)::uuid IS NULL OR d.endpoint_id = \(endpointId))
+            RETURNING d.endpoint_id
+            """, as: UUID.self)
+        return (Array(Set(touched)), touched.count)
+    }
+}
