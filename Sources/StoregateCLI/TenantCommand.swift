@@ -50,6 +50,9 @@ struct TenantCommand: AsyncParsableCommand {
                     for key in result.issuedKeys {
                         print("\nAPI key \"\(key.record.label)\" (shown once; store it now):\n  \(key.secret)")
                     }
+                    for webhook in result.createdWebhooks {
+                        print("\nwebhook \(webhook.endpoint.displayId) \(webhook.endpoint.url) signing secret (shown once; store it now):\n  \(webhook.secret)")
+                    }
                     printNotificationURLs(result.apps)
                 }
             }

@@ -37,6 +37,8 @@ import Testing
                 appAppleId: 99
                 environments: [Sandbox]
                 keys: [{keyId: CLITEST001, issuerId: \(Fixtures.issuerId), p8File: AuthKey_CLITEST001.p8}]
+            webhooks:
+              - {url: "https://93.184.215.14/studio-events", eventTypes: [refund.granted], bundleId: com.example.studio}
             """.write(to: manifest, atomically: true, encoding: .utf8)
             let env = ["STOREGATE_DATABASE_URL": url, "STOREGATE_MASTER_KEY": MasterKey.generate(), "STOREGATE_PUBLIC_URL": "https://storegate.example.com"]
 
@@ -52,12 +54,25 @@ import Testing
             let apiKey = first.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("sg_") }
             #expect(apiKey?.count == 54)
             #expect(first.stdout.contains("https://storegate.example.com/apple/notifications/"))
+            #expect(first.stdout.contains("webhook https://93.184.215.14/studio-events: added"))
+            #expect(first.stdout.contains("whsec_"), "the webhook's secret, once")
             let stateAfterFirst = try await Self.storegate(["tenant", "show", "studio"], environment: env)
 
             let second = try await Self.storegate(["tenant", "apply", manifest.path], environment: env)
             #expect(second.status == 0)
             #expect(second.stdout.contains("tenant studio: unchanged"))
             #expect(!second.stdout.contains("sg_"), "the API key is printed only the first time")
+            #expect(!second.stdout.contains("whsec_"), "the webhook secret is printed only the first time")
+
+            // The endpoint the manifest declared; one the CLI refuses (http, loopback); removal.
+            let listed = try await Self.storegate(["webhook", "list", "--tenant", "studio"], environment: env)
+            #expect(listed.stdout.contains("https://93.184.215.14/studio-events\trefund.granted"), "\(listed.stdout)")
+            let endpointId = try #require(listed.stdout.split(separator: "\t").first.map(String.init))
+            let refused = try await Self.storegate(["webhook", "add", "--tenant", "studio", "--url", "http://127.0.0.1:9/x"], environment: env)
+            #expect(refused.status == 1 && refused.stderr.contains("url"), "\(refused.stderr)")
+            #expect(try await Self.storegate(["webhook", "remove", "--tenant", "studio", "--id", endpointId], environment: env).status == 0)
+            #expect(try await Self.storegate(["webhook", "list", "--tenant", "studio"], environment: env).stdout.contains("no webhook endpoints"))
+            #expect(try await Self.storegate(["tenant", "apply", manifest.path], environment: env).stdout.contains("whsec_"), "re-added by apply")
             #expect(try await Self.storegate(["tenant", "show", "studio"], environment: env).stdout == stateAfterFirst.stdout)
 
             let export = try await Self.storegate(["tenant", "export", "studio"], environment: env)

@@ -53,9 +53,12 @@ import Testing
             let key = try await services.apps.importKey(
                 tenant: a.tenant.tenant, bundleId: "com.example.rotator", keyId: "ROTATE0001", issuerId: Fixtures.issuerId, p8: pem, actor: Actor("test"))
             let before = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.apps.sealedKey(id: key.id) }
+            // A webhook endpoint's signing secret is sealed the same way, and re-wrapped with the keys.
+            let endpoint = try await services.webhooks.create(
+                tenant: a.tenant.tenant, WebhookEndpointSpec(url: "https://93.184.215.14/hooks"), actor: Actor("test"))
 
             let rotating = try services.with(vault: TestDatabase.makeVault([new, old]))
-            #expect(try await rotating.rotateMasterKey(actor: Actor("test")) == 1)
+            #expect(try await rotating.rotateMasterKey(actor: Actor("test")) == 2)
             #expect(try await rotating.rotateMasterKey(actor: Actor("test")) == 0, "a second run has nothing to do")
 
             let after = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.apps.sealedKey(id: key.id) }
@@ -68,6 +71,14 @@ import Testing
 
             let oldOnly = try services.with(vault: TestDatabase.makeVault([old]))
             await #expect(throws: StoregateError.self) { try await oldOnly.signingKeys.privateKey(for: key, of: a.tenant.tenant) }
+
+            let secrets = try await services.persistence.inTenant(a.tenant.tenant, .read) {
+                try await $0.webhookEndpoints.secrets(endpointId: endpoint.endpoint.id)
+            }
+            let aad = SealedWebhookSecret.associatedData(
+                tenantId: a.tenant.tenant.id, endpointId: endpoint.endpoint.id, secretId: try #require(secrets.first).id)
+            #expect(try TestDatabase.makeVault([new]).open(try #require(secrets.first).sealed, associatedData: aad) == Data(endpoint.secret.utf8))
+            #expect(throws: KeyVaultError.self) { try TestDatabase.makeVault([old]).open(try #require(secrets.first).sealed, associatedData: aad) }
         }
     }
 

@@ -300,6 +300,48 @@ import Testing
         }
     }
 
+    /// A delivery that fails for its whole retry window is dead-lettered and its endpoint marked failing;
+    /// `webhooks.redeliver` with `since` sends it again, and its success marks the endpoint healthy.
+    @Test func aDeliveryFailingForItsWholeWindowIsDeadLetteredThenRedelivered() async throws {
+        let receiver = WebhookReceiver(statuses: Array(repeating: .serviceUnavailable, count: 100))
+        let settings = {
+            var settings = TestDatabase.webhooks
+            settings.delivery.retryWindow = .seconds(1)
+            return settings
+        }()
+        try await receiver.with { url in
+            try await TestDatabase.with(webhooks: settings) { services, _ in
+                let made = try await Fixtures.tenant(services, slug: "dead", bundleId: "com.example.dead")
+                try await TestServer.with(services) { server in
+                    func call(_ method: String, _ params: [String: Any] = [:]) async throws -> [String: Any] {
+                        try #require(try await server.call(method, params, apiKey: made.apiKey)["result"] as? [String: Any], "\(method)")
+                    }
+                    let endpointId = try #require(try await call("webhooks.create", ["url": url])["id"] as? String)
+                    let event = try NewEvent(.accountLinked, appId: made.appId, environment: nil, customer: nil, data: ["customerId": "dee"])
+                    try await services.persistence.inTenant(made.tenant.tenant) { try await $0.events.append([event]) }
+
+                    try await eventually("dead-lettered") {
+                        ((try await call("webhooks.deliveries", ["status": "failed"]))["deliveries"] as? [Any])?.count == 1
+                    }
+                    let failing = try #require((try await call("webhooks.list")["endpoints"] as? [[String: Any]])?.first)
+                    #expect(failing["status"] as? String == "failing")
+                    let attempts = receiver.messages.count
+                    #expect(attempts >= 2, "retried within the window")
+                    receiver.answerOK()
+
+                    let redelivered = try await call("webhooks.redeliver", ["since": (Date() - 60).formatted(.iso8601), "endpointId": endpointId])
+                    #expect(redelivered["redelivered"] as? Int == 1)
+                    try await eventually("delivered after the redelivery") {
+                        ((try await call("webhooks.deliveries", ["status": "delivered"]))["deliveries"] as? [Any])?.count == 1
+                    }
+                    #expect(receiver.messages.last?.id == PrefixedID.encode("evt_", event.id))
+                    let healthy = try #require((try await call("webhooks.list")["endpoints"] as? [[String: Any]])?.first)
+                    #expect(healthy["status"] as? String == "active")
+                }
+            }
+        }
+    }
+
     /// A delivery in flight when its Storegate process is killed is sent again by another process.
     @Test func killingStoregateMidDeliveryLosesNoEvent() async throws {
         let receiver = WebhookReceiver(hangFirst: true)

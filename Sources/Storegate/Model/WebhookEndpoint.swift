@@ -54,7 +54,7 @@ public struct SealedWebhookSecret: Sendable, Equatable {
     }
 
     /// Binds the sealed secret to its tenant, endpoint and id.
-    static func associatedData(tenantId: UUID, endpointId: UUID, secretId: UUID) -> Data {
+    public static func associatedData(tenantId: UUID, endpointId: UUID, secretId: UUID) -> Data {
         Data("storegate.webhook.v1|\(tenantId.uuidString.lowercased())|\(endpointId.uuidString.lowercased())|\(secretId.uuidString.lowercased())".utf8)
     }
 }

@@ -27,6 +27,9 @@ final class WebhookReceiver: Sendable {
 
     var messages: [Message] { state.withLock { $0.messages } }
 
+    /// From now on, answers 200.
+    func answerOK() { state.withLock { $0.statuses = [] } }
+
     func with<T: Sendable>(_ body: @Sendable (_ url: String) async throws -> T) async throws -> T {
         let router = Router()
         router.post("/hooks") { [self] request, context in
