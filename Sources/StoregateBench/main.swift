@@ -12,6 +12,7 @@ import PostgresNIO
 import Storegate
 import StoregatePostgres
 import StoregateServer
+import Synchronization
 
 // Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
 // STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
@@ -56,7 +57,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     let simPort = try await firstPort(simPorts)
     let servicesWithApple = try Services(
         persistence: persistence, vault: vault, logger: quiet, authCacheTTL: .seconds(5), trust: ([simulator.ca.root], false),
-        appStoreURL: "http://127.0.0.1:\(simPort)", http: http)
+        appStoreURL: "http://127.0.0.1:\(simPort)", http: http, webhooks: WebhookSettings(urls: WebhookURLPolicy(allowPrivate: true)))
     var configuration = ServerConfiguration()
     configuration.port = 0
     configuration.maxBatchSize = 100
@@ -322,6 +323,47 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         }
         let wrkBodies = try notifications()
         try await measure("wrk -c 8: notifications acknowledged") { await wrkIngest(wrkBodies.map { (path: nil, body: $0) }) }
+
+        // The same with a webhook endpoint for every event (three per renewal: notification.received,
+        // purchase.created, subscription.updated) at a receiver in this process that answers 200: what the
+        // deliveries add to ingestion, and how fast they go out.
+        let received = Mutex(0)
+        let router = Router()
+        router.post("/hooks") { request, _ -> HTTPResponse.Status in
+            _ = try await request.body.collect(upTo: 1 << 20)
+            received.withLock { $0 += 1 }
+            return .ok
+        }
+        let (receiverPorts, receiverContinuation) = AsyncStream<Int>.makeStream()
+        let receiver = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { receiverContinuation.yield($0.localAddress?.port ?? 0) },
+            logger: quiet)
+        group.addTask { try await receiver.runService() }
+        let receiverPort = try await firstPort(receiverPorts)
+        _ = try await servicesWithApple.webhooks.create(
+            tenant: tenant, WebhookEndpointSpec(url: "http://127.0.0.1:\(receiverPort)/hooks"), actor: .cli)
+        let withEndpoint = try notifications().map { ByteBuffer(string: $0) }
+        let start = ContinuousClock.now
+        try await measure("notifications acknowledged, 8 in flight, with a webhook endpoint") {
+            let posted = await ingest.closedLoop(seconds: seconds, concurrency: 8) { i in withEndpoint[i % count] }
+            return (posted.perSecond, posted.completed, posted.failed)
+        }
+        func pendingDeliveries() async throws -> Int {
+            let schema = try TenantSchema(validating: tenant.storageName).sql
+            return try await postgres.withConnection { @Sendable conn in
+                try await conn.first(
+                    "SELECT count(*)::int FROM \(unescaped: schema).webhook_deliveries WHERE status = 'pending'", as: Int.self, logger: quiet) ?? 0
+            }
+        }
+        while try await pendingDeliveries() > 0, ContinuousClock.now - start < .seconds(300) { try await Task.sleep(for: .milliseconds(50)) }
+        let elapsed = (ContinuousClock.now - start) / .seconds(1)
+        let delivered = received.withLock { $0 }
+        line(
+            "  events delivered to a local receiver",
+            String(
+                format: "%.0f/s: %d delivered %.2f s after the first post (%d pending)", Double(delivered) / elapsed, delivered, elapsed,
+                try await pendingDeliveries()))
     }
 
     try await servicesWithApple.tenants.delete(slug: slug, confirm: slug, actor: .cli)
