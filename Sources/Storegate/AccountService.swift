@@ -103,9 +103,9 @@ public struct AccountService: Sendable {
                     }
                     try await unit.audit(
                         actor, "account.transfer", ["bundleId": app.bundleId, "kind": kind.rawValue, "value": value, "from": owner, "to": customerId])
-                    events.append(try Events.accountTransferred(app: app, kind: kind, value: value, from: owner, to: customer))
+                    events.append(try Events.accountTransferred(appId: app.id, kind: kind, value: value, from: owner, to: customer.id))
                 } else {
-                    events.append(try Events.accountLinked(app: app, kind: kind, value: value, customer: customer))
+                    events.append(try Events.accountLinked(appId: app.id, kind: kind, value: value, customer: customer.id))
                 }
                 try await unit.customers.setLink(appId: app.id, kind: kind, value: value, customer: customer.id)
             }

@@ -137,29 +137,27 @@ enum Events {
             notificationUUID: n.notificationUUID)
     }
 
+    /// The customer is the event's own `customerId`.
     struct AccountLinked: Encodable {
         let kind: String
         let value: String
-        let customerId: String
     }
 
-    static func accountLinked(app: App, kind: AccountLink.Kind, value: String, customer: Customer) throws -> NewEvent {
-        try NewEvent(
-            .accountLinked, appId: app.id, environment: nil, customer: customer.id,
-            data: AccountLinked(kind: kind.rawValue, value: value, customerId: customer.customerId))
+    static func accountLinked(appId: UUID, kind: AccountLink.Kind, value: String, customer: UUID) throws -> NewEvent {
+        try NewEvent(.accountLinked, appId: appId, environment: nil, customer: customer, data: AccountLinked(kind: kind.rawValue, value: value))
     }
 
+    /// The customer it moved to is the event's own `customerId`.
     struct AccountTransferred: Encodable {
         let kind: String
         let value: String
         let previousCustomerId: String
-        let customerId: String
     }
 
-    static func accountTransferred(app: App, kind: AccountLink.Kind, value: String, from previous: String, to customer: Customer) throws -> NewEvent {
+    static func accountTransferred(appId: UUID, kind: AccountLink.Kind, value: String, from previous: String, to customer: UUID) throws -> NewEvent {
         try NewEvent(
-            .accountTransferred, appId: app.id, environment: nil, customer: customer.id,
-            data: AccountTransferred(kind: kind.rawValue, value: value, previousCustomerId: previous, customerId: customer.customerId))
+            .accountTransferred, appId: appId, environment: nil, customer: customer,
+            data: AccountTransferred(kind: kind.rawValue, value: value, previousCustomerId: previous))
     }
 
     struct ConsumptionAnswered: Encodable {

@@ -64,7 +64,7 @@ struct SignedPurchase: Sendable {
     /// Stores the purchase in the tenant: links its `originalTransactionId` to the owner Apple's data names
     /// (or `fallback`), then the transaction and, for a subscription, its state unless `subscriptionState` is
     /// false (a transaction from history or a lookup may not be the subscription's latest). Returns the owner
-    /// and the events the change makes (a new transaction, a subscription whose state changed), for the
+    /// and the events the change makes (a new link, a new transaction, a subscription whose state changed), for the
     /// caller to append when its unit of work is done.
     @discardableResult
     func store(
@@ -74,8 +74,10 @@ struct SignedPurchase: Sendable {
             try await unit.customers.owner(
                 appId: app.id, originalTransactionId: originalTransactionId, appAccountToken: transaction.appAccountToken?.uuid,
                 appTransactionId: transaction.appTransactionId) ?? fallback
-        if let owner { try await unit.customers.linkIfUnlinked(appId: app.id, kind: .originalTransactionId, value: originalTransactionId, customer: owner) }
         var events: [NewEvent] = []
+        if let owner, try await unit.customers.linkIfUnlinked(appId: app.id, kind: .originalTransactionId, value: originalTransactionId, customer: owner) {
+            events.append(try Events.accountLinked(appId: app.id, kind: .originalTransactionId, value: originalTransactionId, customer: owner))
+        }
         let stored = stored(appId: app.id, customer: owner)
         if try await unit.transactions.upsert(stored) { events.append(try Events.purchaseCreated(stored)) }
         if isSubscription && subscriptionState {

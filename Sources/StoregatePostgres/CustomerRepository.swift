@@ -74,12 +74,13 @@ struct CustomerRepository: CustomerStore {
             """)
     }
 
-    func linkIfUnlinked(appId: UUID, kind: AccountLink.Kind, value: String, customer: UUID) async throws {
+    func linkIfUnlinked(appId: UUID, kind: AccountLink.Kind, value: String, customer: UUID) async throws -> Bool {
         try await scope.hot(
             """
             INSERT INTO \(unescaped: s).account_links (app_id, kind, value, customer) VALUES (\(appId), \(kind.rawValue), \(value), \(customer))
             ON CONFLICT (app_id, kind, value) DO NOTHING
-            """)
+            RETURNING true
+            """, as: Bool.self) ?? false
     }
 
     func owner(appId: UUID, originalTransactionId: String, appAccountToken: UUID?, appTransactionId: String?) async throws -> UUID? {

@@ -38,8 +38,7 @@ struct EventRepository: EventStore {
             INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at)
             SELECT DISTINCT \(scope.tenantId), 'deliver_webhooks', endpoint_id::text, now() FROM due
             ON CONFLICT (tenant_id, kind, ref) DO UPDATE SET due_at = least(jobs.due_at, excluded.due_at)
-            """
-        ) { _ in () }
+            """)
     }
 
     func list(after sequence: Int64, types: [Event.Kind], limit: Int) async throws -> [Event] {

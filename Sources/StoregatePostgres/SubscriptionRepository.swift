@@ -19,10 +19,10 @@ struct SubscriptionRepository: SubscriptionStore {
     ]
     static let columns = typedColumns.map(\.name).joined(separator: ", ")
 
-    @discardableResult
     /// The previous state is read in the same statement, so from the same snapshot: what was committed
     /// when it started. (A change another unit commits to the same subscription while this one runs is
     /// applied first or refused by the signed date, but this event's previous state does not show it.)
+    @discardableResult
     func upsert(_ s: Subscription) async throws -> SubscriptionChange? {
         try await scope.hot(
             """

@@ -173,7 +173,9 @@ public protocol CustomerStore: Sendable {
     /// Links an identifier to a customer, moving it when it was linked to another.
     func setLink(appId: UUID, kind: AccountLink.Kind, value: String, customer: UUID) async throws
     /// Links an identifier unless it is linked already: links from Apple's data never move one.
-    func linkIfUnlinked(appId: UUID, kind: AccountLink.Kind, value: String, customer: UUID) async throws
+    /// Whether it linked (false: the identifier was linked already).
+    @discardableResult
+    func linkIfUnlinked(appId: UUID, kind: AccountLink.Kind, value: String, customer: UUID) async throws -> Bool
     /// The customer Apple's data belongs to: by the `originalTransactionId` link, the `appAccountToken`, or
     /// the `appTransactionId` link, in that order.
     func owner(appId: UUID, originalTransactionId: String, appAccountToken: UUID?, appTransactionId: String?) async throws -> UUID?

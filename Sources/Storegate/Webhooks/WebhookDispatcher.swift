@@ -58,13 +58,10 @@ public struct WebhookDispatcher: Sendable {
     /// moves the job to the next due delivery (or removes it). Settles its own job.
     func run(_ job: Job, tenant: Tenant) async throws {
         guard let endpointId = UUID(uuidString: job.ref),
-            let endpoint = try await persistence.inTenant(tenant, .read, { try await $0.webhookEndpoints.find(id: endpointId) })
+            let (endpoint, keys) = try await WebhookService.endpointWithKeys(endpointId, tenant: tenant, persistence: persistence, vault: vault)
         else {
             try await persistence.control(.read) { try await $0.jobs.complete(job) }
             return
-        }
-        let keys = try await persistence.inTenant(tenant, .read) { unit in
-            try WebhookService.open(try await unit.webhookEndpoints.secrets(endpointId: endpointId), tenantId: tenant.id, vault: vault)
         }
         let clock = ContinuousClock()
         let deadline = clock.now + policy.runBudget

@@ -127,8 +127,8 @@ public struct WebhookService: Sendable {
 
     /// Sends a signed `webhook.test` message now (not an event: it is neither stored nor retried).
     public func test(tenant: Tenant, id: String) async throws -> WebhookTestResult {
-        let endpoint = try await get(tenant: tenant, id: id)
-        let keys = try await signingKeys(tenant: tenant, endpointId: endpoint.id)
+        guard let (endpoint, keys) = try await Self.endpointWithKeys(try Self.endpointId(id), tenant: tenant, persistence: persistence, vault: vault)
+        else { throw StoregateError.notFound(field: "id") }
         let messageId = PrefixedID.encode("msg_", UUID())
         let body = try EventData.encoder.encode(
             TestMessage(id: messageId, type: "webhook.test", createdAt: Date(), data: .init(endpointId: endpoint.displayId)))
@@ -244,19 +244,24 @@ public struct WebhookService: Sendable {
         return SealedWebhookSecret(id: id, endpointId: endpoint.id, sealed: try vault.seal(Data(secret.utf8), associatedData: aad), expiresAt: nil)
     }
 
-    /// The keys that sign for the endpoint now, newest first.
-    func signingKeys(tenant: Tenant, endpointId: UUID) async throws -> [SymmetricKey] {
-        let sealed = try await persistence.inTenant(tenant, .read) { try await $0.webhookEndpoints.secrets(endpointId: endpointId) }
-        return try Self.open(sealed, tenantId: tenant.id, vault: vault)
-    }
-
-    static func open(_ secrets: [SealedWebhookSecret], tenantId: UUID, vault: KeyVault) throws -> [SymmetricKey] {
-        try secrets.map { secret in
-            let aad = SealedWebhookSecret.associatedData(tenantId: tenantId, endpointId: secret.endpointId, secretId: secret.id)
+    /// The endpoint and the keys that sign for it now (newest first), in one unit; nil when it is gone.
+    static func endpointWithKeys(
+        _ id: UUID, tenant: Tenant, persistence: any Persistence, vault: KeyVault
+    ) async throws -> (
+        WebhookEndpoint, [SymmetricKey]
+    )? {
+        let found = try await persistence.inTenant(tenant, .read) { unit -> (WebhookEndpoint, [SealedWebhookSecret])? in
+            guard let endpoint = try await unit.webhookEndpoints.find(id: id) else { return nil }
+            return (endpoint, try await unit.webhookEndpoints.secrets(endpointId: id))
+        }
+        guard let (endpoint, sealed) = found else { return nil }
+        let keys = try sealed.map { secret in
+            let aad = SealedWebhookSecret.associatedData(tenantId: tenant.id, endpointId: secret.endpointId, secretId: secret.id)
             let text = String(decoding: try vault.open(secret.sealed, associatedData: aad), as: UTF8.self)
             guard let key = StandardWebhooks.key(text) else { throw StoregateError.keyUnavailable(keyId: secret.id.uuidString, reason: "not a whsec_ secret") }
             return key
         }
+        return (endpoint, keys)
     }
 
     static func endpointId(_ text: String, field: String = "id") throws -> UUID {
