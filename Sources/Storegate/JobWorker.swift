@@ -101,7 +101,10 @@ public final class JobWorker: Sendable {
                 if index >= Self.concurrency { await group.next() }
                 group.addTask {
                     switch next {
-                    case .batch(let jobs): await self.execute(batch: jobs)
+                    case .batch(let jobs):
+                        self.webhooks.applying.enter()
+                        await self.execute(batch: jobs)
+                        self.webhooks.applying.leave()
                     case .job(let job): await self.execute(job)
                     }
                 }

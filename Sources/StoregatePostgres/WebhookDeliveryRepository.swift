@@ -38,24 +38,35 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
         }
     }
 
-    /// One statement: the attempt, the delivery's new state, and the endpoint's health where it changes.
-    func record(_ attempt: WebhookDelivery.Attempt, deliveryId: UUID, endpointId: UUID, outcome: WebhookDelivery.Status, next: Date?) async throws {
-        try await scope.run(
+    /// One statement for a batch: the attempts, each delivery's new state, and the endpoint's health
+    /// where it changes (failing once a delivery is dead-lettered, healthy again after a success).
+    /// Optional values travel as text, an empty string for none.
+    func record(_ results: [DeliveryResult], endpointId: UUID) async throws {
+        guard !results.isEmpty else { return }
+        let health = results.contains { $0.outcome == .failed } ? "failed" : results.contains { $0.outcome == .delivered } ? "delivered" : ""
+        try await scope.hot(
             """
-            WITH attempt AS (
+            WITH r AS (
+                SELECT * FROM unnest(\(results.map(\.deliveryId))::uuid[], \(results.map(\.attempt.number))::int[],
+                                     \(results.map(\.attempt.attemptedAt))::timestamptz[], \(results.map { $0.attempt.statusCode.map(String.init) ?? "" })::text[],
+                                     \(results.map(\.attempt.latencyMilliseconds))::int[], \(results.map { $0.attempt.error ?? "" })::text[],
+                                     \(results.map(\.outcome.rawValue))::text[], \(results.map { $0.next ?? $0.attempt.attemptedAt })::timestamptz[])
+                    AS r(id, number, attempted_at, status_code, latency_ms, error, outcome, next)
+            ), attempt AS (
                 INSERT INTO \(unescaped: s).webhook_attempts (delivery_id, number, attempted_at, status_code, latency_ms, error)
-                VALUES (\(deliveryId), \(attempt.number), \(attempt.attemptedAt), \(attempt.statusCode), \(attempt.latencyMilliseconds), \(attempt.error))
+                SELECT id, number, attempted_at, nullif(status_code, '')::int, latency_ms, nullif(error, '') FROM r
                 ON CONFLICT DO NOTHING
             ), health AS (
                 UPDATE storegate.webhook_endpoints
-                SET failing_since = CASE WHEN \(outcome.rawValue) = 'failed' THEN coalesce(failing_since, now()) END
+                SET failing_since = CASE WHEN \(health) = 'failed' THEN coalesce(failing_since, now()) END
                 WHERE id = \(endpointId) AND tenant_id = \(scope.tenantId)
-                  AND ((\(outcome.rawValue) = 'failed' AND failing_since IS NULL) OR (\(outcome.rawValue) = 'delivered' AND failing_since IS NOT NULL))
+                  AND ((\(health) = 'failed' AND failing_since IS NULL) OR (\(health) = 'delivered' AND failing_since IS NOT NULL))
             )
-            UPDATE \(unescaped: s).webhook_deliveries
-            SET attempts = greatest(attempts, \(attempt.number)), status = \(outcome.rawValue), leased_until = NULL,
-                next_attempt_at = coalesce(\(next), next_attempt_at), finished_at = CASE WHEN \(outcome.rawValue) = 'pending' THEN NULL ELSE now() END
-            WHERE id = \(deliveryId)
+            UPDATE \(unescaped: s).webhook_deliveries d
+            SET attempts = greatest(d.attempts, r.number), status = r.outcome, leased_until = NULL,
+                next_attempt_at = CASE WHEN r.outcome = 'pending' THEN r.next ELSE d.next_attempt_at END,
+                finished_at = CASE WHEN r.outcome = 'pending' THEN NULL ELSE now() END
+            FROM r WHERE d.id = r.id
             """)
     }
 

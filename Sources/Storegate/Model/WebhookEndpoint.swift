@@ -134,3 +134,19 @@ public struct DueDelivery: Sendable {
         self.retryFrom = retryFrom
     }
 }
+
+/// An attempt to send a delivery and what follows from it.
+public struct DeliveryResult: Sendable {
+    public let deliveryId: UUID
+    public let attempt: WebhookDelivery.Attempt
+    /// `delivered`, `pending` (tried again at `next`) or `failed` (dead-lettered).
+    public let outcome: WebhookDelivery.Status
+    public let next: Date?
+
+    public init(deliveryId: UUID, attempt: WebhookDelivery.Attempt, outcome: WebhookDelivery.Status, next: Date?) {
+        self.deliveryId = deliveryId
+        self.attempt = attempt
+        self.outcome = outcome
+        self.next = next
+    }
+}

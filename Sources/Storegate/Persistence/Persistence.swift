@@ -297,9 +297,9 @@ public protocol WebhookDeliveryStore: Sendable {
     /// Leases up to `limit` due deliveries of the endpoint, fewer when others are being sent (at most
     /// `limit` are in flight per endpoint across all workers), oldest event first. In a `.write` unit.
     func claim(endpointId: UUID, limit: Int, lease: Duration) async throws -> [DueDelivery]
-    /// Records an attempt and what follows: delivered, tried again at `next`, or dead-lettered (the
-    /// endpoint then marked failing; a success marks it healthy again).
-    func record(_ attempt: WebhookDelivery.Attempt, deliveryId: UUID, endpointId: UUID, outcome: WebhookDelivery.Status, next: Date?) async throws
+    /// Records attempts to one endpoint and what follows each: delivered, tried again at `next`, or
+    /// dead-lettered (the endpoint then marked failing; a success marks it healthy again). One statement.
+    func record(_ results: [DeliveryResult], endpointId: UUID) async throws
     /// Moves the endpoint's delivery job to when its next delivery is due, or removes it when none is,
     /// unless the job was made due again while it ran (events were appended): then it runs again now.
     func settle(_ job: Job, endpointId: UUID) async throws

@@ -2,6 +2,16 @@ import Crypto
 import Foundation
 import KeyVault
 import Logging
+import Synchronization
+
+/// How many notification batches this process is applying at the moment.
+public final class ApplyingCount: Sendable {
+    private let count = Atomic(0)
+    public init() {}
+    func enter() { count.add(1, ordering: .relaxed) }
+    func leave() { count.subtract(1, ordering: .relaxed) }
+    var isBusy: Bool { count.load(ordering: .relaxed) > 0 }
+}
 
 /// How deliveries are retried and bounded.
 public struct WebhookDeliveryPolicy: Sendable {
@@ -15,16 +25,19 @@ public struct WebhookDeliveryPolicy: Sendable {
     public var concurrencyPerEndpoint: Int
     /// How long one run of an endpoint's job sends before it yields to other jobs.
     public var runBudget: Duration
+    /// How long a batch of deliveries waits, at most, while this process applies notifications.
+    public var yieldLimit: Duration
 
     public init(
         firstRetry: Duration = .seconds(5), maxDelay: Duration = .seconds(6 * 3600), retryWindow: Duration = .seconds(3 * 24 * 3600),
-        concurrencyPerEndpoint: Int = 8, runBudget: Duration = .seconds(30)
+        concurrencyPerEndpoint: Int = 8, runBudget: Duration = .seconds(30), yieldLimit: Duration = .milliseconds(100)
     ) {
         self.firstRetry = firstRetry
         self.maxDelay = maxDelay
         self.retryWindow = retryWindow
         self.concurrencyPerEndpoint = concurrencyPerEndpoint
         self.runBudget = runBudget
+        self.yieldLimit = yieldLimit
     }
 
     /// When to try again after `attempts` failed attempts; nil once the window from `retryFrom` is over.
@@ -53,6 +66,8 @@ public struct WebhookDispatcher: Sendable {
     let logger: Logger
     /// Told of every attempt: the outcome it led to, and for a delivery the event's age.
     let observe: @Sendable (WebhookDelivery.Status, WebhookDelivery.Attempt, TimeInterval) -> Void
+    /// Notification batches this process is applying now (the job worker counts them).
+    let applying = ApplyingCount()
 
     /// Runs one endpoint's job: sends what is due until nothing is or the run's budget is spent, then
     /// moves the job to the next due delivery (or removes it). Settles its own job.
@@ -66,41 +81,47 @@ public struct WebhookDispatcher: Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + policy.runBudget
         while clock.now < deadline, !Task.isCancelled {
-            let due = try await persistence.inTenant(tenant, .write) { unit in
-                try await unit.webhookDeliveries.claim(endpointId: endpointId, limit: policy.concurrencyPerEndpoint, lease: lease)
+            let (due, events) = try await persistence.inTenant(tenant, .write) { unit in
+                let due = try await unit.webhookDeliveries.claim(endpointId: endpointId, limit: policy.concurrencyPerEndpoint, lease: lease)
+                return (due, due.isEmpty ? [] : try await unit.events.find(sequences: due.map(\.eventSequence)))
             }
             if due.isEmpty { break }
-            let events = try await persistence.inTenant(tenant, .read) { try await $0.events.find(sequences: due.map(\.eventSequence)) }
+            await yieldToNotifications()
             let bySequence = Dictionary(uniqueKeysWithValues: events.map { ($0.sequence, $0) })
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            // Sent side by side; recorded together, in one statement.
+            let results = try await withThrowingTaskGroup(of: (DeliveryResult, Event).self) { group in
                 for delivery in due {
                     guard let event = bySequence[delivery.eventSequence] else { continue }
-                    group.addTask { try await send(delivery, event: event, to: endpoint, keys: keys, tenant: tenant) }
+                    group.addTask { (try await send(delivery, event: event, to: endpoint, keys: keys, tenant: tenant), event) }
                 }
-                try await group.waitForAll()
+                return try await group.reduce(into: []) { $0.append($1) }
             }
+            try await persistence.inTenant(tenant, .read) { try await $0.webhookDeliveries.record(results.map(\.0), endpointId: endpointId) }
+            for (result, event) in results { observe(result.outcome, result.attempt, Date().timeIntervalSince(event.createdAt)) }
         }
         try await persistence.inTenant(tenant, .read) { try await $0.webhookDeliveries.settle(job, endpointId: endpointId) }
     }
 
-    private func send(_ delivery: DueDelivery, event: Event, to endpoint: WebhookEndpoint, keys: [SymmetricKey], tenant: Tenant) async throws {
+    /// Applying Apple's notifications comes first: while this process applies any, a batch of deliveries
+    /// waits for them, up to `policy.yieldLimit` (so deliveries still go out under sustained load).
+    private func yieldToNotifications() async {
+        let clock = ContinuousClock()
+        let until = clock.now + policy.yieldLimit
+        while applying.isBusy, clock.now < until { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    /// One attempt, and what follows from it.
+    private func send(_ delivery: DueDelivery, event: Event, to endpoint: WebhookEndpoint, keys: [SymmetricKey], tenant: Tenant) async throws -> DeliveryResult
+    {
         let body = Data(try event.json().utf8)
         let attempt = await sender.send(url: endpoint.url, messageId: event.displayId, body: body, keys: keys, number: delivery.attempts + 1)
-        let outcome: WebhookDelivery.Status
-        let next: Date?
-        if attempt.succeeded {
-            (outcome, next) = (.delivered, nil)
-        } else if let retry = policy.next(afterAttempts: delivery.attempts + 1, retryFrom: delivery.retryFrom) {
-            (outcome, next) = (.pending, retry)
-        } else {
-            (outcome, next) = (.failed, nil)
-            logger.warning(
-                "webhook delivery dead-lettered",
-                metadata: ["tenant": .string(tenant.slug), "endpoint": .string(endpoint.displayId), "event": .string(event.displayId)])
+        if attempt.succeeded { return DeliveryResult(deliveryId: delivery.id, attempt: attempt, outcome: .delivered, next: nil) }
+        if let retry = policy.next(afterAttempts: delivery.attempts + 1, retryFrom: delivery.retryFrom) {
+            return DeliveryResult(deliveryId: delivery.id, attempt: attempt, outcome: .pending, next: retry)
         }
-        try await persistence.inTenant(tenant, .read) { unit in
-            try await unit.webhookDeliveries.record(attempt, deliveryId: delivery.id, endpointId: endpoint.id, outcome: outcome, next: next)
-        }
-        observe(outcome, attempt, Date().timeIntervalSince(event.createdAt))
+        logger.warning(
+            "webhook delivery dead-lettered",
+            metadata: ["tenant": .string(tenant.slug), "endpoint": .string(endpoint.displayId), "event": .string(event.displayId)])
+        return DeliveryResult(deliveryId: delivery.id, attempt: attempt, outcome: .failed, next: nil)
     }
 }
