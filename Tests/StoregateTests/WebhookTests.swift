@@ -1,5 +1,6 @@
 import AppStoreServer
 import AppStoreSimulator
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import KeyVault
@@ -374,16 +375,17 @@ import Testing
                     "STOREGATE_DATABASE_URL": databaseURL, "STOREGATE_MASTER_KEY": key, "STOREGATE_LOG_LEVEL": "error", "STOREGATE_JOB_LEASE_SECONDS": "2",
                     "PATH": "/usr/bin:/bin",
                 ]
-                func serve() throws -> Subprocess {
-                    try Subprocess(CLITests.binary, ["serve", "--port", String(try FreePort.find()), "--allow-private-webhook-urls"], environment: env)
+                func serve(port: Int) throws -> Subprocess {
+                    try Subprocess(CLITests.binary, ["serve", "--port", String(port), "--allow-private-webhook-urls"], environment: env)
                 }
-                let first = try serve()
+                let first = try serve(port: try FreePort.find())
                 defer { first.signal(SIGKILL) }
                 try await receiver.wait(for: 1, timeout: .seconds(20))
                 first.signal(SIGKILL)
                 _ = await first.waitForExit(upTo: .seconds(5))
 
-                let second = try serve()
+                let port = try FreePort.find()
+                let second = try serve(port: port)
                 defer { second.signal(SIGKILL) }
                 try await receiver.wait(for: 2, timeout: .seconds(20))
                 let messages = receiver.messages
@@ -393,6 +395,13 @@ import Testing
                 try await eventually("the delivery recorded as delivered", timeout: .seconds(10)) {
                     try await services.webhooks.deliveries(tenant: made.tenant.tenant, endpointId: nil, status: "delivered", before: nil, limit: 10).count == 1
                 }
+                // The second process counted the delivery in its metrics.
+                let client = HTTPClient(eventLoopGroupProvider: .singleton)
+                defer { _ = client.shutdown() }
+                let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(5))
+                let metrics = String(buffer: try await response.body.collect(upTo: 1 << 20))
+                #expect(metrics.contains(#"storegate_webhook_deliveries_total{outcome="delivered"} 1"#), "\(metrics)")
+                #expect(metrics.contains("storegate_webhook_event_age_seconds"))
             }
         }
     }
