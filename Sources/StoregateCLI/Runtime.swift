@@ -14,9 +14,9 @@ import X509
 enum Runtime {
     static let environment = ProcessInfo.processInfo.environment
     static var publicURL: String { environment["STOREGATE_PUBLIC_URL"] ?? "http://127.0.0.1:8080" }
-    /// How long a claimed job stays claimed (`STOREGATE_JOB_LEASE_SECONDS`, default 300): after a
-    /// process dies, its jobs (a delivery in flight among them) run again elsewhere after this.
-    static var jobLease: Duration { .seconds(Int(environment["STOREGATE_JOB_LEASE_SECONDS"] ?? "") ?? 300) }
+    /// How long a claimed job stays claimed unless renewed (`STOREGATE_JOB_LEASE_SECONDS`, default 10):
+    /// after a process dies, its jobs run again elsewhere after this (a delivery in flight after 15 s at least).
+    static var jobLease: Duration { .seconds(Int(environment["STOREGATE_JOB_LEASE_SECONDS"] ?? "") ?? 10) }
 
     static func bootstrapLogging() {
         let level = environment["STOREGATE_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -92,6 +92,11 @@ enum Runtime {
             throw fail(error.description)
         } catch let error as DatabaseError {
             throw fail(error.description)
+        } catch let error as StatementFailed {
+            if error.code == .undefinedTable || error.code == .invalidSchemaName {
+                throw fail("the database is not migrated: run `storegate migrate`")
+            }
+            throw fail("database error: \(error.message)")
         } catch let error as PSQLError {
             if error.serverCode == .undefinedTable || error.serverCode == .invalidSchemaName {
                 throw fail("the database is not migrated: run `storegate migrate`")

@@ -117,6 +117,23 @@ public enum DatabaseError: Error, CustomStringConvertible {
     }
 }
 
+/// PostgreSQL refused a statement: its SQLSTATE and its own message, which names what failed (a type, a
+/// column, a constraint) but never the statement's bound values. Job and notification errors record this,
+/// so an operator can read why; `PSQLError`'s own description hides everything.
+public struct StatementFailed: Error, CustomStringConvertible, Sendable {
+    public let sqlState: String
+    public let message: String
+
+    init?(_ error: PSQLError) {
+        guard error.code == .server, let state = error.serverInfo?[.sqlState] else { return nil }
+        sqlState = state
+        message = error.serverInfo?[.message] ?? ""
+    }
+
+    public var code: PostgresError.Code { PostgresError.Code(raw: sqlState) }
+    public var description: String { "PostgreSQL refused a statement: SQLSTATE \(sqlState), \(message)" }
+}
+
 extension PSQLError {
     /// The server's error code, such as `.uniqueViolation`.
     public var serverCode: PostgresError.Code? { serverInfo?[.sqlState].map(PostgresError.Code.init(raw:)) }

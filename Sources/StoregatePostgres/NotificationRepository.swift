@@ -41,7 +41,7 @@ struct NotificationRepository: NotificationStore {
             """)
     }
 
-    private func rows(_ query: PostgresQuery, hot: Bool = false) async throws -> [StoredNotification] {
+    private func rows(_ query: TypedQuery, hot: Bool = false) async throws -> [StoredNotification] {
         let make = { (row: PostgresRow) throws -> StoredNotification in
             let r = try row.decode((UUID, UUID, String, String, String?, Date?, String, String, Date, Date?, String?).self)
 
@@ -53,7 +53,7 @@ struct NotificationRepository: NotificationStore {
                 subtype: r.4.map(Subtype.init(rawValue:)), signedDate: r.5, signedPayload: r.6, source: source, receivedAt: r.8,
                 processedAt: r.9, processingError: r.10)
         }
-        return hot ? try await scope.hot(query, make) : try await scope.all(query, make)
+        return hot ? try await scope.hot(query, make) : try await scope.all(query.query, make)
     }
 
     func unprocessed(_ uuids: [UUID]) async throws -> [StoredNotification] {

@@ -63,8 +63,9 @@ public struct PostgresPersistence: Persistence {
 
     static func translate(_ error: any Error) -> any Error {
         if let reason = DatabaseUnavailable.reason(error) { return StoregateError.unavailable(reason: reason) }
-        guard let error = error as? PSQLError, error.serverCode == .uniqueViolation else { return error }
-        return UniqueViolation(constraint: error.serverInfo?[.constraintName] ?? "")
+        guard let error = error as? PSQLError else { return error }
+        if error.serverCode == .uniqueViolation { return UniqueViolation(constraint: error.serverInfo?[.constraintName] ?? "") }
+        return StatementFailed(error) ?? error
     }
 }
 
@@ -166,15 +167,15 @@ struct TenantScope: Sendable {
     }
 
     /// `all` for the hot statements: prepared on the connection once the text repeats there.
-    func hot<T>(_ query: PostgresQuery, _ make: (PostgresRow) throws -> T) async throws -> [T] {
+    func hot<T>(_ query: TypedQuery, _ make: (PostgresRow) throws -> T) async throws -> [T] {
         try await conn.hot(query, logger: logger, make)
     }
 
     /// `run` for a hot statement.
-    func hot(_ query: PostgresQuery) async throws { _ = try await conn.hot(query, logger: logger) { _ in () } }
+    func hot(_ query: TypedQuery) async throws { _ = try await conn.hot(query, logger: logger) { _ in () } }
 
     /// `first` for a hot statement.
-    func hot<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type) async throws -> T? {
+    func hot<T: PostgresDecodable & Sendable>(_ query: TypedQuery, as type: T.Type) async throws -> T? {
         try await conn.hot(query, logger: logger) { try $0.decode(T.self) }.first
     }
 }

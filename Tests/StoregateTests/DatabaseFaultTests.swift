@@ -195,8 +195,9 @@ import Testing
         }
     }
 
-    /// A prepared statement refused for its values (here invalid JSON) stays prepared and its connection
-    /// open: the same unit goes on using it. (Only a failure of the statement itself closes the connection.)
+    /// A prepared statement refused for its values (here invalid JSON) keeps its connection open: the same
+    /// unit goes on using it. (The statement is forgotten and prepared afresh; only a failure of the
+    /// statement itself closes the connection.)
     @Test func aPreparedStatementRefusingItsValuesKeepsServing() async throws {
         try await TestDatabase.with { services, _ in
             let made = try await Fixtures.tenant(services, slug: "values", bundleId: "com.example.values")

@@ -7,6 +7,34 @@ import Testing
 /// A subscription's life, from the simulator's notifications through Storegate's webhook into
 /// `subscriptions.status` and `entitlements.list`, over HTTP.
 @Suite struct SubscriptionLifecycleTests {
+    /// Subscriptions bought without an offer apply the subscription upsert with a NULL offer type until it is
+    /// prepared on the worker's connections; an offer-code purchase after them is applied all the same and
+    /// read by its transaction ID (it once failed with `22P03` on such a connection, and was lost).
+    @Test func anOfferCodePurchaseAfterPlainOnesIsAppliedAndReadByTransactionId() async throws {
+        try await Storefront.with(slug: "offercodes") { s in
+            for n in 1...4 {
+                _ = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("plain-\(n)"))
+                try await s.processed(n)
+            }
+            var redemption = AppStoreServerAPIClientTests.subscription("nora-device")
+            redemption.offerType = .offerCode
+            redemption.offerIdentifier = "SPRING"
+            let bought = try await s.simulator.purchase(redemption)
+            try await s.processed(5)
+            let result = try await s.result(
+                "subscriptions.status", ["bundleId": Storefront.bundleId, "transactionId": try #require(bought.transactionId)])
+            let subscriptions = result["subscriptions"] as? [[String: Any]] ?? []
+            #expect(subscriptions.count == 1, "\(result)")
+            #expect(subscriptions.first?["originalTransactionId"] as? String == bought.originalTransactionId)
+            #expect(subscriptions.first?["status"] as? String == "active")
+            #expect(subscriptions.first?["offerType"] as? Int == 3)
+            #expect(subscriptions.first?["offerIdentifier"] as? String == "SPRING")
+            let notifications = try await s.result("notifications.list", ["bundleId": Storefront.bundleId])["notifications"] as? [[String: Any]] ?? []
+            #expect(notifications.count == 5)
+            #expect(notifications.allSatisfy { $0["processingError"] == nil }, "\(notifications)")
+        }
+    }
+
     @Test func purchaseRenewalBillingRetryGracePeriodAndExpiry() async throws {
         try await Storefront.with(slug: "lifecycle") { s in
             let customer = try await s.result("accounts.ensure", ["customerId": "ada"])
