@@ -5,6 +5,13 @@ import Synchronization
 /// Runs the durable job queue: claims due jobs (leased, so that any number of Storegate processes may
 /// run a worker against the same database), runs each, and completes it or reschedules it with backoff
 /// (Apple's `Retry-After` where given).
+///
+/// A claim's lease is short (`lease`, 10 s by default) and renewed every quarter of it while the worker
+/// runs the job, so a process that dies leaves its jobs to the others within seconds, and a job that runs
+/// long is not claimed twice. Stopping (a graceful shutdown) cancels the jobs in hand and hands every
+/// claim back at once, due now, so other processes take them within their poll interval; cancelling `run`
+/// does the same. Handing a job to another worker never applies a notification twice: applying is one
+/// transaction that locks it and skips it once processed; a cancelled one is rolled back.
 public final class JobWorker: Sendable {
     let persistence: any Persistence
     let processor: NotificationProcessor
@@ -12,11 +19,17 @@ public final class JobWorker: Sendable {
     let webhooks: WebhookDispatcher
     let logger: Logger
     let pollInterval: Duration
-    /// How long a claimed job stays claimed: a worker that dies leaves its jobs to others after this.
+    /// How long a claim lasts unless renewed: a worker that dies leaves its jobs to others after this.
     let lease: Duration
+    /// This worker's name on its claims.
+    let id = UUID()
+    /// The ids of the jobs this worker claimed and has not settled: their leases are renewed.
+    private let held = Mutex(Set<Int64>())
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
     private let stopped = Atomic(false)
+    /// The claimed jobs being run now, cancelled when the worker stops.
+    private let inHand = Mutex<Task<Int, Never>?>(nil)
     /// Tenants of recent jobs: a batch holds many jobs of few tenants. A tenant deleted is forgotten
     /// when that is heard (see `CacheCoherence`); until then its jobs fail (its schema is gone).
     private let tenants: ExpiringCache<UUID, Tenant>
@@ -26,7 +39,7 @@ public final class JobWorker: Sendable {
 
     init(
         persistence: any Persistence, processor: NotificationProcessor, refunds: RefundService, webhooks: WebhookDispatcher, logger: Logger,
-        pollInterval: Duration = .seconds(1), lease: Duration = .seconds(300), coherence: CacheCoherence
+        pollInterval: Duration = .seconds(1), lease: Duration = .seconds(10), coherence: CacheCoherence
     ) {
         self.persistence = persistence
         self.tenants = ExpiringCache(ttl: .seconds(5), coherence: coherence) { id, _ in id }
@@ -42,16 +55,16 @@ public final class JobWorker: Sendable {
     /// Asks the worker to look for due jobs now.
     public func poke() { wake.yield() }
 
-    /// Asks `run` to return once the jobs it is running are done, claiming no more: a graceful shutdown.
-    /// (Cancelling `run` instead cuts the running jobs short; their leases bring them back later.)
+    /// Asks `run` to return, claiming no more: the jobs in hand are cancelled and handed back at once.
     public func stop() {
-        stopped.store(true, ordering: .relaxed)
+        stopped.store(true, ordering: .sequentiallyConsistent)
         wake.finish()
+        inHand.withLock { $0?.cancel() }
     }
 
-    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+    private var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
 
-    /// Works until stopped or cancelled.
+    /// Works until stopped or cancelled, renewing the leases of the jobs it holds.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [wake, pollInterval] in
@@ -60,12 +73,55 @@ public final class JobWorker: Sendable {
                     if case .terminated = wake.yield() { return }
                 }
             }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: self.lease / 4)
+                    await self.renewLeases()
+                }
+            }
             for await _ in wakeups {
                 if Task.isCancelled || isStopped { break }
-                while !Task.isCancelled, !isStopped, await runDue() > 0 {}
+                while !Task.isCancelled, !isStopped, await runDueUnlessStopped() > 0 {}
             }
             group.cancelAll()
         }
+    }
+
+    /// `runDue` in a task that `stop` cancels.
+    private func runDueUnlessStopped() async -> Int {
+        let task = Task { await runDue() }
+        inHand.withLock { $0 = task }
+        if isStopped { task.cancel() }
+        let ran = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        inHand.withLock { $0 = nil }
+        return ran
+    }
+
+    private func renewLeases() async {
+        let ids = held.withLock { Array($0) }
+        guard !ids.isEmpty else { return }
+        do {
+            try await persistence.control(.read) { try await $0.jobs.renew(ids, worker: id, lease: lease) }
+        } catch {
+            logger.warning("job leases not renewed", metadata: ["jobs": .stringConvertible(ids.count), "error": .string("\(error)")])
+        }
+    }
+
+    /// Hands back the jobs among `ids` this worker still holds, due at once. Runs even when the caller
+    /// was cancelled (a shutdown past its grace period): the jobs cut short go back now, not after the lease.
+    private func handBack(_ ids: [Int64]) async {
+        let (persistence, id, logger) = (persistence, id, logger)
+        await Task {
+            do {
+                try await persistence.control(.read) { try await $0.jobs.release(ids, worker: id) }
+            } catch {
+                logger.warning("jobs not handed back; their leases will run out", metadata: ["error": .string("\(error)")])
+            }
+        }.value
     }
 
     /// How many batches and other jobs run at once.
@@ -83,9 +139,10 @@ public final class JobWorker: Sendable {
     /// in batches, the batches and the other jobs side by side.
     @discardableResult
     public func runDue(limit: Int = 64) async -> Int {
+        guard !isStopped else { return 0 }
         let claimed: [Job]
         do {
-            claimed = try await persistence.control(.read) { try await $0.jobs.claim(limit: limit, lease: lease) }
+            claimed = try await persistence.control(.read) { try await $0.jobs.claim(limit: limit, lease: lease, worker: id) }
         } catch {
             logger.warning("job queue unavailable", metadata: ["error": .string("\(error)")])
             return 0
@@ -96,9 +153,13 @@ public final class JobWorker: Sendable {
         }
         // At most `concurrency` at a time: each holds a connection, and a consumption answer calls Apple.
         let work = batches.map { Work.batch($0) } + claimed.filter { $0.kind != .processNotification }.map { Work.job($0) }
+        let ids = claimed.map(\.id)
+        held.withLock { $0.formUnion(ids) }
         await withTaskGroup(of: Void.self) { group in
             for (index, next) in work.enumerated() {
                 if index >= Self.concurrency { await group.next() }
+                // Stopping: what has not started is handed back below, with what was cut short.
+                if isStopped || Task.isCancelled { break }
                 group.addTask {
                     switch next {
                     case .batch(let jobs):
@@ -110,6 +171,8 @@ public final class JobWorker: Sendable {
                 }
             }
         }
+        if isStopped || Task.isCancelled { await handBack(ids) }
+        held.withLock { $0.subtract(ids) }
         return claimed.count
     }
 
@@ -146,6 +209,9 @@ public final class JobWorker: Sendable {
             for (job, uuid) in zip(jobs, uuids) {
                 if let error = later[uuid] { await failed(job, error) }
             }
+        } catch  where isStopped || Task.isCancelled {
+            // Stopping: the batch is handed back whole (see `runDue`), not tried one by one.
+            logger.info("notification batch not applied while stopping", metadata: ["jobs": .stringConvertible(jobs.count), "error": .string("\(error)")])
         } catch {
             logger.info("notification batch failed; applying one by one", metadata: ["jobs": .stringConvertible(jobs.count), "error": .string("\(error)")])
             for job in jobs { await execute(job) }

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import KeyVault
 import Logging
+import NIOCore
 import X509
 
 /// How events are sent to tenants' webhook endpoints.
@@ -10,14 +11,15 @@ public struct WebhookSettings: Sendable {
     /// Which URLs are accepted (`https` and public addresses only, unless started for development).
     public var urls: WebhookURLPolicy
     public var delivery: WebhookDeliveryPolicy
-    /// How long a claimed job of the queue, or a claimed delivery, stays claimed: a worker that dies
-    /// leaves its jobs and the deliveries it was sending to others after this.
+    /// How long a claimed job of the queue stays claimed unless its worker renews it: a worker that dies
+    /// leaves its jobs to others after this. A claimed delivery stays claimed at least as long as one
+    /// attempt may take, and 5 seconds more, so that a slow receiver is not sent the same event twice.
     public var jobLease: Duration
     /// Told of every delivery attempt (for metrics): its outcome, the attempt, the event's age in seconds.
     public var observe: @Sendable (WebhookDelivery.Status, WebhookDelivery.Attempt, TimeInterval) -> Void
 
     public init(
-        urls: WebhookURLPolicy = .production, delivery: WebhookDeliveryPolicy = WebhookDeliveryPolicy(), jobLease: Duration = .seconds(300),
+        urls: WebhookURLPolicy = .production, delivery: WebhookDeliveryPolicy = WebhookDeliveryPolicy(), jobLease: Duration = .seconds(10),
         observe: @escaping @Sendable (WebhookDelivery.Status, WebhookDelivery.Attempt, TimeInterval) -> Void = { _, _, _ in }
     ) {
         self.urls = urls
@@ -25,6 +27,10 @@ public struct WebhookSettings: Sendable {
         self.jobLease = jobLease
         self.observe = observe
     }
+}
+
+extension WebhookSettings {
+    var deliveryLease: Duration { max(jobLease, .nanoseconds(WebhookSender.timeout.nanoseconds) + .seconds(5)) }
 }
 
 /// The domain's composition root: one value that the CLI, the server and the tests build, over any
@@ -76,7 +82,7 @@ public struct Services: Sendable {
         self.refunds = RefundService(persistence: persistence, gateway: gateway, verification: verification, logger: logger)
         let sender = WebhookSender(policy: webhooks.urls)
         let dispatcher = WebhookDispatcher(
-            persistence: persistence, vault: vault, sender: sender, policy: webhooks.delivery, lease: webhooks.jobLease, logger: logger,
+            persistence: persistence, vault: vault, sender: sender, policy: webhooks.delivery, lease: webhooks.deliveryLease, logger: logger,
             observe: webhooks.observe)
         self.worker = JobWorker(
             persistence: persistence, processor: processor, refunds: refunds, webhooks: dispatcher, logger: logger, pollInterval: workerPollInterval,

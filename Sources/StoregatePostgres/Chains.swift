@@ -177,6 +177,8 @@ public enum ControlChain {
                 """,
             ]
         ),
+        // A claim names its worker, which renews the claim's lease while it runs the job (and hands it back when it stops).
+        Migration(5, "job claims held by their worker", ["ALTER TABLE storegate.jobs ADD COLUMN claimed_by uuid"]),
     ])
 }
 

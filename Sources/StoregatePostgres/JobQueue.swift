@@ -4,7 +4,8 @@ import PostgresNIO
 import Storegate
 
 /// The job queue `storegate.jobs`. Workers claim due jobs with `FOR UPDATE SKIP LOCKED` and a lease: a
-/// claimed job is pushed `lease` into the future, so a worker that dies leaves it to be claimed again.
+/// claimed job is pushed `lease` into the future and marked with its worker, which renews the lease while
+/// it runs the job; a worker that dies leaves it to be claimed again once the lease runs out.
 struct JobRepository: Storegate.JobQueue {
     let conn: PostgresConnection
     let logger: Logger
@@ -26,11 +27,10 @@ struct JobRepository: Storegate.JobQueue {
         ) { _ in () }
     }
 
-    func claim(limit: Int, lease: Duration) async throws -> [Job] {
-        let seconds = Double(lease.components.seconds)
-        return try await conn.all(
+    func claim(limit: Int, lease: Duration, worker: UUID) async throws -> [Job] {
+        try await conn.all(
             """
-            UPDATE storegate.jobs SET due_at = now() + make_interval(secs => \(seconds)), attempts = attempts + 1
+            UPDATE storegate.jobs SET due_at = now() + make_interval(secs => \(lease.seconds)), attempts = attempts + 1, claimed_by = \(worker)
             WHERE id IN (
                 SELECT id FROM storegate.jobs WHERE due_at <= now() ORDER BY due_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
             )
@@ -42,11 +42,33 @@ struct JobRepository: Storegate.JobQueue {
         }.compactMap { $0 }
     }
 
+    func renew(_ ids: [Int64], worker: UUID, lease: Duration) async throws {
+        guard !ids.isEmpty else { return }
+        try await conn.run(
+            """
+            UPDATE storegate.jobs SET due_at = now() + make_interval(secs => \(lease.seconds))
+            WHERE id = ANY(\(ids)) AND claimed_by = \(worker)
+            """, logger: logger)
+    }
+
+    func release(_ ids: [Int64], worker: UUID) async throws {
+        guard !ids.isEmpty else { return }
+        try await conn.run(
+            "UPDATE storegate.jobs SET due_at = now(), claimed_by = NULL WHERE id = ANY(\(ids)) AND claimed_by = \(worker)", logger: logger)
+    }
+
     func complete(_ job: Job) async throws {
         try await conn.run("DELETE FROM storegate.jobs WHERE id = \(job.id)", logger: logger)
     }
 
     func retry(_ job: Job, at due: Date, error: String) async throws {
-        try await conn.run("UPDATE storegate.jobs SET due_at = \(due), last_error = \(String(error.prefix(500))) WHERE id = \(job.id)", logger: logger)
+        try await conn.run(
+            "UPDATE storegate.jobs SET due_at = \(due), claimed_by = NULL, last_error = \(String(error.prefix(500))) WHERE id = \(job.id)",
+            logger: logger)
     }
+}
+
+extension Duration {
+    /// In seconds, fractions kept.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

@@ -16,7 +16,7 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
                 "SELECT 1 FROM storegate.webhook_endpoints WHERE id = \(endpointId) AND tenant_id = \(scope.tenantId) FOR NO KEY UPDATE", as: Int.self)
                 != nil
         else { return [] }
-        let seconds = Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
+        let seconds = lease.seconds
         return try await scope.all(
             """
             WITH due AS (
@@ -82,7 +82,7 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
                 DELETE FROM storegate.jobs j USING next
                 WHERE j.id = \(job.id) AND next.at IS NULL AND j.due_at > clock_timestamp()
             )
-            UPDATE storegate.jobs j SET due_at = next.at FROM next
+            UPDATE storegate.jobs j SET due_at = next.at, claimed_by = NULL FROM next
             WHERE j.id = \(job.id) AND next.at IS NOT NULL AND j.due_at > clock_timestamp()
             """)
     }

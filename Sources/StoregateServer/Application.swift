@@ -70,8 +70,9 @@ public func runUntilTerminated(_ application: some ApplicationProtocol, configur
     try await ServiceGroup(configuration: group).run()
 }
 
-/// Runs the job queue worker for the life of the server. A graceful shutdown lets the jobs in hand
-/// finish (each unit of work is bounded by the database deadlines) and claims no more.
+/// Runs the job queue worker for the life of the server. A graceful shutdown stops it first (services stop
+/// in reverse order, so the database pool is still there): it cancels the jobs in hand and hands every
+/// claim back at once, for the other processes to run.
 struct JobWorkerService: Service {
     let worker: JobWorker
 

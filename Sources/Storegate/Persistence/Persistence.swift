@@ -125,9 +125,14 @@ public protocol SealedKeyRewrap: Sendable {
     func replaceSealed(webhookSecretId: UUID, _ sealed: SealedKey) async throws
 }
 
-/// The durable job queue. Claimed jobs are leased: a worker that dies leaves them to be claimed again.
+/// The durable job queue. Claimed jobs are leased to a worker, which renews the lease while it runs
+/// them: a worker that dies leaves them to be claimed again once the lease runs out.
 public protocol JobQueue: Sendable {
-    func claim(limit: Int, lease: Duration) async throws -> [Job]
+    func claim(limit: Int, lease: Duration, worker: UUID) async throws -> [Job]
+    /// Pushes the lease of the jobs `worker` still holds `lease` into the future.
+    func renew(_ ids: [Int64], worker: UUID, lease: Duration) async throws
+    /// Hands back jobs `worker` holds but will not finish, due at once.
+    func release(_ ids: [Int64], worker: UUID) async throws
     func complete(_ job: Job) async throws
     func retry(_ job: Job, at due: Date, error: String) async throws
 }

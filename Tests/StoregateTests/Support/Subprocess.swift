@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -70,19 +71,24 @@ struct Subprocess: Sendable {
 
     func signal(_ signal: Int32) { kill(pid, signal) }
 
-    /// The exit status, or nil if the process is still running after `limit`.
+    /// What it printed, once it has exited.
+    func output() async -> (stdout: String, stderr: String) {
+        let (stdout, stderr) = await output.value
+        return (String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// The exit status, or nil if the process is still running after `limit`. (A task group would wait
+    /// for the child awaiting the exit even after the limit: awaiting a task's value ignores cancellation.)
     func waitForExit(upTo limit: Duration) async -> Int32? {
         let exit = exit
-        return await withTaskGroup(of: Int32?.self) { group in
-            group.addTask { await exit.value }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+        let status = Mutex<Int32?>(nil)
+        let waiter = Task {
+            let value = await exit.value; status.withLock { $0 = value }
         }
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline, status.withLock({ $0 }) == nil { try? await Task.sleep(for: .milliseconds(20)) }
+        waiter.cancel()
+        return status.withLock { $0 }
     }
 
     /// Everything `fd` delivers until end of file, read on a thread of its own.

@@ -1,0 +1,166 @@
+import AppStoreServer
+import Foundation
+import KeyVault
+import PostgresNIO
+import Storegate
+@testable import StoregatePostgres
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A `storegate serve` whose job worker holds a batch of notifications when it is killed, or stopped:
+/// its claims come back to another process within seconds (not after a long lease), and each
+/// notification is applied exactly once.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct CrashRecoveryTests {
+    static let count = 8
+
+    @Test func aWorkerKilledMidBatchLeavesItsNotificationsToAnotherProcessWithinSeconds() async throws {
+        try await Self.withBlockedBatch(lease: 2) { services, serve, release, schema in
+            let first = try serve([])
+            defer { first.signal(SIGKILL) }
+            let worker = try await Self.claimedByOneWorker(services)
+
+            // While the first worker runs the batch, its leases are renewed: a second process claims none of
+            // them, though two leases pass.
+            let second = try serve([])
+            defer { second.signal(SIGKILL) }
+            let started = ContinuousClock.now
+            while ContinuousClock.now - started < .seconds(5) {
+                #expect(try await Self.claimants(services) == [worker], "the claims stay the first worker's")
+                try await Task.sleep(for: .milliseconds(250))
+            }
+
+            first.signal(SIGKILL)
+            #expect(await first.waitForExit(upTo: .seconds(5)) != nil)
+            let killed = ContinuousClock.now
+            try await release()
+            try await eventually("another process applied every notification", timeout: .seconds(15)) {
+                try await Self.unprocessed(services, schema) == 0
+            }
+            print("CrashRecoveryTests: every notification applied \(ContinuousClock.now - killed) after the kill")
+        }
+    }
+
+    @Test func aGracefulStopHandsItsClaimsBackAtOnce() async throws {
+        try await Self.withBlockedBatch(lease: 60) { services, serve, release, schema in
+            let first = try serve(["--shutdown-grace-period", "1"])
+            defer { first.signal(SIGKILL) }
+            _ = try await Self.claimedByOneWorker(services)
+            first.signal(SIGTERM)
+            // The batch waits on the lock the test holds; past the grace period it is cancelled and handed back.
+            try await eventually("the claims are handed back, long before the 60 s lease", timeout: .seconds(8)) {
+                try await Self.claimants(services).isEmpty
+            }
+            #expect(try await Self.jobsLeft(services, dueNow: true) == Self.count, "due at once")
+            #expect(await first.waitForExit(upTo: .seconds(10)) != nil)
+            try await release()
+
+            let second = try serve([])
+            defer { second.signal(SIGKILL) }
+            try await eventually("another process applied every notification", timeout: .seconds(10)) {
+                try await Self.unprocessed(services, schema) == 0
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Stores `count` notifications of one tenant, holds their rows locked (so that a worker that claims
+    /// them waits inside its batch) until `test` calls `release`; then checks that each notification was
+    /// applied exactly once and no job is left. The test has at most 10 s before it releases the lock
+    /// (PostgreSQL ends a session idle in a transaction for longer).
+    static func withBlockedBatch(
+        lease: Int,
+        _ test:
+            @Sendable (Services, _ serve: @Sendable ([String]) throws -> Subprocess, _ release: @Sendable () async throws -> Void, _ schema: String)
+            async throws -> Void
+    ) async throws {
+        let key = MasterKey.generate()
+        try await TestDatabase.with(vault: TestDatabase.makeVault([key])) { services, databaseURL in
+            let made = try await Fixtures.tenant(services, slug: "crash", bundleId: "com.example.crash")
+            let tenant = made.tenant.tenant
+            let schema = try TenantSchema(validating: tenant.storageName).sql
+            try await services.persistence.inTenant(tenant, .read) { unit in
+                for _ in 0..<count { _ = try await unit.notifications.insert(Self.testNotification(appId: made.appId), processingDue: Date()) }
+            }
+            let env = [
+                "STOREGATE_DATABASE_URL": databaseURL, "STOREGATE_MASTER_KEY": key, "STOREGATE_LOG_LEVEL": "error",
+                "STOREGATE_JOB_LEASE_SECONDS": String(lease), "PATH": "/usr/bin:/bin",
+            ]
+            let serve = { @Sendable (arguments: [String]) throws -> Subprocess in
+                try Subprocess(CLITests.binary, ["serve", "--port", String(try FreePort.find())] + arguments, environment: env)
+            }
+            let logger = services.postgres.logger
+            try await services.postgres.client.withConnection { lock in
+                try await lock.run("BEGIN", logger: logger)
+                try await lock.run("SELECT 1 FROM \(unescaped: schema).notifications FOR UPDATE", logger: logger)
+                let released = Mutex(false)
+                let release = { @Sendable in
+                    guard !released.withLock({ $0 }) else { return }
+                    released.withLock { $0 = true }
+                    try await lock.run("COMMIT", logger: logger)
+                }
+                do {
+                    try await test(services, serve, release, schema)
+                    try await release()
+                } catch {
+                    if !released.withLock({ $0 }) { try? await lock.run("ROLLBACK", logger: logger) }
+                    throw error
+                }
+            }
+            let received = try await services.events.list(tenant: tenant, after: 0, types: [.notificationReceived], limit: 100)
+            #expect(received.count == count, "each notification applied exactly once")
+            #expect(Set(received.compactMap(\.signedPayload)).count == count)
+            #expect(try await Self.jobsLeft(services) == 0)
+        }
+    }
+
+    /// A `TEST` notification: applied, it changes nothing but its own state and the event it makes.
+    static func testNotification(appId: UUID) -> StoredNotification {
+        let uuid = UUID()
+        let payload = #"{"notificationType":"TEST","notificationUUID":"\#(uuid.uuidString.lowercased())","version":"2.0","signedDate":1764000000000}"#
+        let signed = [#"{"alg":"ES256"}"#, payload].map { Base64URL.encode(Data($0.utf8)) }.joined(separator: ".") + ".c2ln"
+        return StoredNotification(
+            notificationUUID: uuid, appId: appId, environment: .sandbox, notificationType: .test, subtype: nil, signedDate: Date(), signedPayload: signed,
+            source: .webhook)
+    }
+
+    /// Waits until every notification job is claimed, by one worker, and returns that worker.
+    static func claimedByOneWorker(_ services: Services) async throws -> UUID {
+        try await eventually("one worker claimed the batch", timeout: .seconds(20)) {
+            guard try await claimants(services).count == 1 else { return false }
+            return try await jobsLeft(services, claimedOnly: true) == count
+        }
+        return try #require(try await claimants(services).first)
+    }
+
+    static func claimants(_ services: Services) async throws -> Set<UUID> {
+        try await services.postgres.client.withConnection { conn in
+            Set(
+                try await conn.column(
+                    "SELECT DISTINCT claimed_by FROM storegate.jobs WHERE claimed_by IS NOT NULL", as: UUID.self, logger: services.postgres.logger))
+        }
+    }
+
+    static func jobsLeft(_ services: Services, claimedOnly: Bool = false, dueNow: Bool = false) async throws -> Int {
+        try await services.postgres.client.withConnection { conn in
+            try await conn.first(
+                """
+                SELECT count(*)::bigint FROM storegate.jobs
+                WHERE (NOT \(claimedOnly) OR claimed_by IS NOT NULL) AND (NOT \(dueNow) OR due_at <= now())
+                """, as: Int.self,
+                logger: services.postgres.logger) ?? -1
+        }
+    }
+
+    static func unprocessed(_ services: Services, _ schema: String) async throws -> Int {
+        try await services.postgres.client.withConnection { conn in
+            try await conn.first(
+                "SELECT count(*)::bigint FROM \(unescaped: schema).notifications WHERE processed_at IS NULL", as: Int.self, logger: services.postgres.logger)
+                ?? -1
+        }
+    }
+}
