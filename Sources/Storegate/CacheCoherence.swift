@@ -2,10 +2,12 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Keeps the process's caches (callers by API key, offer signers, webhook targets, the worker's tenants)
-/// in step with what any process commits. PostgreSQL tells of every change to a tenant, its API keys,
-/// apps, app keys or webhooks as it commits (`Persistence.followChanges`), and each cache drops that
-/// tenant's entries at once: a revoked key is refused on its next use, a new app key signs the next offer.
+/// Keeps the process's caches (callers by API key, offer signers, webhook targets, the worker's tenants,
+/// customers' holdings) in step with what any process commits. PostgreSQL tells of every change to a
+/// tenant, its API keys, apps, app keys or webhooks as it commits (`Persistence.followChanges`), and each
+/// cache drops that tenant's entries at once: a revoked key is refused on its next use, a new app key
+/// signs the next offer. A change to a customer's holdings drops that customer's holdings alone; this
+/// process hears its own such changes as they commit (`Persistence.observeCommits`).
 ///
 /// While changes are followed, entries are kept for `followedTTL`. While they are not (before the first
 /// listen, or after the listening connection is lost and until it is back) a change may go unheard, so
@@ -25,6 +27,9 @@ public final class CacheCoherence: Sendable {
         self.persistence = persistence
         self.logger = logger
         self.followedTTL = followedTTL
+        persistence.observeCommits { [weak self] tenant, customers in
+            for customer in customers { self?.changed(holdingsOf: customer, tenant: tenant) }
+        }
     }
 
     /// Whether changes are followed now.
@@ -47,7 +52,13 @@ public final class CacheCoherence: Sendable {
         while !Task.isCancelled {
             do {
                 try await persistence.followChanges(
-                    listening: { [self] in changed(following: true) }, changed: { [self] tenantId in changed(tenant: tenantId) })
+                    listening: { [self] in changed(following: true) },
+                    changed: { [self] change in
+                        switch change {
+                        case .tenant(let tenantId): changed(tenant: tenantId)
+                        case .holdings(let tenantId, let customer): changed(holdingsOf: customer, tenant: tenantId)
+                        }
+                    })
             } catch is CancellationError {
             } catch {
                 if !Task.isCancelled { logger.warning("cache coherence: not following changes", metadata: ["error": "\(error)"]) }
@@ -64,6 +75,12 @@ public final class CacheCoherence: Sendable {
         for cache in caches.withLock({ $0 }) { cache.forget(tenant: tenantId) }
     }
 
+    /// A customer's holdings changed: only the holdings cache holds them, and it keeps its own count of
+    /// invalidations, so the other caches' loads are not spoiled by the many changes of holdings.
+    func changed(holdingsOf customer: UUID, tenant: UUID) {
+        for cache in caches.withLock({ $0 }) { cache.forget(customer: customer, tenant: tenant) }
+    }
+
     /// Returns whether changes were followed before.
     @discardableResult private func changed(following now: Bool) -> Bool {
         changes.add(1, ordering: .acquiringAndReleasing)
@@ -77,4 +94,10 @@ public final class CacheCoherence: Sendable {
 protocol TenantCache: Sendable {
     func forget(tenant: UUID)
     func forgetAll()
+    /// A customer's holdings changed.
+    func forget(customer: UUID, tenant: UUID)
+}
+
+extension TenantCache {
+    func forget(customer: UUID, tenant: UUID) {}
 }

@@ -54,16 +54,19 @@ public struct Services: Sendable {
     public let worker: JobWorker
     /// The process-wide cache of verified Apple certificate chains.
     public let chains: ChainVerifier
-    /// Keeps the caches of API keys, signers, webhook tokens and tenants in step with every process's
-    /// changes; a server runs it (`run()`) for its whole life.
+    /// Keeps the caches of API keys, signers, webhook tokens, tenants and holdings in step with every
+    /// process's changes; a server runs it (`run()`) for its whole life.
     public let coherence: CacheCoherence
+    /// Customers' holdings, behind status and entitlement reads.
+    public let holdings: HoldingsCache
 
     /// `trust` says which roots signed data must chain to (Apple Root CA - G3 in production) and whether
     /// unsigned Xcode/LocalTesting data is accepted (development only).
     public init(
         persistence: any Persistence, vault: KeyVault, logger: Logger, authCacheTTL: Duration = .seconds(5),
         trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil, appStoreURL: String? = nil, http: HTTPClient = .shared,
-        workerPollInterval: Duration = .seconds(1), ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings()
+        workerPollInterval: Duration = .seconds(1), ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings(),
+        holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings()
     ) throws {
         self.persistence = persistence
         self.vault = vault
@@ -91,7 +94,8 @@ public struct Services: Sendable {
         self.notifications = NotificationIngest(
             persistence: persistence, verification: verification, worker: worker, gateway: gateway, logger: logger,
             webhooks: WebhookTokens(ttl: authCacheTTL, coherence: coherence) { _, target in target.tenant.id })
-        self.subscriptions = SubscriptionService(persistence: persistence, gateway: gateway, verification: verification)
+        self.holdings = HoldingsCache(holdingsCache, ttl: authCacheTTL, coherence: coherence)
+        self.subscriptions = SubscriptionService(persistence: persistence, gateway: gateway, verification: verification, holdings: holdings)
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification)
         self.events = EventService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway)

@@ -6,9 +6,11 @@ public struct SubscriptionService: Sendable {
     let persistence: any Persistence
     let gateway: AppStoreGateway
     let verification: Verification
+    let holdings: HoldingsCache
 
-    /// The subscriptions of a customer (`customerId`), or of the customer behind an app's transaction.
-    /// With `refresh`, Apple's Get All Subscription Statuses is called first and reconciled into local state.
+    /// The subscriptions of a customer (`customerId`), or of the customer behind an app's transaction, from
+    /// the holdings cache. With `refresh`, Apple's Get All Subscription Statuses is called first and
+    /// reconciled into local state, and the cache is bypassed.
     public func status(tenant: Tenant, customerId: String?, bundleId: String?, transactionId: String?, refresh: Bool) async throws -> [SubscriptionState] {
         switch (customerId, transactionId) {
         case (let customerId?, nil):
@@ -19,30 +21,46 @@ public struct SubscriptionService: Sendable {
                 }
                 try await refreshCustomer(tenant: tenant, customer: customer.id)
             }
-            let holdings = try await persistence.inTenant(tenant, .read) { try await $0.customers.holdings(customerId: customerId, purchases: false) }
-            guard let holdings else { throw StoregateError.notFound(field: "customerId") }
+            guard let holdings = try await customerHoldings(tenant, customerId: customerId, purchases: false, bypassingCache: refresh) else {
+                throw StoregateError.notFound(field: "customerId")
+            }
             return holdings.subscriptions.map { SubscriptionState($0) }
         case (nil, let transactionId?):
             guard let bundleId else { throw StoregateError.invalid(field: "bundleId", reason: "is required with a transaction ID") }
             let app = try await persistence.app(tenant, bundleId: bundleId)
             let id = try Validate.transactionId(transactionId, field: "transactionId")
+            let subject = HoldingsCache.Subject.transaction(appId: app.id, transactionId: id)
+            if !refresh, let cached = holdings.cached(tenant: tenant.id, subject) { return cached.subscriptions.map { SubscriptionState($0) } }
+            let since = holdings.loadStarts()
             let known = try await persistence.inTenant(tenant, .read) { try await $0.transactions.facts(appId: app.id, transactionId: id) }
             var originals: Set<String> = [known?.originalTransactionId ?? id]
             if refresh {
                 originals.formUnion(
                     try await self.refresh(tenant: tenant, app: app, anyTransactionId: id, environment: known?.environment, customer: known?.customer))
             }
-            return try await persistence.inTenant(tenant, .read) { unit in
+            let found = try await persistence.inTenant(tenant, .read) { unit -> (owner: UUID?, [Subscription]) in
                 if let customer = try await unit.transactions.facts(appId: app.id, transactionId: id)?.customer {
-                    return try await unit.subscriptions.list(customer: customer).filter { $0.appId == app.id }
+                    return (customer, try await unit.subscriptions.list(customer: customer).filter { $0.appId == app.id })
                 }
                 var found: [Subscription] = []
                 for original in originals.sorted() { found += try await unit.subscriptions.list(appId: app.id, originalTransactionId: original) }
-                return found
-            }.map { SubscriptionState($0) }
+                return (nil, found)
+            }
+            // Only a customer's subscriptions are remembered: changes are heard by customer.
+            if let owner = found.owner {
+                holdings.remember(Holdings(customer: owner, subscriptions: found.1, purchases: []), tenant: tenant.id, subject, loadedSince: since)
+            }
+            return found.1.map { SubscriptionState($0) }
         default:
             throw StoregateError.invalid(field: "customerId", reason: "give exactly one of customerId and transactionId")
         }
+    }
+
+    /// A customer's holdings, through the cache unless bypassed (the read after a refresh).
+    private func customerHoldings(_ tenant: Tenant, customerId: String, purchases: Bool, bypassingCache: Bool = false) async throws -> Holdings? {
+        let load = { try await persistence.inTenant(tenant, .read) { try await $0.customers.holdings(customerId: customerId, purchases: purchases) } }
+        guard !bypassingCache else { return try await load() }
+        return try await holdings.holdings(tenant: tenant.id, .customer(customerId, purchases: purchases), load: load)
     }
 
     /// Refreshes every subscription Storegate links to the customer, one call per app and environment.
@@ -88,8 +106,9 @@ public struct SubscriptionService: Sendable {
     public func entitlements(tenant: Tenant, customerId: String) async throws -> (subscriptions: [SubscriptionState], purchases: [OneTimePurchase]) {
         let customerId = try Validate.customerId(customerId)
         let now = Date()
-        let holdings = try await persistence.inTenant(tenant, .read) { try await $0.customers.holdings(customerId: customerId, purchases: true) }
-        guard let holdings else { throw StoregateError.notFound(field: "customerId") }
+        guard let holdings = try await customerHoldings(tenant, customerId: customerId, purchases: true) else {
+            throw StoregateError.notFound(field: "customerId")
+        }
         return (
             holdings.subscriptions.map { SubscriptionState($0, now: now) }.filter(\.grantsAccess), holdings.purchases.filter { $0.grantsAccess(now: now) }
         )

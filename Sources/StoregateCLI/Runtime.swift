@@ -42,14 +42,15 @@ enum Runtime {
     /// The composition root: the domain's services over PostgreSQL, as configured by the environment.
     static func makeServices(
         logger: Logger, database config: DatabaseConfiguration, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil,
-        ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings()
+        ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings(), holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings()
     ) throws -> (Services, PostgresPersistence) {
         var clientLogger = logger
         clientLogger.logLevel = .warning
         let postgres = PostgresPersistence(client: PostgresClient(configuration: config.client, backgroundLogger: clientLogger), logger: logger)
         let services = try Services(
             persistence: postgres, vault: vault(), logger: logger, trust: trust,
-            appStoreURL: environment["STOREGATE_APP_STORE_URL"].flatMap { $0.isEmpty ? nil : $0 }, ocsp: ocsp, webhooks: webhooks)
+            appStoreURL: environment["STOREGATE_APP_STORE_URL"].flatMap { $0.isEmpty ? nil : $0 }, ocsp: ocsp, webhooks: webhooks,
+            holdingsCache: holdingsCache)
         return (services, postgres)
     }
 

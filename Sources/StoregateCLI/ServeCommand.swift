@@ -27,6 +27,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most requests in one JSON-RPC batch.") var maxBatchSize = 100
     @Option(help: "How many calls of one batch run at once.") var batchConcurrency = 32
     @Option(help: "Database connections in the pool.") var databaseConnections = 20
+    @Option(help: "Customers' holdings cached in memory, at most (entries; a customer read with purchases and without is two).")
+    var holdingsCacheEntries = 100_000
+    @Option(help: "Memory the holdings cache may use, at most, in MiB (estimated).") var holdingsCacheMegabytes = 128
     @Option(help: "Seconds before an idle HTTP connection (or one still sending its headers) is closed.") var idleTimeout = 15.0
     @Option(help: "Seconds SIGTERM waits for requests in flight before cancelling them.") var shutdownGracePeriod = 10.0
     @Option(
@@ -44,6 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard batchConcurrency >= 1 else { throw ValidationError("--batch-concurrency must be at least 1") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be more than 0 seconds") }
         guard shutdownGracePeriod >= 0 else { throw ValidationError("--shutdown-grace-period must be 0 seconds or more") }
+        guard holdingsCacheEntries >= 0, holdingsCacheMegabytes >= 0 else {
+            throw ValidationError("--holdings-cache-entries and --holdings-cache-megabytes must be 0 or more")
+        }
     }
 
     func run() async throws {
@@ -77,7 +83,9 @@ struct ServeCommand: AsyncParsableCommand {
                 trust: (roots: roots.isEmpty ? [try ChainVerifier.appleRootCAG3()] : roots, allowUnsignedEnvironments: allowUnsignedEnvironments),
                 ocsp: noOcsp ? nil : HTTPOCSPTransport(http: .shared),
                 webhooks: WebhookSettings(
-                    urls: WebhookURLPolicy(allowPrivate: allowPrivateWebhookUrls), jobLease: Runtime.jobLease, observe: metrics.webhookObserver))
+                    urls: WebhookURLPolicy(allowPrivate: allowPrivateWebhookUrls), jobLease: Runtime.jobLease, observe: metrics.webhookObserver),
+                holdingsCache: HoldingsCache.Settings(
+                    entries: holdingsCacheEntries, bytes: holdingsCacheMegabytes << 20, observe: metrics.holdingsObserver))
         } catch {
             throw Runtime.fail(String(describing: error))
         }

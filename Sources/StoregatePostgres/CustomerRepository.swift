@@ -66,21 +66,32 @@ struct CustomerRepository: CustomerStore {
         }
     }
 
+    /// The customer it was linked to before (a transfer) changes holdings too.
     func setLink(appId: UUID, kind: AccountLink.Kind, value: String, customer: UUID) async throws {
-        try await scope.run(
-            """
-            INSERT INTO \(unescaped: s).account_links (app_id, kind, value, customer) VALUES (\(appId), \(kind.rawValue), \(value), \(customer))
-            ON CONFLICT (app_id, kind, value) DO UPDATE SET customer = excluded.customer, linked_at = now()
-            """)
+        let previous =
+            try await scope.first(
+                """
+                WITH previous AS (
+                    SELECT customer FROM \(unescaped: s).account_links WHERE app_id = \(appId) AND kind = \(kind.rawValue) AND value = \(value)
+                )
+                INSERT INTO \(unescaped: s).account_links (app_id, kind, value, customer) VALUES (\(appId), \(kind.rawValue), \(value), \(customer))
+                ON CONFLICT (app_id, kind, value) DO UPDATE SET customer = excluded.customer, linked_at = now()
+                RETURNING (SELECT customer FROM previous)
+                """, as: UUID?.self) ?? nil
+        scope.changes.holdings(of: customer)
+        scope.changes.holdings(of: previous)
     }
 
     func linkIfUnlinked(appId: UUID, kind: AccountLink.Kind, value: String, customer: UUID) async throws -> Bool {
-        try await scope.hot(
-            """
-            INSERT INTO \(unescaped: s).account_links (app_id, kind, value, customer) VALUES (\(appId), \(kind.rawValue), \(value), \(customer))
-            ON CONFLICT (app_id, kind, value) DO NOTHING
-            RETURNING true
-            """, as: Bool.self) ?? false
+        let linked =
+            try await scope.hot(
+                """
+                INSERT INTO \(unescaped: s).account_links (app_id, kind, value, customer) VALUES (\(appId), \(kind.rawValue), \(value), \(customer))
+                ON CONFLICT (app_id, kind, value) DO NOTHING
+                RETURNING true
+                """, as: Bool.self) ?? false
+        if linked { scope.changes.holdings(of: customer) }
+        return linked
     }
 
     func owner(appId: UUID, originalTransactionId: String, appAccountToken: UUID?, appTransactionId: String?) async throws -> UUID? {
@@ -101,6 +112,7 @@ struct TransactionRepository: TransactionStore {
     let scope: TenantScope
     var s: String { scope.sql }
 
+    /// Its customer's holdings change (the row's customer after the write).
     func upsert(_ t: StoredTransaction) async throws -> Bool {
         try await scope.hot(
             """
@@ -115,8 +127,13 @@ struct TransactionRepository: TransactionStore {
                 expires_date = excluded.expires_date, revocation_date = excluded.revocation_date, app_account_token = excluded.app_account_token,
                 signed_date = excluded.signed_date, signed_transaction = excluded.signed_transaction, payload = excluded.payload, updated_at = now()
             WHERE transactions.signed_date IS NULL OR excluded.signed_date >= transactions.signed_date
-            RETURNING xmax = 0
-            """, as: Bool.self) ?? false
+            RETURNING xmax = 0, customer
+            """
+        ) { row -> Bool in
+            let (inserted, customer) = try row.decode((Bool, UUID?).self)
+            scope.changes.holdings(of: customer)
+            return inserted
+        }.first ?? false
     }
 
     func facts(appId: UUID, transactionId: String) async throws -> TransactionFacts? {

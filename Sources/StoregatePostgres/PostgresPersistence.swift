@@ -11,6 +11,8 @@ public struct PostgresPersistence: Persistence {
     public let logger: Logger
     public let migrator: Migrator
     public let deadlines: DatabaseDeadlines
+    /// Told of the holdings each tenant unit changed, as it commits (see `observeCommits`).
+    private let commits = CommitObservers()
 
     public init(client: PostgresClient, logger: Logger, tenantChain: MigrationChain = TenantChain.chain, deadlines: DatabaseDeadlines = .init()) {
         self.client = client
@@ -19,13 +21,31 @@ public struct PostgresPersistence: Persistence {
         self.deadlines = deadlines
     }
 
+    public func observeCommits(_ observer: @escaping @Sendable (UUID, Set<UUID>) -> Void) { commits.add(observer) }
+
     public func control<T: Sendable>(_ access: UnitAccess, _ body: (any ControlUnit) async throws -> T) async throws -> T {
         try await withConnection(access) { conn in try await body(PostgresControlUnit(conn: conn, logger: logger, migrator: migrator)) }
     }
 
+    /// The customers whose holdings the unit changed are announced to the other processes by the unit's
+    /// last statement (in its transaction, so heard as it commits) and told to this process's observers
+    /// before it returns. A `.read` unit that fails after changing some (its statements commit one by
+    /// one) still tells this process.
     public func inTenant<T: Sendable>(_ tenant: Tenant, _ access: UnitAccess, _ body: (any TenantUnit) async throws -> T) async throws -> T {
         let schema = try TenantSchema(validating: tenant.storageName)
-        return try await withConnection(access) { conn in try await body(PostgresTenantUnit(tenant: tenant, schema: schema, conn: conn, logger: logger)) }
+        let changes = UnitChanges()
+        do {
+            let value = try await withConnection(access) { conn in
+                let value = try await body(PostgresTenantUnit(tenant: tenant, schema: schema, conn: conn, logger: logger, changes: changes))
+                try await changes.announce(tenant: tenant.id, on: conn, logger: logger)
+                return value
+            }
+            commits.tell(tenant.id, changes.customers)
+            return value
+        } catch {
+            if access == .read { commits.tell(tenant.id, changes.customers) }
+            throw error
+        }
     }
 
     public func isCurrent() async throws -> Bool {
@@ -88,8 +108,9 @@ struct PostgresControlUnit: ControlUnit {
         try await AuditRepository(conn: conn, logger: logger, tenantId: nil).append(entries)
     }
 
+    /// For the tenant's audit and manifest rows; holdings written here would not be announced.
     func inTenant(_ tenant: Tenant) throws -> any TenantUnit {
-        PostgresTenantUnit(tenant: tenant, schema: try TenantSchema(validating: tenant.storageName), conn: conn, logger: logger)
+        PostgresTenantUnit(tenant: tenant, schema: try TenantSchema(validating: tenant.storageName), conn: conn, logger: logger, changes: UnitChanges())
     }
 }
 
@@ -99,8 +120,9 @@ struct PostgresTenantUnit: TenantUnit {
     let schema: TenantSchema
     let conn: PostgresConnection
     let logger: Logger
+    let changes: UnitChanges
 
-    var scope: TenantScope { TenantScope(conn: conn, logger: logger, tenantId: tenant.id, schema: schema) }
+    var scope: TenantScope { TenantScope(conn: conn, logger: logger, tenantId: tenant.id, schema: schema, changes: changes) }
 
     var apps: any AppStore { AppRepository(scope: scope) }
     var apiKeys: any APIKeyStore { APIKeyRepository(conn: conn, logger: logger, tenantId: tenant.id) }
@@ -148,6 +170,8 @@ struct TenantScope: Sendable {
     let logger: Logger
     let tenantId: UUID
     let schema: TenantSchema
+    /// Whose holdings the unit changed.
+    let changes: UnitChanges
 
     /// The quoted schema name, the one piece of SQL text that is not a bound parameter.
     var sql: String { schema.sql }

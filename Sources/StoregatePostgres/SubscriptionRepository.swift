@@ -22,6 +22,7 @@ struct SubscriptionRepository: SubscriptionStore {
     /// The previous state is read in the same statement, so from the same snapshot: what was committed
     /// when it started. (A change another unit commits to the same subscription while this one runs is
     /// applied first or refused by the signed date, but this event's previous state does not show it.)
+    /// Its customer's holdings change (the row's customer after the write).
     @discardableResult
     func upsert(_ s: Subscription) async throws -> SubscriptionChange? {
         try await scope.hot(
@@ -49,25 +50,35 @@ struct SubscriptionRepository: SubscriptionStore {
                 offer_period = excluded.offer_period, renewal = coalesce(excluded.renewal, s.renewal),
                 updated_at = now()
             WHERE excluded.signed_date >= s.signed_date
-            RETURNING status, product_id, expires_date, auto_renew_status
+            RETURNING status, product_id, expires_date, auto_renew_status, customer
             )
-            SELECT u.status, u.product_id, u.expires_date, u.auto_renew_status, p.status, p.product_id, p.expires_date, p.auto_renew_status
+            SELECT u.status, u.product_id, u.expires_date, u.auto_renew_status, p.status, p.product_id, p.expires_date, p.auto_renew_status, u.customer
             FROM upserted u LEFT JOIN previous p ON true
             """
         ) { row -> SubscriptionChange in
-            let r = try row.decode((Int32, String, Date?, Bool?, Int32?, String?, Date?, Bool?).self)
+            let r = try row.decode((Int32, String, Date?, Bool?, Int32?, String?, Date?, Bool?, UUID?).self)
+            scope.changes.holdings(of: r.8)
             let previous = r.4.map { SubscriptionChange.State(status: Status(rawValue: $0), productId: r.5 ?? "", expiresDate: r.6, autoRenewStatus: r.7) }
             return SubscriptionChange(
                 previous: previous, current: SubscriptionChange.State(status: Status(rawValue: r.0), productId: r.1, expiresDate: r.2, autoRenewStatus: r.3))
         }.first
     }
 
+    /// The holdings of the subscription's customer, and of the customer its `originalTransactionId` is
+    /// linked to, change.
     func extend(appId: UUID, originalTransactionId: String, to date: Date) async throws {
-        try await scope.run(
+        let owners = try await scope.all(
             """
-            UPDATE \(unescaped: s).subscriptions SET expires_date = greatest(expires_date, \(date)), updated_at = now()
+            UPDATE \(unescaped: s).subscriptions s SET expires_date = greatest(expires_date, \(date)), updated_at = now()
             WHERE app_id = \(appId) AND original_transaction_id = \(originalTransactionId)
-            """)
+            RETURNING customer, (SELECT customer FROM \(unescaped: s).account_links l
+                                 WHERE l.app_id = s.app_id AND l.kind = 'originalTransactionId' AND l.value = s.original_transaction_id)
+            """
+        ) { try $0.decode((UUID?, UUID?).self) }
+        for (customer, linked) in owners {
+            scope.changes.holdings(of: customer)
+            scope.changes.holdings(of: linked)
+        }
     }
 
     /// A UNION of the two index paths: an OR across them made PostgreSQL scan the whole table.

@@ -21,7 +21,8 @@ struct HealthController: Sendable {
             }
         }
         router.get("/metrics") { _, _ in
-            Response(
+            metrics.recordCaches(services)
+            return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
         }

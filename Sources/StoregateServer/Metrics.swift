@@ -48,6 +48,25 @@ public struct RPCMetrics: Sendable {
         }
     }
 
+    /// For `HoldingsCache.Settings.observe`: holdings reads that hit or missed the cache, entries evicted.
+    public var holdingsObserver: @Sendable (HoldingsCache.Outcome) -> Void {
+        let factory = factory
+        let counters = Dictionary(
+            uniqueKeysWithValues: [HoldingsCache.Outcome.hit, .miss, .eviction].map {
+                ($0, Counter(label: "storegate_holdings_cache_total", dimensions: [("outcome", $0.rawValue)], factory: factory))
+            })
+        return { outcome in counters[outcome]?.increment() }
+    }
+
+    /// Set as `/metrics` is read: whether the caches follow other processes' changes, and how much the
+    /// holdings cache holds.
+    func recordCaches(_ services: Services) {
+        Gauge(label: "storegate_cache_coherence_following", factory: factory).record(services.coherence.isFollowing ? 1 : 0)
+        let usage = services.holdings.usage
+        Gauge(label: "storegate_holdings_cache_entries", factory: factory).record(usage.entries)
+        Gauge(label: "storegate_holdings_cache_bytes", factory: factory).record(usage.bytes)
+    }
+
     func recordHTTPRejection(status: Int) {
         Counter(label: "storegate_rpc_rejected_total", dimensions: [("status", String(status))], factory: factory).increment()
     }

@@ -15,10 +15,23 @@ public protocol Persistence: Sendable {
     /// Whether every schema is at the version this build expects (for readiness).
     func isCurrent() async throws -> Bool
     /// Hears what any process commits that cached values are loaded from (a tenant's status, its API
-    /// keys, apps, app keys and webhooks): calls `listening` once changes are heard, then `changed`
-    /// with the tenant of each change as it commits, until the task is cancelled or the connection is
-    /// lost (thrown).
-    func followChanges(listening: @Sendable () -> Void, changed: @Sendable (UUID) -> Void) async throws
+    /// keys, apps, app keys and webhooks; a customer's holdings): calls `listening` once changes are
+    /// heard, then `changed` with each change as it commits, until the task is cancelled or the
+    /// connection is lost (thrown).
+    func followChanges(listening: @Sendable () -> Void, changed: @Sendable (CacheChange) -> Void) async throws
+    /// Tells `observer`, in this process, of the customers whose holdings a unit of work changed, once it
+    /// committed and before it returns (so a caller reads its own writes). A tenant unit records them
+    /// itself as it writes subscriptions, transactions and account links, and announces them to the other
+    /// processes in the same transaction.
+    func observeCommits(_ observer: @escaping @Sendable (_ tenant: UUID, _ customers: Set<UUID>) -> Void)
+}
+
+/// What a cached value was loaded from changed.
+public enum CacheChange: Sendable, Hashable {
+    /// The tenant itself, its API keys, apps, app keys or webhooks.
+    case tenant(UUID)
+    /// A customer's holdings: their subscriptions, purchases or account links.
+    case holdings(tenant: UUID, customer: UUID)
 }
 
 public enum UnitAccess: Sendable {

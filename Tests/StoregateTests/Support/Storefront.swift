@@ -15,6 +15,7 @@ struct Storefront {
     let tenant: Caller
     let apiKey: String
     let webhookURL: String
+    let databaseURL: String
     static let bundleId = SimulatorHarness.bundleId
 
     var simulator: AppStoreSimulator { sim.simulator }
@@ -53,7 +54,8 @@ struct Storefront {
 
     static func with<T: Sendable>(slug: String, sendNotifications: Bool = true, _ body: @Sendable (Storefront) async throws -> T) async throws -> T {
         try await SimulatorHarness.with { sim in
-            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL) { services, _ in
+            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL) {
+                services, databaseURL in
                 let made = try await Fixtures.tenant(services, slug: slug, bundleId: bundleId)
                 _ = try await services.apps.importKey(
                     tenant: made.tenant.tenant, bundleId: bundleId, keyId: sim.key.keyId, issuerId: Fixtures.issuerId, p8: sim.keyPEM, actor: Actor("test"))
@@ -63,7 +65,9 @@ struct Storefront {
                     let url = server.baseURL + "/apple/notifications/" + token
                     if sendNotifications { await sim.store.setNotificationURL(bundleId: bundleId, url: url) }
                     return try await body(
-                        Storefront(sim: sim, services: services, server: server, tenant: made.tenant, apiKey: made.apiKey, webhookURL: url))
+                        Storefront(
+                            sim: sim, services: services, server: server, tenant: made.tenant, apiKey: made.apiKey, webhookURL: url,
+                            databaseURL: databaseURL))
                 }
             }
         }

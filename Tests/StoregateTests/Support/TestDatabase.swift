@@ -40,6 +40,7 @@ enum TestDatabase {
         authCacheTTL: Duration = .milliseconds(200), migrate: Bool = true, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil,
         appStoreURL: String? = nil,
         workerPollInterval: Duration = .milliseconds(50), webhooks: WebhookSettings = TestDatabase.webhooks,
+        holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(),
         _ body: @Sendable (Services, _ databaseURL: String) async throws -> T
     ) async throws -> T {
         let name = "sg_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
@@ -51,7 +52,7 @@ enum TestDatabase {
             let postgres = PostgresPersistence(client: client, logger: logger)
             let services = try Services(
                 persistence: postgres, vault: vault, logger: logger, authCacheTTL: authCacheTTL, trust: trust, appStoreURL: appStoreURL,
-                workerPollInterval: workerPollInterval, webhooks: webhooks)
+                workerPollInterval: workerPollInterval, webhooks: webhooks, holdingsCache: holdingsCache)
             let result = try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
                     await client.run()

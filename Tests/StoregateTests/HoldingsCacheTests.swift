@@ -1,0 +1,161 @@
+import AppStoreServer
+import AppStoreSimulator
+import Foundation
+import NIOHTTP1
+@testable import Storegate
+@testable import StoregatePostgres
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The holdings cache behind `subscriptions.status` and `entitlements.list`: another process hears each
+/// change as it commits, the process that wrote reads its own writes at once, time turns a status with
+/// no write, and the cache stays within its limits.
+@Suite(.timeLimit(.minutes(1))) struct HoldingsCacheTests {
+    /// Storegate in this process applies Apple's notifications; a `storegate serve` beside it answers
+    /// status reads from its cache. A renewal applied here is read there within a second: without the
+    /// change feed the other process would answer from its cache for five minutes.
+    @Test func aNotificationAppliedByOneProcessIsReadThroughAnother() async throws {
+        try await Storefront.with(slug: "twoprocesses") { s in
+            let customer = try await s.result("accounts.ensure", ["customerId": "ada"])
+            let token = try #require(UUID(uuidString: customer["appAccountToken"] as? String ?? ""))
+            let bought = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("ada-device", token: token))
+            let original = try #require(bought.originalTransactionId)
+            try await s.processed(1)
+
+            let port = try FreePort.find()
+            let other = try Subprocess(
+                CLITests.binary, ["serve", "--port", String(port)],
+                environment: ["STOREGATE_DATABASE_URL": s.databaseURL, "STOREGATE_LOG_LEVEL": "error", "PATH": "/usr/bin:/bin"])
+            defer { other.signal(SIGKILL) }
+            let there = TestServer(baseURL: "http://127.0.0.1:\(port)", client: s.server.client)
+            try await eventually("the other process follows changes", timeout: .seconds(20)) {
+                (try? await there.request("/metrics", method: .GET).text.contains("storegate_cache_coherence_following 1")) == true
+            }
+            @Sendable func latest() async throws -> String? {
+                let reply = try await there.call("subscriptions.status", ["customerId": "ada"], apiKey: s.apiKey)
+                let subscriptions = (reply["result"] as? [String: Any])?["subscriptions"] as? [[String: Any]]
+                return subscriptions?.first?["latestTransactionId"] as? String
+            }
+            #expect(try await latest() == bought.transactionId)
+            #expect(try await latest() == bought.transactionId)
+            let metrics = try await there.request("/metrics", method: .GET).text
+            #expect(metrics.contains(#"storegate_holdings_cache_total{outcome="hit"} 1"#), "the second read was the cache's: \(metrics)")
+
+            let renewal = try await s.simulator.renew(originalTransactionId: original)
+            try await s.processed(2)
+            let applied = ContinuousClock.now
+            try await eventually("the other process reads the renewal", timeout: .seconds(1)) { try await latest() == renewal.transactionId }
+            print("HoldingsCacheTests: the other process read the renewal \(ContinuousClock.now - applied) after it was applied")
+        }
+    }
+
+    /// The process that links a purchase reads it at once, though it does not follow the change feed here
+    /// (its entries would otherwise be kept for the minute the cache's TTL allows).
+    @Test func aProcessReadsItsOwnWrites() async throws {
+        try await SimulatorHarness.with { sim in
+            try await TestDatabase.with(
+                authCacheTTL: .seconds(60), trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL
+            ) { services, _ in
+                let made = try await Fixtures.tenant(services, slug: "ownwrites", bundleId: SimulatorHarness.bundleId)
+                let tenant = made.tenant.tenant
+                #expect(!services.coherence.isFollowing)
+                _ = try await services.accounts.ensure(tenant: tenant, customerId: "kim", actor: Actor("test"))
+                #expect(try await services.subscriptions.entitlements(tenant: tenant, customerId: "kim").purchases.isEmpty)
+                #expect(try await services.subscriptions.entitlements(tenant: tenant, customerId: "kim").purchases.isEmpty)
+                #expect(services.holdings.usage.entries == 1)
+
+                let bought = await sim.store.purchase(
+                    SimulatorStore.Purchase(
+                        customer: "kim-device", bundleId: SimulatorHarness.bundleId, productId: "com.example.lifetime", type: .nonConsumable))
+                let transactionId = try #require(bought.transactionId)
+                let signed = try #require(try await sim.client.getTransactionInfo(transactionId: transactionId).signedTransactionInfo)
+                _ = try await services.accounts.linkTransaction(
+                    tenant: tenant, bundleId: SimulatorHarness.bundleId, customerId: "kim", signedTransaction: signed, transfer: false, actor: Actor("test"))
+                let purchases = try await services.subscriptions.entitlements(tenant: tenant, customerId: "kim").purchases
+                #expect(purchases.map(\.transactionId) == [bought.transactionId], "read at once, not after the minute")
+            }
+        }
+    }
+
+    /// A subscription that expires turns `expired` at its expiry, read from the same cached entry: no
+    /// write, no reload.
+    @Test func anExpiryTurnsTheStatusWithNoWrite() async throws {
+        try await TestDatabase.with(authCacheTTL: .seconds(60)) { services, _ in
+            let made = try await Fixtures.tenant(services, slug: "expiring", bundleId: "com.example.expiring")
+            let tenant = made.tenant.tenant
+            let customer = try await services.accounts.ensure(tenant: tenant, customerId: "lee", actor: Actor("test")).customer
+            let expires = Date() + 1.5
+            try await services.persistence.inTenant(tenant) { unit in
+                try await unit.subscriptions.upsert(
+                    Subscription(
+                        appId: made.appId, environment: .sandbox, originalTransactionId: "1000", subscriptionGroupIdentifier: "group", customer: customer.id,
+                        status: .active, productId: "com.example.monthly", latestTransactionId: "1000", purchaseDate: Date(), expiresDate: expires,
+                        autoRenewStatus: false, autoRenewProductId: nil, inBillingRetry: false, gracePeriodExpiresDate: nil, offerType: nil,
+                        offerIdentifier: nil,
+                        price: nil, currency: nil, signedDate: Date()))
+            }
+            @Sendable func status() async throws -> Status? {
+                try await services.subscriptions.status(tenant: tenant, customerId: "lee", bundleId: nil, transactionId: nil, refresh: false).first?.status
+            }
+            #expect(try await status() == .active)
+            let held = try #require(services.holdings.cached(tenant: tenant.id, .customer("lee", purchases: false)))
+            try await eventually("expired at its expiry", timeout: .seconds(5)) { try await status() == .expired }
+            #expect(Date() >= expires)
+            let still = try #require(services.holdings.cached(tenant: tenant.id, .customer("lee", purchases: false)))
+            #expect(still.subscriptions.map(\.expiresDate) == held.subscriptions.map(\.expiresDate), "the same stored facts")
+            #expect(still.subscriptions.first?.status == .active, "stored as Apple last said; read as expired")
+        }
+    }
+
+    /// At most `entries` entries and `bytes` bytes: the least recently used go first, each eviction told.
+    @Test func theCacheIsBounded() async throws {
+        try await TestDatabase.with { services, _ in
+            let evictions = Atomic(0)
+            let cache = HoldingsCache(
+                HoldingsCache.Settings(entries: 3, bytes: 1 << 20, observe: { if $0 == .eviction { evictions.add(1, ordering: .relaxed) } }),
+                ttl: .seconds(60), coherence: services.coherence)
+            let tenant = UUID()
+            func holdings(_ n: Int) -> Holdings {
+                Holdings(customer: UUID(uuidString: "00000000-0000-0000-0000-00000000000\(n)")!, subscriptions: [], purchases: [])
+            }
+            for n in 1...3 { cache.remember(holdings(n), tenant: tenant, .customer("c\(n)", purchases: false), loadedSince: cache.loadStarts()) }
+            _ = cache.cached(tenant: tenant, .customer("c1", purchases: false))
+            for n in 4...5 { cache.remember(holdings(n), tenant: tenant, .customer("c\(n)", purchases: false), loadedSince: cache.loadStarts()) }
+            #expect(cache.usage.entries == 3)
+            #expect(evictions.load(ordering: .relaxed) == 2)
+            #expect(cache.cached(tenant: tenant, .customer("c1", purchases: false)) != nil, "used last, so kept")
+            #expect(cache.cached(tenant: tenant, .customer("c2", purchases: false)) == nil)
+            #expect(cache.cached(tenant: tenant, .customer("c3", purchases: false)) == nil)
+
+            let small = HoldingsCache(HoldingsCache.Settings(entries: 100, bytes: 600), ttl: .seconds(60), coherence: services.coherence)
+            for n in 1...5 { small.remember(holdings(n), tenant: tenant, .customer("c\(n)", purchases: false), loadedSince: small.loadStarts()) }
+            #expect(small.usage.bytes <= 600)
+            #expect(small.usage.entries == 2)
+        }
+    }
+
+    /// A load that overlaps an invalidation of its customer is returned but not remembered; one of another
+    /// customer does not stop it.
+    @Test func aLoadOverlappingAnInvalidationIsNotRemembered() async throws {
+        try await TestDatabase.with { services, _ in
+            let cache = HoldingsCache(HoldingsCache.Settings(), ttl: .seconds(60), coherence: services.coherence)
+            let (tenant, customer) = (UUID(), UUID())
+            let holdings = Holdings(customer: customer, subscriptions: [], purchases: [])
+            var since = cache.loadStarts()
+            cache.forget(customer: customer, tenant: tenant)
+            cache.remember(holdings, tenant: tenant, .customer("c", purchases: false), loadedSince: since)
+            #expect(cache.cached(tenant: tenant, .customer("c", purchases: false)) == nil)
+
+            since = cache.loadStarts()
+            cache.forget(customer: UUID(), tenant: tenant)
+            cache.remember(holdings, tenant: tenant, .customer("c", purchases: false), loadedSince: since)
+            #expect(cache.cached(tenant: tenant, .customer("c", purchases: false)) != nil)
+            cache.forget(customer: customer, tenant: tenant)
+            #expect(cache.cached(tenant: tenant, .customer("c", purchases: false)) == nil, "dropped when its customer changes")
+        }
+    }
+}
