@@ -16,9 +16,11 @@ import Synchronization
 
 // Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
 // STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
-// Usage: storegate-bench [--seconds S] [--probe] [--only signing|reads|tenants|ingest] [--tenants N]. openssl
-// (if installed) is run beside the batch rounds for the yardstick. The tenants phase creates N tenants
-// (default 1,000) and reads status for a random one per request.
+// Usage: storegate-bench [--seconds S] [--probe] [--only signing|reads|tenants|ingest|stale|crash] [--tenants N].
+// openssl (if installed) is run beside the batch rounds for the yardstick. The tenants phase creates N
+// tenants (default 1,000) and reads status for a random one per request. Reads are measured against a
+// server with the holdings cache and against one without (every read a miss). The crash phase runs
+// `storegate serve` (built beside this program) and kills it under load.
 
 let arguments = CommandLine.arguments
 func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } }
@@ -66,6 +68,15 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     group.addTask { try await server.runService() }
     let port = try await firstPort(ports)
     let base = "http://127.0.0.1:\(port)"
+    // The same API without the holdings cache (it keeps no entry), for reads that all miss. No job worker.
+    let uncached = try Services(
+        persistence: persistence, vault: vault, logger: quiet, authCacheTTL: .seconds(5), holdingsCache: HoldingsCache.Settings(entries: 0))
+    var uncachedConfiguration = configuration
+    uncachedConfiguration.runsJobWorker = false
+    let (uncachedPorts, uncachedContinuation) = AsyncStream<Int>.makeStream()
+    let uncachedServer = try buildApplication(configuration: uncachedConfiguration, storegate: uncached, logger: quiet) { uncachedContinuation.yield($0) }
+    group.addTask { try await uncachedServer.runService() }
+    let missBase = "http://127.0.0.1:\(try await firstPort(uncachedPorts))"
 
     // A tenant with one app, its key (known to the simulator too) and an API key.
     let slug = "bench-" + UUID().uuidString.prefix(8).lowercased()
@@ -197,6 +208,12 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             url: base + "/rpc", body: call("entitlements.list", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization, connections: 8,
             seconds: seconds)
         let wrkTenant = await Wrk.run(url: base + "/rpc", body: call("tenant.get", "{}", id: 1), authorization: authorization, connections: 8, seconds: seconds)
+        let wrkStatusMiss = await Wrk.run(
+            url: missBase + "/rpc", body: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization,
+            connections: 8, seconds: seconds)
+        let wrkEntitlementsMiss = await Wrk.run(
+            url: missBase + "/rpc", body: call("entitlements.list", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization,
+            connections: 8, seconds: seconds)
         line("subscriptions.status, 8 in flight (100,000 others' in tenant)", String(format: "%.0f reads/s (%d failed)", statuses.perSecond, statuses.failed))
         line(
             "subscriptions.status at 2,000/s (open loop)",
@@ -205,6 +222,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
                 pacedStatus.percentile(0.99), pacedStatus.latencies.max() ?? .nan, pacedStatus.perSecond, pacedStatus.failed))
         for (label, figures) in [
             ("wrk -c 8: subscriptions.status", wrkStatus), ("wrk -c 8: entitlements.list", wrkEntitlements), ("wrk -c 8: tenant.get", wrkTenant),
+            ("wrk -c 8: subscriptions.status, every read a miss", wrkStatusMiss), ("wrk -c 8: entitlements.list, every read a miss", wrkEntitlementsMiss),
         ] {
             line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
         }
@@ -286,8 +304,8 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         }
         line("\(tenantCount) tenants created, 4 at a time", String(format: "%.1f s", (ContinuousClock.now - created) / .seconds(1)))
         let keys = made.map(\.key)
-        let body = call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1)
-        func read(_ label: String, _ keys: [String]) async throws {
+        func read(_ label: String, _ keys: [String], at base: String = base, method: String = "subscriptions.status") async throws {
+            let body = call(method, #"{"customerId":"bench-customer"}"#, id: 1)
             let figures = await Wrk.run(
                 url: base + "/rpc", body: body, authorization: nil, connections: 8, seconds: seconds, script: Wrk.randomAuthorization(keys))
             line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
@@ -296,6 +314,9 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         try await read("wrk -c 8: status, always the same one of them", [keys[0]])
         try await read("wrk -c 8: status, a random one of \(tenantCount) each, first pass", keys)
         try await read("wrk -c 8: status, a random one of \(tenantCount) each, again", keys)
+        try await read("wrk -c 8: entitlements, a random one of \(tenantCount) each", keys, method: "entitlements.list")
+        try await read("wrk -c 8: status, a random one of \(tenantCount) each, every read a miss", keys, at: missBase)
+        try await read("wrk -c 8: entitlements, a random one of \(tenantCount) each, every read a miss", keys, at: missBase, method: "entitlements.list")
         let one = try notifications().map { (path: Optional(made[0].webhook), body: $0) }
         try await measure("wrk -c 8: notifications to one of them") { await wrkIngest(one) }
         let spread = try notifications().map { (path: made.randomElement()?.webhook, body: $0) }
@@ -364,6 +385,19 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             String(
                 format: "%.0f/s: %d delivered %.2f s after the first post (%d pending)", Double(delivered) / elapsed, delivered, elapsed,
                 try await pendingDeliveries()))
+    }
+
+    if runs("stale") {
+        try await Staleness.measure(
+            writer: servicesWithApple, tenant: tenant, appId: appId, customer: customer.customer, vault: vault, configuration: config, line: line)
+    }
+
+    if runs("crash") {
+        // Only the processes under test apply notifications now.
+        servicesWithApple.worker.stop()
+        try await CrashRecovery.measure(
+            simulator: simulator, tenant: tenant, webhookToken: app.webhooks.first { $0.environment == .sandbox }?.token ?? "",
+            notifications: try notifications(), postgres: postgres, seconds: max(seconds, 8), line: line)
     }
 
     try await servicesWithApple.tenants.delete(slug: slug, confirm: slug, actor: .cli)
