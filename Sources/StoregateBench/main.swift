@@ -16,7 +16,8 @@ import Synchronization
 
 // Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
 // STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
-// Usage: storegate-bench [--seconds S] [--probe] [--only signing|reads|tenants|ingest|stale|crash] [--tenants N].
+// Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--tenants N]; the phases: signing, reads, tenants, ingest,
+// stale, crash.
 // openssl (if installed) is run beside the batch rounds for the yardstick. The tenants phase creates N
 // tenants (default 1,000) and reads status for a random one per request. Reads are measured against a
 // server with the holdings cache and against one without (every read a miss). The crash phase runs
@@ -25,7 +26,7 @@ import Synchronization
 let arguments = CommandLine.arguments
 func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } }
 let seconds = option("--seconds").flatMap(Double.init) ?? 5
-func runs(_ phase: String) -> Bool { option("--only").map { $0 == phase } ?? true }
+func runs(_ phase: String) -> Bool { option("--only").map { $0.split(separator: ",").contains(Substring(phase)) } ?? true }
 let quiet = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
 let bundleId = "com.example.bench"
 
