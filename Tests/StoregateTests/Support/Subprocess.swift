@@ -71,12 +71,6 @@ struct Subprocess: Sendable {
 
     func signal(_ signal: Int32) { kill(pid, signal) }
 
-    /// What it printed, once it has exited.
-    func output() async -> (stdout: String, stderr: String) {
-        let (stdout, stderr) = await output.value
-        return (String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-    }
-
     /// The exit status, or nil if the process is still running after `limit`. (A task group would wait
     /// for the child awaiting the exit even after the limit: awaiting a task's value ignores cancellation.)
     func waitForExit(upTo limit: Duration) async -> Int32? {
