@@ -240,14 +240,16 @@ import Testing
         }
     }
 
-    /// `/readyz` 503 within 1 s; `/rpc` 503 with Retry-After and a ServiceUnavailable error; a notification 503
-    /// with Retry-After (so Apple sends it again); each within `limit`.
+    /// `/readyz` 503 within its 800 ms deadline (not the unit's 2 s: 1.5 s leaves room for a machine busy with
+    /// the other suites, which run beside this one, some with processes of their own); `/rpc` 503 with
+    /// Retry-After and a ServiceUnavailable error; a notification 503 with Retry-After (so Apple sends it
+    /// again); each within `limit`.
     static func expectUnavailable(_ server: TestServer, apiKey: String, within limit: Duration) async throws {
         let clock = ContinuousClock()
         var start = clock.now
         let ready = try await server.request("/readyz", method: .GET)
         #expect(ready.status == 503)
-        #expect(clock.now - start < .seconds(1), "readiness took \(clock.now - start)")
+        #expect(clock.now - start < .milliseconds(1500), "readiness took \(clock.now - start)")
 
         // A call that reads the database: authentication may be answered from the API key cache (which
         // keeps its entries while the server hears of changes, and a frozen database sends none).
