@@ -71,17 +71,17 @@ public final class HoldingsCache: TenantCache {
         var horizon: UInt64 = 0
     }
 
-    let limits: Settings
+    let settings: Settings
     /// How long entries are kept while changes are not followed.
     let ttl: Duration
     let coherence: CacheCoherence
-    var observe: @Sendable (Outcome) -> Void { limits.observe }
+    var observe: @Sendable (Outcome) -> Void { settings.observe }
     private let state = Mutex(State())
     /// Invalidations remembered, past which the oldest are forgotten (and loads begun before them are not kept).
     static let invalidationsKept = 50_000
 
     init(_ settings: Settings, ttl: Duration, coherence: CacheCoherence) {
-        self.limits = settings
+        self.settings = settings
         self.ttl = ttl
         self.coherence = coherence
         coherence.register(self)
@@ -136,7 +136,7 @@ public final class HoldingsCache: TenantCache {
             state.keys[owner, default: []].insert(key)
             state.bytes += entry.bytes
             var evicted = 0
-            while state.entries.count > limits.entries || state.bytes > limits.bytes, let oldest = state.order.leastRecent {
+            while state.entries.count > settings.entries || state.bytes > settings.bytes, let oldest = state.order.leastRecent {
                 state.drop(oldest)
                 evicted += 1
             }

@@ -191,6 +191,8 @@ public final class JobWorker: Sendable {
             case .completed: break
             case .retry(let at, let reason): try await persistence.control(.read) { try await $0.jobs.retry(job, at: at, error: reason) }
             }
+        } catch  where isStopped || Task.isCancelled {
+            // Cut short by a stop: not a failure of the job, which is handed back (see `runDue`).
         } catch {
             await failed(job, error)
         }

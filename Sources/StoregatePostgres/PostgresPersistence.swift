@@ -30,13 +30,19 @@ public struct PostgresPersistence: Persistence {
     /// The customers whose holdings the unit changed are announced to the other processes by the unit's
     /// last statement (in its transaction, so heard as it commits) and told to this process's observers
     /// before it returns. A `.read` unit that fails after changing some (its statements commit one by
-    /// one) still tells this process.
+    /// one) still tells this process, and the others when its connection still serves.
     public func inTenant<T: Sendable>(_ tenant: Tenant, _ access: UnitAccess, _ body: (any TenantUnit) async throws -> T) async throws -> T {
         let schema = try TenantSchema(validating: tenant.storageName)
         let changes = UnitChanges()
         do {
             let value = try await withConnection(access) { conn in
-                let value = try await body(PostgresTenantUnit(tenant: tenant, schema: schema, conn: conn, logger: logger, changes: changes))
+                let value: T
+                do {
+                    value = try await body(PostgresTenantUnit(tenant: tenant, schema: schema, conn: conn, logger: logger, changes: changes))
+                } catch {
+                    if access == .read { try? await changes.announce(tenant: tenant.id, on: conn, logger: logger) }
+                    throw error
+                }
                 try await changes.announce(tenant: tenant.id, on: conn, logger: logger)
                 return value
             }
