@@ -62,7 +62,7 @@ public struct ManifestApplier: Sendable {
             guard !webhooks.contains(where: { $0.url == spec.url }) else { throw StoregateError.invalid(field: "webhooks[\(i)].url", reason: "appears twice") }
             webhooks.append(spec)
         }
-        return try await services.persistence.control { unit in
+        return try await services.persistence.control(.schemaChange) { unit in
             try await write(slug: slug, name: name, apps: apps, labels: labels, webhooks: webhooks, actor: actor, in: unit)
         }
     }

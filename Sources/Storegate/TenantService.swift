@@ -9,7 +9,9 @@ public struct TenantService: Sendable {
     public func create(slug: String, name: String, actor: Actor) async throws -> Tenant {
         let slug = try Validate.slug(slug)
         let name = try Validate.text(name, field: "name")
-        return try await persistence.control(conflictField: "slug") { unit in try await Self.create(slug: slug, name: name, actor: actor, in: unit) }
+        return try await persistence.control(.schemaChange, conflictField: "slug") { unit in
+            try await Self.create(slug: slug, name: name, actor: actor, in: unit)
+        }
     }
 
     static func create(slug: String, name: String, actor: Actor, in unit: any ControlUnit) async throws -> Tenant {
@@ -52,7 +54,7 @@ public struct TenantService: Sendable {
     public func delete(slug: String, confirm: String, actor: Actor) async throws {
         let slug = try Validate.slug(slug)
         guard confirm == slug else { throw StoregateError.invalid(field: "confirm", reason: "must repeat the slug (\(slug)) to delete the tenant") }
-        let keys = try await persistence.control { unit in
+        let keys = try await persistence.control(.schemaChange) { unit in
             guard let tenant = try await unit.tenants.find(slug: slug, forUpdate: true) else { throw StoregateError.notFound(field: "tenant", value: slug) }
             let keys = try await unit.tenants.delete(tenant)
             try await unit.audit([

@@ -10,6 +10,8 @@ public struct DatabaseDeadlines: Sendable {
     public var checkout: Duration = .seconds(2)
     /// From asking for a connection to the end of the unit of work (every statement, and COMMIT).
     public var unit: Duration = .seconds(10)
+    /// The same, for a unit that creates or drops a tenant's schema (`UnitAccess.schemaChange`).
+    public var schemaChange: Duration = .seconds(120)
     /// The whole readiness check, which must answer well within a second.
     public var readiness: Duration = .milliseconds(800)
 

@@ -58,13 +58,13 @@ public struct PostgresPersistence: Persistence {
         try await withConnection(.read, total: deadlines.readiness) { conn in try await migrator.isCurrent(on: conn) }
     }
 
-    /// Runs `body` on one connection, in a transaction for `.write`, within the deadlines. The error
+    /// Runs `body` on one connection, in a transaction unless `.read`, within the deadlines. The error
     /// thrown inside is rethrown as itself; a unique violation becomes the domain's `UniqueViolation`,
     /// and a database that is away or too slow becomes `StoregateError.unavailable`.
     func withConnection<T: Sendable>(
         _ access: UnitAccess, total: Duration? = nil, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let total = total ?? deadlines.unit
+        let total = total ?? (access == .schemaChange ? deadlines.schemaChange : deadlines.unit)
         do {
             return try await Deadline.run(checkout: min(deadlines.checkout, total), total: total) { held in
                 switch access {
@@ -73,7 +73,7 @@ public struct PostgresPersistence: Persistence {
                         try held.hold(conn)
                         return try await HeldConnection.$current.withValue(held) { try await body(conn) }
                     }
-                case .write:
+                case .write, .schemaChange:
                     return try await client.withConnection { conn in
                         try held.hold(conn)
                         return try await HeldConnection.$current.withValue(held) {

@@ -39,6 +39,10 @@ public enum UnitAccess: Sendable {
     case read
     /// One transaction.
     case write
+    /// One transaction that creates or drops a tenant's schema: many DDL statements (a new schema runs
+    /// every tenant migration) that may wait on catalog locks, so it is allowed the longer
+    /// schema-change deadline rather than a request's.
+    case schemaChange
 }
 
 /// A write broke a uniqueness rule (another row has the same key).
@@ -54,8 +58,10 @@ extension Persistence {
     }
 
     /// A write in which a uniqueness violation means `field` names something that already exists.
-    func control<T: Sendable>(conflictField field: String, _ body: (any ControlUnit) async throws -> T) async throws -> T {
-        do { return try await control(.write, body) } catch is UniqueViolation { throw StoregateError.conflict(field: field, reason: "already exists") }
+    func control<T: Sendable>(
+        _ access: UnitAccess = .write, conflictField field: String, _ body: (any ControlUnit) async throws -> T
+    ) async throws -> T {
+        do { return try await control(access, body) } catch is UniqueViolation { throw StoregateError.conflict(field: field, reason: "already exists") }
     }
 
     func inTenant<T: Sendable>(_ tenant: Tenant, conflictField field: String, _ body: (any TenantUnit) async throws -> T) async throws -> T {
