@@ -16,8 +16,9 @@ import Synchronization
 
 // Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
 // STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
-// Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--tenants N]; the phases: signing, reads, tenants, ingest,
-// stale, crash.
+// Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--tenants N] [--tenant-pools N]; the phases: signing,
+// reads, tenants, ingest, stale, crash. Like `storegate serve`, 20 connections: 4 tenant pools of 4 and 4 for the
+// control schema (`--tenant-pools 0`: all 20 shared).
 // openssl (if installed) is run beside the batch rounds for the yardstick. The tenants phase creates N
 // tenants (default 1,000) and reads status for a random one per request. Reads are measured against a
 // server with the holdings cache and against one without (every read a miss). The crash phase runs
@@ -30,13 +31,16 @@ func runs(_ phase: String) -> Bool { option("--only").map { $0.split(separator: 
 let quiet = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
 let bundleId = "com.example.bench"
 
+let tenantPools = TenantPools.Settings(count: option("--tenant-pools").flatMap(Int.init) ?? 4, connectionsEach: 4)
 let config = try DatabaseConfiguration(
-    url: ProcessInfo.processInfo.environment["STOREGATE_DATABASE_URL"] ?? DatabaseConfiguration.defaultURL, maximumConnections: 20)
+    url: ProcessInfo.processInfo.environment["STOREGATE_DATABASE_URL"] ?? DatabaseConfiguration.defaultURL,
+    maximumConnections: 20 - tenantPools.count * tenantPools.connectionsEach)
 let postgres = PostgresClient(configuration: config.client, backgroundLogger: quiet)
+let pools = TenantPools(configuration: config.client, settings: tenantPools, backgroundLogger: quiet)
 let http = HTTPClient(eventLoopGroupProvider: .singleton)
 let simulator = try AppStoreSimulator(sender: NotificationSender(http: http, logger: quiet))
 let vault = KeyVault(ring: MasterKeyRing(active: try MasterKey(base64: MasterKey.generate()), previous: []))
-let persistence = PostgresPersistence(client: postgres, logger: quiet)
+let persistence = PostgresPersistence(client: postgres, tenantPools: pools, logger: quiet)
 
 func firstPort(_ ports: AsyncStream<Int>) async throws -> Int {
     var iterator = ports.makeAsyncIterator()
@@ -52,6 +56,7 @@ func line(_ label: String, _ value: String) {
 
 try await withThrowingTaskGroup(of: Void.self) { group in
     group.addTask { await postgres.run() }
+    group.addTask { await pools.run() }
     try await persistence.migrator.migrateControl()
 
     let (simPorts, simContinuation) = AsyncStream<Int>.makeStream()
@@ -311,6 +316,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
                 url: base + "/rpc", body: body, authorization: nil, connections: 8, seconds: seconds, script: Wrk.randomAuthorization(keys))
             line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
             line("  PostgreSQL backends' private memory after it", try await BackendMemory.measure(postgres))
+            line("  tenant pools' generations so far", pools.generations.map(String.init).joined(separator: ", "))
         }
         try await read("wrk -c 8: status, always the same one of them", [keys[0]])
         try await read("wrk -c 8: status, a random one of \(tenantCount) each, first pass", keys)

@@ -42,11 +42,14 @@ enum Runtime {
     /// The composition root: the domain's services over PostgreSQL, as configured by the environment.
     static func makeServices(
         logger: Logger, database config: DatabaseConfiguration, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil,
-        ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings(), holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings()
+        ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings(), holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(),
+        tenantPools: TenantPools.Settings = TenantPools.Settings()
     ) throws -> (Services, PostgresPersistence) {
         var clientLogger = logger
         clientLogger.logLevel = .warning
-        let postgres = PostgresPersistence(client: PostgresClient(configuration: config.client, backgroundLogger: clientLogger), logger: logger)
+        let postgres = PostgresPersistence(
+            client: PostgresClient(configuration: config.client, backgroundLogger: clientLogger),
+            tenantPools: TenantPools(configuration: config.client, settings: tenantPools, backgroundLogger: clientLogger), logger: logger)
         let services = try Services(
             persistence: postgres, vault: vault(), logger: logger, trust: trust,
             appStoreURL: environment["STOREGATE_APP_STORE_URL"].flatMap { $0.isEmpty ? nil : $0 }, ocsp: ocsp, webhooks: webhooks,

@@ -26,7 +26,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Largest request body in bytes.") var maxBodyBytes = 1 << 20
     @Option(help: "Most requests in one JSON-RPC batch.") var maxBatchSize = 100
     @Option(help: "How many calls of one batch run at once.") var batchConcurrency = 32
-    @Option(help: "Database connections in the pool.") var databaseConnections = 20
+    @Option(help: "Database connections in all, the tenant pools' among them.") var databaseConnections = 20
+    @Option(help: "Pools tenants' work is spread over, each tenant always in the same one (0: tenants share the control schema's pool).")
+    var tenantPools = 4
+    @Option(help: "Database connections in each tenant pool.") var tenantPoolConnections = 4
+    @Option(help: "A tenant pool's connections are replaced by new ones after meeting this many tenants (bounds PostgreSQL's memory).")
+    var tenantPoolTenants = 2_000
+    @Option(help: "A tenant pool's connections are replaced by new ones after this many seconds.") var tenantPoolLifetime = 3_600.0
     @Option(help: "Customers' holdings cached in memory, at most (entries; a customer read with purchases and without is two).")
     var holdingsCacheEntries = 100_000
     @Option(help: "Memory the holdings cache may use, at most, in MiB (estimated).") var holdingsCacheMegabytes = 128
@@ -47,10 +53,21 @@ struct ServeCommand: AsyncParsableCommand {
         guard batchConcurrency >= 1 else { throw ValidationError("--batch-concurrency must be at least 1") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be more than 0 seconds") }
         guard shutdownGracePeriod >= 0 else { throw ValidationError("--shutdown-grace-period must be 0 seconds or more") }
+        guard tenantPools >= 0, tenantPoolConnections >= 1, tenantPoolTenants >= 1, tenantPoolLifetime > 0 else {
+            throw ValidationError("--tenant-pools must be 0 or more; --tenant-pool-connections, --tenant-pool-tenants and --tenant-pool-lifetime more than 0")
+        }
+        guard controlConnections >= 2 else {
+            throw ValidationError(
+                "--database-connections (\(databaseConnections)) must leave at least 2 for the control schema beside --tenant-pools × --tenant-pool-connections (\(tenantPools * tenantPoolConnections))"
+            )
+        }
         guard holdingsCacheEntries >= 0, holdingsCacheMegabytes >= 0 else {
             throw ValidationError("--holdings-cache-entries and --holdings-cache-megabytes must be 0 or more")
         }
     }
+
+    /// The control schema's pool: what the tenant pools leave.
+    var controlConnections: Int { databaseConnections - tenantPools * tenantPoolConnections }
 
     func run() async throws {
         Runtime.bootstrapLogging()
@@ -72,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
         let services: Services
         let postgres: PostgresPersistence
         do {
-            let database = try Runtime.databaseConfiguration(maximumConnections: databaseConnections)
+            let database = try Runtime.databaseConfiguration(maximumConnections: controlConnections)
             do {
                 try await database.check(logger: logger)
             } catch {
@@ -85,7 +102,10 @@ struct ServeCommand: AsyncParsableCommand {
                 webhooks: WebhookSettings(
                     urls: WebhookURLPolicy(allowPrivate: allowPrivateWebhookUrls), jobLease: Runtime.jobLease, observe: metrics.webhookObserver),
                 holdingsCache: HoldingsCache.Settings(
-                    entries: holdingsCacheEntries, bytes: holdingsCacheMegabytes << 20, observe: metrics.holdingsObserver))
+                    entries: holdingsCacheEntries, bytes: holdingsCacheMegabytes << 20, observe: metrics.holdingsObserver),
+                tenantPools: TenantPools.Settings(
+                    count: tenantPools, connectionsEach: tenantPoolConnections, tenantsPerGeneration: tenantPoolTenants,
+                    lifetime: .milliseconds(Int64(tenantPoolLifetime * 1000))))
         } catch {
             throw Runtime.fail(String(describing: error))
         }
@@ -104,7 +124,8 @@ struct ServeCommand: AsyncParsableCommand {
         let log = logger
         let tls = tlsCert != nil
         let app = try buildApplication(
-            configuration: configuration, storegate: services, metrics: metrics, services: [postgres.client], logger: logger,
+            configuration: configuration, storegate: services, metrics: metrics, services: [postgres.client] + [postgres.tenantPools].compactMap { $0 },
+            logger: logger,
             onServerRunning: { port in log.info("storegate listening", metadata: ["port": .stringConvertible(port), "tls": .stringConvertible(tls)]) })
         try await runUntilTerminated(app, configuration: configuration, logger: logger)
     }

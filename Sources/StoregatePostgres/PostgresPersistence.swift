@@ -7,15 +7,22 @@ import Storegate
 /// work holds one connection (and, for `.write`, one transaction); its stores are bound to it and, in a
 /// tenant unit, to the tenant's schema, so no call site names a schema or a connection.
 public struct PostgresPersistence: Persistence {
+    /// The control schema's work, and tenants' too unless `tenantPools` has pools. Run by its owner.
     public let client: PostgresClient
+    /// Tenants' work, each tenant in a pool of its own (see `TenantPools`); run by its owner.
+    public let tenantPools: TenantPools?
     public let logger: Logger
     public let migrator: Migrator
     public let deadlines: DatabaseDeadlines
     /// Told of the holdings each tenant unit changed, as it commits (see `observeCommits`).
     private let commits = CommitObservers()
 
-    public init(client: PostgresClient, logger: Logger, tenantChain: MigrationChain = TenantChain.chain, deadlines: DatabaseDeadlines = .init()) {
+    public init(
+        client: PostgresClient, tenantPools: TenantPools? = nil, logger: Logger, tenantChain: MigrationChain = TenantChain.chain,
+        deadlines: DatabaseDeadlines = .init()
+    ) {
         self.client = client
+        self.tenantPools = tenantPools
         self.logger = logger
         self.migrator = Migrator(client: client, logger: logger, tenantChain: tenantChain)
         self.deadlines = deadlines
@@ -35,7 +42,7 @@ public struct PostgresPersistence: Persistence {
         let schema = try TenantSchema(validating: tenant.storageName)
         let changes = UnitChanges()
         do {
-            let value = try await withConnection(access) { conn in
+            let value = try await withConnection(access, tenant: tenant.id) { conn in
                 let value: T
                 do {
                     value = try await body(PostgresTenantUnit(tenant: tenant, schema: schema, conn: conn, logger: logger, changes: changes))
@@ -61,26 +68,23 @@ public struct PostgresPersistence: Persistence {
     /// Runs `body` on one connection, in a transaction unless `.read`, within the deadlines. The error
     /// thrown inside is rethrown as itself; a unique violation becomes the domain's `UniqueViolation`,
     /// and a database that is away or too slow becomes `StoregateError.unavailable`.
+    /// A tenant's unit (`tenant`) runs on a connection of its pool when there are tenant pools.
     func withConnection<T: Sendable>(
-        _ access: UnitAccess, total: Duration? = nil, _ body: (PostgresConnection) async throws -> T
+        _ access: UnitAccess, tenant: UUID? = nil, total: Duration? = nil, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
         let total = total ?? (access == .schemaChange ? deadlines.schemaChange : deadlines.unit)
+        let logger = logger
         do {
             return try await Deadline.run(checkout: min(deadlines.checkout, total), total: total) { held in
-                switch access {
-                case .read:
-                    return try await client.withConnection { conn in
-                        try held.hold(conn)
-                        return try await HeldConnection.$current.withValue(held) { try await body(conn) }
-                    }
-                case .write, .schemaChange:
-                    return try await client.withConnection { conn in
-                        try held.hold(conn)
-                        return try await HeldConnection.$current.withValue(held) {
-                            try await conn.transaction(logger: logger, closedUnderIt: { held.isClosed }) { try await body(conn) }
-                        }
+                let unit: (PostgresConnection) async throws -> T = { conn in
+                    try held.hold(conn)
+                    return try await HeldConnection.$current.withValue(held) {
+                        guard access != .read else { return try await body(conn) }
+                        return try await conn.transaction(logger: logger, closedUnderIt: { held.isClosed }) { try await body(conn) }
                     }
                 }
+                if let tenant, let pools = tenantPools, !pools.isEmpty { return try await pools.withConnection(tenant: tenant, unit) }
+                return try await client.withConnection(unit)
             }
         } catch {
             throw Self.translate(error)

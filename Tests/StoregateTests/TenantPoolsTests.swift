@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Storegate
+import Testing
+
+@testable import StoregatePostgres
+
+/// Tenants' work on pools of their own: each tenant's units on the few backends of its home pool, and a
+/// pool's backends replaced once they have met enough tenants.
+@Suite struct TenantPoolsTests {
+    @Test func eachTenantsUnitsRunOnItsHomePoolsBackendsOnly() async throws {
+        try await TestDatabase.with { services, url in
+            var created: [Tenant] = []
+            for i in 0..<8 { created.append(try await services.tenants.create(slug: "pooled-\(i)", name: "Pooled", actor: Actor("test"))) }
+            let tenants = created
+            let settings = TenantPools.Settings(count: 2, connectionsEach: 2, tenantsPerGeneration: 100)
+            try await PooledPersistence.with(url: url, settings: settings) { postgres in
+                var backends: [Int: Set<Int>] = [:]
+                for tenant in tenants {
+                    let seen = try await postgres.backends(of: tenant, units: 12)
+                    #expect(seen.count <= 2, "a tenant meets at most its pool's 2 connections")
+                    backends[TenantPools.home(of: tenant.id, among: 2), default: []].formUnion(seen)
+                }
+                #expect(backends.count == 2, "8 tenants spread over both pools")
+                #expect(backends[0, default: []].isDisjoint(with: backends[1, default: []]), "the pools share no backend")
+                #expect(backends.values.allSatisfy { $0.count <= 2 })
+                #expect(postgres.pools.generations == [1, 1])
+            }
+        }
+    }
+
+    @Test func aPoolThatMetEnoughTenantsIsReplacedAndItsBackendsEndAfterTheirLastUnit() async throws {
+        try await TestDatabase.with { services, url in
+            var created: [Tenant] = []
+            for i in 0..<3 { created.append(try await services.tenants.create(slug: "recycled-\(i)", name: "Recycled", actor: Actor("test"))) }
+            let tenants = created
+            let settings = TenantPools.Settings(count: 1, connectionsEach: 2, tenantsPerGeneration: 2)
+            try await PooledPersistence.with(url: url, settings: settings) { postgres in
+                let first = try await postgres.backends(of: tenants[0], units: 4).union(postgres.backends(of: tenants[1], units: 4))
+                #expect(postgres.pools.generations == [1])
+                // A unit of the first generation is still running when the third tenant starts the second.
+                let (running, started) = AsyncStream<Int>.makeStream()
+                async let slow = postgres.persistence.inTenant(tenants[0], .read) { unit in
+                    let conn = (unit as! PostgresTenantUnit).conn
+                    let pid = try await conn.first("SELECT pg_backend_pid()", as: Int.self, logger: postgres.logger)
+                    started.yield(pid ?? -1)
+                    try await conn.run("SELECT pg_sleep(0.5)", logger: postgres.logger)
+                    return try await conn.first("SELECT pg_backend_pid()", as: Int.self, logger: postgres.logger)
+                }
+                var iterator = running.makeAsyncIterator()
+                let slowBackend = await iterator.next()
+                let second = try await postgres.backends(of: tenants[2], units: 4)
+                #expect(postgres.pools.generations == [2])
+                #expect(second.isDisjoint(with: first), "the new generation has backends of its own")
+                #expect(try await slow == slowBackend, "the unit in flight finished on its backend")
+                #expect(first.contains(slowBackend ?? -1), "of the old generation")
+                // The old generation's backends end once its last unit has.
+                let deadline = ContinuousClock.now + .seconds(10)
+                var alive = first
+                while !alive.isEmpty, ContinuousClock.now < deadline {
+                    alive = try await postgres.alive(first)
+                    if !alive.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+                }
+                #expect(alive.isEmpty, "the replaced backends closed")
+                #expect(try await postgres.alive(second) == second, "the new generation's stay")
+            }
+        }
+    }
+}
+
+/// A persistence whose tenants' work runs on tenant pools, with its clients running for `body`.
+struct PooledPersistence {
+    let persistence: PostgresPersistence
+    let pools: TenantPools
+    let logger = Logger(label: "pooled", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    static func with(url: String, settings: TenantPools.Settings, _ body: @Sendable (PooledPersistence) async throws -> Void) async throws {
+        let logger = Logger(label: "pooled", factory: { _ in SwiftLogNoOpLogHandler() })
+        let config = try DatabaseConfiguration(url: url, maximumConnections: 2)
+        let client = PostgresClient(configuration: config.client, backgroundLogger: logger)
+        let pools = TenantPools(configuration: config.client, settings: settings, backgroundLogger: logger)
+        let persistence = PostgresPersistence(client: client, tenantPools: pools, logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            group.addTask { await pools.run() }
+            defer { group.cancelAll() }
+            try await body(PooledPersistence(persistence: persistence, pools: pools))
+        }
+    }
+
+    /// The backends that `units` concurrent units of `tenant` ran on.
+    func backends(of tenant: Tenant, units: Int) async throws -> Set<Int> {
+        try await withThrowingTaskGroup(of: Int?.self) { group in
+            for _ in 0..<units {
+                group.addTask {
+                    try await persistence.inTenant(tenant, .read) { unit in
+                        try await (unit as! PostgresTenantUnit).conn.first(
+                            "SELECT pg_backend_pid() FROM pg_sleep(0.02)", as: Int.self, logger: logger)
+                    }
+                }
+            }
+            var seen: Set<Int> = []
+            for try await pid in group { if let pid { seen.insert(pid) } }
+            return seen
+        }
+    }
+
+    /// Which of `backends` are still running.
+    func alive(_ backends: Set<Int>) async throws -> Set<Int> {
+        let pids = Array(backends)
+        let rows = try await persistence.client.query("SELECT pid FROM pg_stat_activity WHERE pid = ANY(\(pids))")
+        var alive: Set<Int> = []
+        for try await pid in rows.decode(Int.self) { alive.insert(pid) }
+        return alive
+    }
+}
