@@ -179,6 +179,9 @@ public enum ControlChain {
         ),
         // A claim names its worker, which renews the claim's lease while it runs the job (and hands it back when it stops).
         Migration(5, "job claims held by their worker", ["ALTER TABLE storegate.jobs ADD COLUMN claimed_by uuid"]),
+        // Claims whose worker died (still claimed, lease run out) are taken first: their work was due before
+        // the lease pushed their due time on.
+        Migration(6, "jobs claimed in claim order", ["CREATE INDEX jobs_claim_order ON storegate.jobs ((claimed_by IS NULL), due_at)"]),
     ])
 }
 

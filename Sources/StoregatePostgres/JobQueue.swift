@@ -5,7 +5,8 @@ import Storegate
 
 /// The job queue `storegate.jobs`. Workers claim due jobs with `FOR UPDATE SKIP LOCKED` and a lease: a
 /// claimed job is pushed `lease` into the future and marked with its worker, which renews the lease while
-/// it runs the job; a worker that dies leaves it to be claimed again once the lease runs out.
+/// it runs the job; a worker that dies leaves it to be claimed again once the lease runs out, before the
+/// jobs that were due after it (such a job is still marked claimed, which puts it first).
 struct JobRepository: Storegate.JobQueue {
     let conn: PostgresConnection
     let logger: Logger
@@ -32,7 +33,8 @@ struct JobRepository: Storegate.JobQueue {
             """
             UPDATE storegate.jobs SET due_at = now() + make_interval(secs => \(lease.seconds)), attempts = attempts + 1, claimed_by = \(worker)
             WHERE id IN (
-                SELECT id FROM storegate.jobs WHERE due_at <= now() ORDER BY due_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
+                SELECT id FROM storegate.jobs WHERE due_at <= now()
+                ORDER BY claimed_by IS NULL, due_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
             )
             RETURNING id, tenant_id, kind, ref, attempts
             """, logger: logger
