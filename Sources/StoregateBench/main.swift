@@ -16,7 +16,7 @@ import Synchronization
 
 // Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
 // STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
-// Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--tenants N] [--tenant-pools N]; the phases: signing,
+// Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--tenants N] [--tenant-pools N] [--tenant-pool-tenants N]; the phases: signing,
 // reads, tenants, ingest, stale, crash. Like `storegate serve`, 20 connections: 4 tenant pools of 4 and 4 for the
 // control schema (`--tenant-pools 0`: all 20 shared).
 // openssl (if installed) is run beside the batch rounds for the yardstick. The tenants phase creates N
@@ -31,7 +31,9 @@ func runs(_ phase: String) -> Bool { option("--only").map { $0.split(separator: 
 let quiet = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
 let bundleId = "com.example.bench"
 
-let tenantPools = TenantPools.Settings(count: option("--tenant-pools").flatMap(Int.init) ?? 4, connectionsEach: 4)
+let tenantPools = TenantPools.Settings(
+    count: option("--tenant-pools").flatMap(Int.init) ?? 4, connectionsEach: 4,
+    tenantsPerGeneration: option("--tenant-pool-tenants").flatMap(Int.init) ?? TenantPools.Settings().tenantsPerGeneration)
 let config = try DatabaseConfiguration(
     url: ProcessInfo.processInfo.environment["STOREGATE_DATABASE_URL"] ?? DatabaseConfiguration.defaultURL,
     maximumConnections: 20 - tenantPools.count * tenantPools.connectionsEach)

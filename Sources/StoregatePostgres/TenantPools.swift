@@ -8,7 +8,8 @@ import Synchronization
 /// tenant is new text to a backend: parsed, planned, and its tables' catalog loaded into the backend's
 /// memory, which PostgreSQL keeps until the backend ends. A pool whose every connection meets every tenant
 /// is therefore slow and large with many tenants. Here each tenant has a home, one of `count` small pools
-/// chosen from its id, so a backend meets 1/`count` of the tenants and keeps their statements prepared.
+/// chosen from its id, so a backend meets 1/`count` of the tenants and keeps their statements prepared
+/// (and, only while its home is full, the next pool's: see `withConnection`).
 ///
 /// A pool's connections are replaced by fresh ones once they have met `tenantsPerGeneration` tenants or
 /// lived `lifetime`: new units go to the new generation, the old one finishes its units and then closes, so
@@ -49,9 +50,14 @@ public final class TenantPools: Service, Sendable {
 
     var isEmpty: Bool { pools.isEmpty }
 
-    /// Runs `body` with a connection of `tenant`'s pool (there must be pools).
+    /// Runs `body` with a connection of `tenant`'s pool (there must be pools); when every connection of
+    /// that pool is in use and the next pool has one free, with one of the next pool's, so that a busy
+    /// tenant (a burst of notifications) is not held to one pool's connections while another waits idle.
     func withConnection<T: Sendable>(tenant: UUID, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await pools[Self.home(of: tenant, among: pools.count)].withConnection(tenant: tenant, body)
+        let home = Self.home(of: tenant, among: pools.count)
+        let next = (home + 1) % pools.count
+        let pool = pools[home].isFull && !pools[next].isFull ? pools[next] : pools[home]
+        return try await pool.withConnection(tenant: tenant, body)
     }
 
     /// The pool a tenant always uses: from its id (random), so tenants spread evenly.
@@ -118,6 +124,9 @@ extension TenantPools {
         }
 
         var started: Int { state.withLock { $0.number } }
+
+        /// Whether the current generation has a unit on each of its connections.
+        var isFull: Bool { state.withLock { $0.units[ObjectIdentifier($0.current), default: 0] >= settings.connectionsEach } }
 
         func withConnection<T: Sendable>(tenant: UUID, _ body: (PostgresConnection) async throws -> T) async throws -> T {
             let generation = enter(tenant)

@@ -9,7 +9,7 @@ import Testing
 /// Tenants' work on pools of their own: each tenant's units on the few backends of its home pool, and a
 /// pool's backends replaced once they have met enough tenants.
 @Suite struct TenantPoolsTests {
-    @Test func eachTenantsUnitsRunOnItsHomePoolsBackendsOnly() async throws {
+    @Test func eachTenantsUnitsRunOnItsHomePoolAndOnlyTheNextWhenItIsFull() async throws {
         try await TestDatabase.with { services, url in
             var created: [Tenant] = []
             for i in 0..<8 { created.append(try await services.tenants.create(slug: "pooled-\(i)", name: "Pooled", actor: Actor("test"))) }
@@ -18,13 +18,17 @@ import Testing
             try await PooledPersistence.with(url: url, settings: settings) { postgres in
                 var backends: [Int: Set<Int>] = [:]
                 for tenant in tenants {
-                    let seen = try await postgres.backends(of: tenant, units: 12)
+                    // As many units at once as the pool has connections: all on the home pool.
+                    let seen = try await postgres.backends(of: tenant, units: 8, atOnce: 2)
                     #expect(seen.count <= 2, "a tenant meets at most its pool's 2 connections")
                     backends[TenantPools.home(of: tenant.id, among: 2), default: []].formUnion(seen)
                 }
                 #expect(backends.count == 2, "8 tenants spread over both pools")
                 #expect(backends[0, default: []].isDisjoint(with: backends[1, default: []]), "the pools share no backend")
                 #expect(backends.values.allSatisfy { $0.count <= 2 })
+                // More at once than its pool has connections: the next pool takes the rest.
+                let busy = try await postgres.backends(of: tenants[0], units: 12, atOnce: 12)
+                #expect(busy.count > 2 && busy.isSubset(of: backends[0, default: []].union(backends[1, default: []])))
                 #expect(postgres.pools.generations == [1, 1])
             }
         }
@@ -89,18 +93,19 @@ struct PooledPersistence {
         }
     }
 
-    /// The backends that `units` concurrent units of `tenant` ran on.
-    func backends(of tenant: Tenant, units: Int) async throws -> Set<Int> {
+    /// The backends that `units` units of `tenant`, `atOnce` at a time, ran on.
+    func backends(of tenant: Tenant, units: Int, atOnce: Int? = nil) async throws -> Set<Int> {
         try await withThrowingTaskGroup(of: Int?.self) { group in
-            for _ in 0..<units {
+            var seen: Set<Int> = []
+            for i in 0..<units {
+                if i >= atOnce ?? units, let pid = try await group.next() { pid.map { _ = seen.insert($0) } }
                 group.addTask {
                     try await persistence.inTenant(tenant, .read) { unit in
                         try await (unit as! PostgresTenantUnit).conn.first(
-                            "SELECT pg_backend_pid() FROM pg_sleep(0.02)", as: Int.self, logger: logger)
+                            "SELECT pg_backend_pid() FROM pg_sleep(0.05)", as: Int.self, logger: logger)
                     }
                 }
             }
-            var seen: Set<Int> = []
             for try await pid in group { if let pid { seen.insert(pid) } }
             return seen
         }
