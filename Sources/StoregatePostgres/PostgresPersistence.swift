@@ -68,7 +68,8 @@ public struct PostgresPersistence: Persistence {
     /// Runs `body` on one connection, in a transaction unless `.read`, within the deadlines. The error
     /// thrown inside is rethrown as itself; a unique violation becomes the domain's `UniqueViolation`,
     /// and a database that is away or too slow becomes `StoregateError.unavailable`.
-    /// A tenant's unit (`tenant`) runs on a connection of its pool when there are tenant pools.
+    /// A tenant's unit (`tenant`) runs on a connection of its pool when there are tenant pools, and a
+    /// schema change on theirs for schema changes.
     func withConnection<T: Sendable>(
         _ access: UnitAccess, tenant: UUID? = nil, total: Duration? = nil, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
@@ -83,7 +84,10 @@ public struct PostgresPersistence: Persistence {
                         return try await conn.transaction(logger: logger, closedUnderIt: { held.isClosed }) { try await body(conn) }
                     }
                 }
-                if let tenant, let pools = tenantPools, !pools.isEmpty { return try await pools.withConnection(tenant: tenant, unit) }
+                if let pools = tenantPools, !pools.isEmpty {
+                    if access == .schemaChange { return try await pools.withSchemaChangeConnection(unit) }
+                    if let tenant { return try await pools.withConnection(tenant: tenant, unit) }
+                }
                 return try await client.withConnection(unit)
             }
         } catch {

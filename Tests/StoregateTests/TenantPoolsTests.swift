@@ -29,7 +29,7 @@ import Testing
                 // More at once than its pool has connections: the next pool takes the rest.
                 let busy = try await postgres.backends(of: tenants[0], units: 12, atOnce: 12)
                 #expect(busy.count > 2 && busy.isSubset(of: backends[0, default: []].union(backends[1, default: []])))
-                #expect(postgres.pools.generations == [1, 1])
+                #expect(postgres.pools.generations == [1, 1, 1])
             }
         }
     }
@@ -42,7 +42,7 @@ import Testing
             let settings = TenantPools.Settings(count: 1, connectionsEach: 2, tenantsPerGeneration: 2)
             try await PooledPersistence.with(url: url, settings: settings) { postgres in
                 let first = try await postgres.backends(of: tenants[0], units: 4).union(postgres.backends(of: tenants[1], units: 4))
-                #expect(postgres.pools.generations == [1])
+                #expect(postgres.pools.generations == [1, 1])
                 // A unit of the first generation is still running when the third tenant starts the second.
                 let (running, started) = AsyncStream<Int>.makeStream()
                 async let slow = postgres.persistence.inTenant(tenants[0], .read) { unit in
@@ -55,7 +55,7 @@ import Testing
                 var iterator = running.makeAsyncIterator()
                 let slowBackend = await iterator.next()
                 let second = try await postgres.backends(of: tenants[2], units: 4)
-                #expect(postgres.pools.generations == [2])
+                #expect(postgres.pools.generations == [2, 1])
                 #expect(second.isDisjoint(with: first), "the new generation has backends of its own")
                 #expect(try await slow == slowBackend, "the unit in flight finished on its backend")
                 #expect(first.contains(slowBackend ?? -1), "of the old generation")
@@ -68,6 +68,28 @@ import Testing
                 }
                 #expect(alive.isEmpty, "the replaced backends closed")
                 #expect(try await postgres.alive(second) == second, "the new generation's stay")
+            }
+        }
+    }
+
+    @Test func schemaChangesRunOnAConnectionOfTheirOwnReplacedEveryHundred() async throws {
+        try await TestDatabase.with { services, url in
+            let settings = TenantPools.Settings(count: 1, connectionsEach: 2, tenantsPerGeneration: 100)
+            try await PooledPersistence.with(url: url, settings: settings) { postgres in
+                let pooledServices = try Services(persistence: postgres.persistence, vault: TestDatabase.makeVault(), logger: postgres.logger)
+                let tenant = try await pooledServices.tenants.create(slug: "schema-change", name: "Schema change", actor: Actor("test"))
+                let tenantBackends = try await postgres.backends(of: tenant, units: 4)
+                let schemaBackend = try await postgres.persistence.withConnection(.schemaChange) { conn in
+                    try await conn.first("SELECT pg_backend_pid()", as: Int.self, logger: postgres.logger)
+                }
+                let controlBackend = try await postgres.persistence.withConnection(.write) { conn in
+                    try await conn.first("SELECT pg_backend_pid()", as: Int.self, logger: postgres.logger)
+                }
+                #expect(!tenantBackends.contains(schemaBackend ?? -1) && schemaBackend != controlBackend)
+                for _ in 0..<TenantPools.schemaChangesPerGeneration {
+                    try await postgres.persistence.withConnection(.schemaChange) { _ in }
+                }
+                #expect(postgres.pools.generations == [1, 2], "the schema changes' connection was replaced")
             }
         }
     }
