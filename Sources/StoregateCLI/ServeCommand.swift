@@ -31,7 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
     var tenantPools = 4
     @Option(help: "Database connections in each tenant pool.") var tenantPoolConnections = 4
     @Option(help: "A tenant pool's connections are replaced by new ones after meeting this many tenants (bounds PostgreSQL's memory).")
-    var tenantPoolTenants = 2_000
+    var tenantPoolTenants = 250
     @Option(help: "A tenant pool's connections are replaced by new ones after this many seconds.") var tenantPoolLifetime = 3_600.0
     @Option(help: "Customers' holdings cached in memory, at most (entries; a customer read with purchases and without is two).")
     var holdingsCacheEntries = 100_000

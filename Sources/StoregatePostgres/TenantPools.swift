@@ -28,7 +28,7 @@ public final class TenantPools: Service, Sendable {
         /// A pool's connections are replaced after this long.
         public var lifetime: Duration
 
-        public init(count: Int = 0, connectionsEach: Int = 4, tenantsPerGeneration: Int = 2_000, lifetime: Duration = .seconds(3_600)) {
+        public init(count: Int = 0, connectionsEach: Int = 4, tenantsPerGeneration: Int = 250, lifetime: Duration = .seconds(3_600)) {
             self.count = count
             self.connectionsEach = connectionsEach
             self.tenantsPerGeneration = tenantsPerGeneration
