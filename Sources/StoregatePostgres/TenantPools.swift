@@ -87,11 +87,14 @@ public final class TenantPools: Service, Sendable {
     /// changes' pool last.
     public var generations: [Int] { (pools + [schemaChanges].compactMap { $0 }).map(\.started) }
 
+    /// Until cancelled or, as a service, shut down (as `PostgresClient.run` is).
     public func run() async {
-        await withDiscardingTaskGroup { group in
-            for pool in pools + [schemaChanges].compactMap({ $0 }) { group.addTask { await pool.run() } }
-            if pools.isEmpty {
-                group.addTask { while !Task.isCancelled { try? await Task.sleep(for: .seconds(3_600)) } }
+        try? await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                for pool in self.pools + [self.schemaChanges].compactMap({ $0 }) { group.addTask { await pool.run() } }
+                if self.pools.isEmpty {
+                    group.addTask { while !Task.isCancelled { try? await Task.sleep(for: .seconds(3_600)) } }
+                }
             }
         }
     }
