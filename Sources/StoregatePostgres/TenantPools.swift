@@ -40,7 +40,8 @@ public final class TenantPools: Service, Sendable {
     private let pools: [Pool]
     /// Where tenants' schemas are created and dropped: DDL fills a backend's catalog cache with every
     /// schema it creates (10,000 tenants created on the control pool left a backend of 175 MB), so it
-    /// runs on a connection of its own, replaced after `schemaChangesPerGeneration` units.
+    /// runs on connections of its own (two: onboarding creates tenants side by side; on one connection
+    /// 10,000 took twice as long), replaced after `schemaChangesPerGeneration` units.
     private let schemaChanges: Pool?
     static let schemaChangesPerGeneration = 100
 
@@ -51,9 +52,9 @@ public final class TenantPools: Service, Sendable {
         configuration.options.minimumConnections = 0
         self.settings = settings
         self.pools = (0..<max(0, settings.count)).map { _ in Pool(configuration: configuration, settings: settings, logger: backgroundLogger) }
-        configuration.options.maximumConnections = 1
+        configuration.options.maximumConnections = 2
         var schemaSettings = settings
-        schemaSettings.connectionsEach = 1
+        schemaSettings.connectionsEach = 2
         schemaSettings.tenantsPerGeneration = Self.schemaChangesPerGeneration
         self.schemaChanges = pools.isEmpty ? nil : Pool(configuration: configuration, settings: schemaSettings, logger: backgroundLogger)
     }
@@ -70,7 +71,7 @@ public final class TenantPools: Service, Sendable {
         return try await pool.withConnection(tenant: tenant, body)
     }
 
-    /// Runs `body` with the schema changes' connection (there must be pools).
+    /// Runs `body` with a schema changes' connection (there must be pools).
     func withSchemaChangeConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         // Each unit counts as a tenant met: it may create one.
         try await schemaChanges!.withConnection(tenant: UUID(), body)

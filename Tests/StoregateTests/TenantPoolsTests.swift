@@ -72,7 +72,7 @@ import Testing
         }
     }
 
-    @Test func schemaChangesRunOnAConnectionOfTheirOwnReplacedEveryHundred() async throws {
+    @Test func schemaChangesRunOnConnectionsOfTheirOwnReplacedEveryHundred() async throws {
         try await TestDatabase.with { services, url in
             let settings = TenantPools.Settings(count: 1, connectionsEach: 2, tenantsPerGeneration: 100)
             try await PooledPersistence.with(url: url, settings: settings) { postgres in
@@ -89,7 +89,7 @@ import Testing
                 for _ in 0..<TenantPools.schemaChangesPerGeneration {
                     try await postgres.persistence.withConnection(.schemaChange) { _ in }
                 }
-                #expect(postgres.pools.generations == [1, 2], "the schema changes' connection was replaced")
+                #expect(postgres.pools.generations == [1, 2], "the schema changes' connections were replaced")
             }
         }
     }
