@@ -10,65 +10,55 @@ import Testing
 /// pool's backends replaced once they have met enough tenants.
 @Suite struct TenantPoolsTests {
     @Test func eachTenantsUnitsRunOnItsHomePoolAndOnlyTheNextWhenItIsFull() async throws {
-        try await TestDatabase.with { services, url in
-            var created: [Tenant] = []
-            for i in 0..<8 { created.append(try await services.tenants.create(slug: "pooled-\(i)", name: "Pooled", actor: Actor("test"))) }
-            let tenants = created
-            let settings = TenantPools.Settings(count: 2, connectionsEach: 2, tenantsPerGeneration: 100)
-            try await PooledPersistence.with(url: url, settings: settings) { postgres in
-                var backends: [Int: Set<Int>] = [:]
-                for tenant in tenants {
-                    // As many units at once as the pool has connections: all on the home pool.
-                    let seen = try await postgres.backends(of: tenant, units: 8, atOnce: 2)
-                    #expect(seen.count <= 2, "a tenant meets at most its pool's 2 connections")
-                    backends[TenantPools.home(of: tenant.id, among: 2), default: []].formUnion(seen)
-                }
-                #expect(backends.count == 2, "8 tenants spread over both pools")
-                #expect(backends[0, default: []].isDisjoint(with: backends[1, default: []]), "the pools share no backend")
-                #expect(backends.values.allSatisfy { $0.count <= 2 })
-                // More at once than its pool has connections: the next pool takes the rest.
-                let busy = try await postgres.backends(of: tenants[0], units: 12, atOnce: 12)
-                #expect(busy.count > 2 && busy.isSubset(of: backends[0, default: []].union(backends[1, default: []])))
-                #expect(postgres.pools.generations == [1, 1, 1])
+        try await PooledPersistence.with(tenants: 8, settings: TenantPools.Settings(count: 2, connectionsEach: 2, tenantsPerGeneration: 100)) {
+            postgres, tenants in
+            var backends: [Int: Set<Int>] = [:]
+            for tenant in tenants {
+                // As many units at once as the pool has connections: all on the home pool.
+                let seen = try await postgres.backends(of: tenant, units: 8, atOnce: 2)
+                #expect(seen.count <= 2, "a tenant meets at most its pool's 2 connections")
+                backends[TenantPools.home(of: tenant.id, among: 2), default: []].formUnion(seen)
             }
+            #expect(backends.count == 2, "8 tenants spread over both pools")
+            #expect(backends[0, default: []].isDisjoint(with: backends[1, default: []]), "the pools share no backend")
+            #expect(backends.values.allSatisfy { $0.count <= 2 })
+            // More at once than its pool has connections: the next pool takes the rest.
+            let busy = try await postgres.backends(of: tenants[0], units: 12, atOnce: 12)
+            #expect(busy.count > 2 && busy.isSubset(of: backends[0, default: []].union(backends[1, default: []])))
+            #expect(postgres.pools.generations == [1, 1, 1])
         }
     }
 
     @Test func aPoolThatMetEnoughTenantsIsReplacedAndItsBackendsEndAfterTheirLastUnit() async throws {
-        try await TestDatabase.with { services, url in
-            var created: [Tenant] = []
-            for i in 0..<3 { created.append(try await services.tenants.create(slug: "recycled-\(i)", name: "Recycled", actor: Actor("test"))) }
-            let tenants = created
-            let settings = TenantPools.Settings(count: 1, connectionsEach: 2, tenantsPerGeneration: 2)
-            try await PooledPersistence.with(url: url, settings: settings) { postgres in
-                let first = try await postgres.backends(of: tenants[0], units: 4).union(postgres.backends(of: tenants[1], units: 4))
-                #expect(postgres.pools.generations == [1, 1])
-                // A unit of the first generation is still running when the third tenant starts the second.
-                let (running, started) = AsyncStream<Int>.makeStream()
-                async let slow = postgres.persistence.inTenant(tenants[0], .read) { unit in
-                    let conn = (unit as! PostgresTenantUnit).conn
-                    let pid = try await conn.first("SELECT pg_backend_pid()", as: Int.self, logger: postgres.logger)
-                    started.yield(pid ?? -1)
-                    try await conn.run("SELECT pg_sleep(0.5)", logger: postgres.logger)
-                    return try await conn.first("SELECT pg_backend_pid()", as: Int.self, logger: postgres.logger)
-                }
-                var iterator = running.makeAsyncIterator()
-                let slowBackend = await iterator.next()
-                let second = try await postgres.backends(of: tenants[2], units: 4)
-                #expect(postgres.pools.generations == [2, 1])
-                #expect(second.isDisjoint(with: first), "the new generation has backends of its own")
-                #expect(try await slow == slowBackend, "the unit in flight finished on its backend")
-                #expect(first.contains(slowBackend ?? -1), "of the old generation")
-                // The old generation's backends end once its last unit has.
-                let deadline = ContinuousClock.now + .seconds(10)
-                var alive = first
-                while !alive.isEmpty, ContinuousClock.now < deadline {
-                    alive = try await postgres.alive(first)
-                    if !alive.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
-                }
-                #expect(alive.isEmpty, "the replaced backends closed")
-                #expect(try await postgres.alive(second) == second, "the new generation's stay")
+        try await PooledPersistence.with(tenants: 3, settings: TenantPools.Settings(count: 1, connectionsEach: 2, tenantsPerGeneration: 2)) {
+            postgres, tenants in
+            let first = try await postgres.backends(of: tenants[0], units: 4).union(postgres.backends(of: tenants[1], units: 4))
+            #expect(postgres.pools.generations == [1, 1])
+            // A unit of the first generation is still running when the third tenant starts the second.
+            let (running, started) = AsyncStream<Int>.makeStream()
+            async let slow = postgres.persistence.inTenant(tenants[0], .read) { unit in
+                let conn = (unit as! PostgresTenantUnit).conn
+                let pid = try await conn.first("SELECT pg_backend_pid()", as: Int.self, logger: postgres.logger)
+                started.yield(pid ?? -1)
+                try await conn.run("SELECT pg_sleep(0.5)", logger: postgres.logger)
+                return try await conn.first("SELECT pg_backend_pid()", as: Int.self, logger: postgres.logger)
             }
+            var iterator = running.makeAsyncIterator()
+            let slowBackend = await iterator.next()
+            let second = try await postgres.backends(of: tenants[2], units: 4)
+            #expect(postgres.pools.generations == [2, 1])
+            #expect(second.isDisjoint(with: first), "the new generation has backends of its own")
+            #expect(try await slow == slowBackend, "the unit in flight finished on its backend")
+            #expect(first.contains(slowBackend ?? -1), "of the old generation")
+            // The old generation's backends end once its last unit has.
+            let deadline = ContinuousClock.now + .seconds(10)
+            var alive = first
+            while !alive.isEmpty, ContinuousClock.now < deadline {
+                alive = try await postgres.alive(first)
+                if !alive.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(alive.isEmpty, "the replaced backends closed")
+            #expect(try await postgres.alive(second) == second, "the new generation's stay")
         }
     }
 
@@ -100,6 +90,17 @@ struct PooledPersistence {
     let persistence: PostgresPersistence
     let pools: TenantPools
     let logger = Logger(label: "pooled", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// `count` tenants, created by a test database's services, and this persistence over the same database.
+    static func with(
+        tenants count: Int, settings: TenantPools.Settings, _ body: @Sendable (PooledPersistence, [Tenant]) async throws -> Void
+    ) async throws {
+        try await TestDatabase.with { services, url in
+            var tenants: [Tenant] = []
+            for i in 0..<count { tenants.append(try await services.tenants.create(slug: "pooled-\(i)", name: "Pooled", actor: Actor("test"))) }
+            try await with(url: url, settings: settings) { [tenants] postgres in try await body(postgres, tenants) }
+        }
+    }
 
     static func with(url: String, settings: TenantPools.Settings, _ body: @Sendable (PooledPersistence) async throws -> Void) async throws {
         let logger = Logger(label: "pooled", factory: { _ in SwiftLogNoOpLogHandler() })
