@@ -3,8 +3,13 @@ import Foundation
 import Logging
 
 /// Receives App Store Server Notifications V2 for an app's webhook token: verifies the signed payload
-/// (with the process-wide chain cache), then stores it durably in the tenant's data, keyed by
-/// `notificationUUID`, before it is acknowledged. Processing happens afterwards, from what was stored.
+/// (with the process-wide chain cache), then stores it durably in the inbox with its processing job,
+/// keyed by tenant and `notificationUUID`, before it is acknowledged. Processing happens afterwards: it
+/// takes the notification into the tenant's data and applies it. The inbox is one table for every tenant,
+/// so the acknowledgement is one statement whose text never changes: prepared once on each connection, it
+/// costs the same whatever the number of tenants (a tenant's own table is a new text on each backend that
+/// meets the tenant, parsed, planned and its catalog loaded there). A delivery Apple repeats is known as
+/// a duplicate while the first waits in the inbox; after, processing finds it applied and drops it.
 public struct NotificationIngest: Sendable {
     let persistence: any Persistence
     let verification: Verification
@@ -40,8 +45,9 @@ public struct NotificationIngest: Sendable {
         case .failure(let failure): return .rejected(failure)
         case .success(let notification): stored = notification
         }
-        let inserted = try await store(stored, tenant: tenant)
-        return inserted ? .stored(stored.notificationUUID) : .duplicate(stored.notificationUUID)
+        let received = try await persistence.control(.read) { try await $0.inbox.receive(stored, tenantId: tenant.id, processingDue: Date()) }
+        if received { worker.poke() }
+        return received ? .stored(stored.notificationUUID) : .duplicate(stored.notificationUUID)
     }
 
     /// Verifies a signed notification as the app's in `environment`, ready to store.
@@ -65,8 +71,9 @@ public struct NotificationIngest: Sendable {
         }
     }
 
-    /// Stores the notification and its processing job (due now) in one statement, and wakes the job
-    /// worker: Apple gets its answer once the notification is durable, not after it was applied.
+    /// Stores the notification in the tenant's data with its processing job (due now), in one statement,
+    /// and wakes the job worker; returns whether it was new. For notifications recovered from Apple's
+    /// history, which are counted as new or known exactly.
     func store(_ stored: StoredNotification, tenant: Tenant) async throws -> Bool {
         let inserted = try await persistence.inTenant(tenant, .read) { try await $0.notifications.insert(stored, processingDue: Date()) }
         if inserted { worker.poke() }

@@ -8,9 +8,9 @@ public struct NotificationProcessor: Sendable {
     let persistence: any Persistence
     let verification: Verification
 
-    /// Applies stored notifications of one tenant together: read in one unit, then applied in one
-    /// transaction that locks them once, marks them processed once and completes their jobs once, with
-    /// one statement per change in between. Each is applied exactly once: one already applied (here or by
+    /// Applies stored notifications of one tenant together: read in one unit (from the tenant's data or
+    /// the inbox), then applied in one transaction that takes them in from the inbox, locks them once,
+    /// marks them processed once and completes their jobs once, with one statement per change in between. Each is applied exactly once: one already applied (here or by
     /// another worker) is skipped, and its job completed. The job worker applies a batch of up to 16, or
     /// one at a time when a batch failed.
     ///
@@ -33,6 +33,7 @@ public struct NotificationProcessor: Sendable {
         }
         let settled = uuids.filter { later[$0] == nil }
         try await persistence.inTenant(tenant) { unit in
+            try await unit.notifications.admit(uuids)
             let unapplied = try await unit.notifications.lockUnprocessed(ready.map(\.stored.notificationUUID))
             var processed: [(UUID, String?)] = []
             var events: [NewEvent] = []
@@ -42,6 +43,7 @@ public struct NotificationProcessor: Sendable {
             }
             try await unit.notifications.markProcessed(processed)
             try await unit.completeJobs(.processNotification, refs: settled.map(\.uuidString))
+            try await unit.notifications.admit(settled)
             try await unit.events.append(events)
         }
         return later
@@ -91,8 +93,10 @@ public struct NotificationProcessor: Sendable {
     /// Marks a notification that keeps failing as processed, with its error, and drops its job.
     func giveUp(tenant: Tenant, notificationUUID: UUID, error: String) async throws {
         try await persistence.inTenant(tenant) { unit in
+            try await unit.notifications.admit([notificationUUID])
             try await unit.notifications.markProcessed([(notificationUUID, error)])
             try await unit.completeJobs(.processNotification, refs: [notificationUUID.uuidString])
+            try await unit.notifications.admit([notificationUUID])
         }
     }
 

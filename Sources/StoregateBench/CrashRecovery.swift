@@ -52,10 +52,17 @@ enum CrashRecovery {
         }
         let schema = try TenantSchema(validating: tenant.storageName).sql
         let logger = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
+        // The tenant's notifications and those acknowledged into the inbox, not yet taken in.
         @Sendable func count(_ condition: String) async throws -> Int {
             try await postgres.withConnection { conn in
                 try await conn.first(
-                    "SELECT count(*)::int FROM \(unescaped: schema).notifications WHERE \(unescaped: condition)", as: Int.self, logger: logger) ?? 0
+                    """
+                    SELECT count(*)::int FROM (
+                        SELECT notification_uuid, processed_at FROM \(unescaped: schema).notifications
+                        UNION ALL
+                        SELECT notification_uuid, NULL FROM storegate.notification_inbox WHERE tenant_id = \(tenant.id)
+                    ) n WHERE \(unescaped: condition)
+                    """, as: Int.self, logger: logger) ?? 0
             }
         }
         let before = try await count("true")

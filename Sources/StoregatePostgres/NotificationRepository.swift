@@ -1,9 +1,10 @@
 import AppStoreServer
 import Foundation
+import Logging
 import PostgresNIO
 import Storegate
 
-/// Notifications in the tenant's schema, keyed by `notificationUUID`.
+/// Notifications in the tenant's schema, keyed by `notificationUUID`, and the tenant's in the inbox.
 struct NotificationRepository: NotificationStore {
     let scope: TenantScope
     var s: String { scope.sql }
@@ -33,13 +34,43 @@ struct NotificationRepository: NotificationStore {
         ) { _ in 1 }.count == 1
     }
 
+    /// One statement: what it takes from the inbox is in the tenant's notifications when it commits, and
+    /// nowhere else. A notification already there stays as it is (its processing is not undone).
+    func admit(_ uuids: [UUID]) async throws {
+        guard !uuids.isEmpty else { return }
+        try await scope.hot(
+            """
+            WITH taken AS (
+                DELETE FROM storegate.notification_inbox
+                WHERE tenant_id = \(scope.tenantId) AND notification_uuid = ANY(\(uuids))
+                RETURNING notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source, received_at
+            )
+            INSERT INTO \(unescaped: s).notifications
+                (notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source, received_at)
+            SELECT * FROM taken
+            ON CONFLICT (notification_uuid) DO NOTHING
+            """)
+    }
+
+    /// Those waiting in the inbox included, as not processed. Reads never take notifications in: only the
+    /// processing unit does, after it claimed their jobs.
     func list(appId: UUID?, limit: Int) async throws -> [StoredNotification] {
         try await rows(
             """
-            SELECT \(unescaped: Self.columns) FROM \(unescaped: s).notifications
-            WHERE (\(appId)::uuid IS NULL OR app_id = \(appId)) ORDER BY received_at DESC, notification_uuid LIMIT \(limit)
+            SELECT \(unescaped: Self.columns) FROM \(unescaped: s).notifications WHERE (\(appId)::uuid IS NULL OR app_id = \(appId))
+            UNION ALL
+            SELECT \(unescaped: Self.inboxColumns) FROM storegate.notification_inbox i
+            WHERE tenant_id = \(scope.tenantId) AND (\(appId)::uuid IS NULL OR app_id = \(appId))
+              AND NOT EXISTS (SELECT 1 FROM \(unescaped: s).notifications n WHERE n.notification_uuid = i.notification_uuid)
+            ORDER BY received_at DESC, notification_uuid LIMIT \(limit)
             """)
     }
+
+    /// An inbox row as a notification row: not processed.
+    static let inboxColumns = """
+        notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source, received_at, NULL::timestamptz,
+        NULL::text
+        """
 
     private func rows(_ query: TypedQuery, hot: Bool = false) async throws -> [StoredNotification] {
         let make = { (row: PostgresRow) throws -> StoredNotification in
@@ -56,11 +87,17 @@ struct NotificationRepository: NotificationStore {
         return hot ? try await scope.hot(query, make) : try await scope.all(query.query, make)
     }
 
+    /// Read where they are, without taking them in: this runs outside the processing transaction.
     func unprocessed(_ uuids: [UUID]) async throws -> [StoredNotification] {
         try await rows(
             """
             SELECT \(unescaped: Self.columns) FROM \(unescaped: s).notifications
-            WHERE notification_uuid = ANY(\(uuids)) AND processed_at IS NULL ORDER BY received_at, notification_uuid
+            WHERE notification_uuid = ANY(\(uuids)) AND processed_at IS NULL
+            UNION ALL
+            SELECT \(unescaped: Self.inboxColumns) FROM storegate.notification_inbox i
+            WHERE tenant_id = \(scope.tenantId) AND notification_uuid = ANY(\(uuids))
+              AND NOT EXISTS (SELECT 1 FROM \(unescaped: s).notifications n WHERE n.notification_uuid = i.notification_uuid)
+            ORDER BY received_at, notification_uuid
             """, hot: true)
     }
 
@@ -87,7 +124,40 @@ struct NotificationRepository: NotificationStore {
         ) { _ in () }
     }
 
+    /// Those waiting in the inbox included.
     func existing(_ uuids: [UUID]) async throws -> Set<UUID> {
-        Set(try await scope.column("SELECT notification_uuid FROM \(unescaped: s).notifications WHERE notification_uuid = ANY(\(uuids))", as: UUID.self))
+        Set(
+            try await scope.column(
+                """
+                SELECT notification_uuid FROM \(unescaped: s).notifications WHERE notification_uuid = ANY(\(uuids))
+                UNION
+                SELECT notification_uuid FROM storegate.notification_inbox WHERE tenant_id = \(scope.tenantId) AND notification_uuid = ANY(\(uuids))
+                """, as: UUID.self))
+    }
+}
+
+/// The inbox `storegate.notification_inbox`: what Apple's webhook delivered, before its tenant's processing
+/// job takes it in. The acknowledgement's one statement, the same text for every tenant.
+struct NotificationInboxRepository: NotificationInbox {
+    let conn: PostgresConnection
+    let logger: Logger
+
+    func receive(_ n: StoredNotification, tenantId: UUID, processingDue due: Date) async throws -> Bool {
+        try await conn.hot(
+            """
+            WITH received AS (
+                INSERT INTO storegate.notification_inbox
+                    (tenant_id, notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source)
+                VALUES (\(tenantId), \(n.notificationUUID), \(n.appId), \(n.environment.rawValue), \(n.notificationType.rawValue), \(n.subtype?.rawValue),
+                        \(n.signedDate), \(n.signedPayload), \(n.source.rawValue))
+                ON CONFLICT (tenant_id, notification_uuid) DO NOTHING
+                RETURNING notification_uuid
+            )
+            INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at)
+            SELECT \(tenantId), \(Job.Kind.processNotification.rawValue), upper(notification_uuid::text), \(due) FROM received
+            ON CONFLICT (tenant_id, kind, ref) DO UPDATE SET due_at = least(jobs.due_at, excluded.due_at)
+            RETURNING 1
+            """, logger: logger
+        ) { _ in 1 }.count == 1
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
 
-/// Every table of a tenant's schema as JSON, for `tenant export`.
+/// Every table of a tenant's schema as JSON, and its notifications waiting in the inbox, for `tenant export`.
 struct TenantExportQueries: Sendable {
     let scope: TenantScope
 
@@ -14,6 +14,14 @@ struct TenantExportQueries: Sendable {
                 ?? "[]"
             out.append((table, rows))
         }
+        // Notifications acknowledged to Apple and not yet taken into the schema's `notifications`.
+        let inbox =
+            try await scope.first(
+                """
+                SELECT coalesce(jsonb_agg(to_jsonb(x) - 'tenant_id' ORDER BY x.received_at), '[]'::jsonb)::text
+                FROM storegate.notification_inbox x WHERE tenant_id = \(scope.tenantId)
+                """, as: String.self) ?? "[]"
+        out.append(("notification_inbox", inbox))
         return out
     }
 

@@ -64,9 +64,8 @@ import Testing
                     #expect(try await post(#"{"signedPayload":"\#(foreignSigned)"}"#) == 400)
 
                     // The database fails: Apple is told 500 and sends the notification again later.
-                    let schema = try TenantSchema(validating: tenant.tenant.tenant.storageName).sql
                     try await services.postgres.client.withConnection { conn in
-                        try await conn.run("ALTER TABLE \(unescaped: schema).notifications RENAME TO notifications_away", logger: services.postgres.logger)
+                        try await conn.run("ALTER TABLE storegate.notification_inbox RENAME TO notification_inbox_away", logger: services.postgres.logger)
                     }
                     let original = try #require(await sim.store.transactions(ofCustomer: "kim").first?.originalTransactionId)
                     try await sim.simulator.renew(originalTransactionId: original)
@@ -74,7 +73,7 @@ import Testing
                         await (sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.count ?? 0) >= 1
                     }
                     try await services.postgres.client.withConnection { conn in
-                        try await conn.run("ALTER TABLE \(unescaped: schema).notifications_away RENAME TO notifications", logger: services.postgres.logger)
+                        try await conn.run("ALTER TABLE storegate.notification_inbox_away RENAME TO notification_inbox", logger: services.postgres.logger)
                     }
                     try await waitFor(2)
                     #expect(try await stored().map(\.notificationType.rawValue).sorted() == ["DID_RENEW", "SUBSCRIBED"])

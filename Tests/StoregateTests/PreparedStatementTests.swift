@@ -9,25 +9,34 @@ import Testing
 /// and then run with values (and the other way round), on one connection: a prepared statement's types
 /// are declared, never taken from the values of the call that happened to prepare it.
 @Suite struct PreparedStatementTests {
-    /// The four statements that bind optional values: a notification stored, a transaction and a
-    /// subscription upserted, a purchase's owner looked up.
+    /// The statements that bind optional values: a notification stored, and received into the inbox, a
+    /// transaction and a subscription upserted, a purchase's owner looked up.
     struct Calls {
         let notification: @Sendable (any TenantUnit, _ values: Bool) async throws -> Void
+        let received: @Sendable (any TenantUnit, _ values: Bool) async throws -> Void
         let transaction: @Sendable (any TenantUnit, _ values: Bool) async throws -> Void
         let subscription: @Sendable (any TenantUnit, _ values: Bool) async throws -> Void
         let owner: @Sendable (any TenantUnit, _ values: Bool) async throws -> Void
 
         var all: [(String, @Sendable (any TenantUnit, Bool) async throws -> Void)] {
-            [("notifications.insert", notification), ("transactions.upsert", transaction), ("subscriptions.upsert", subscription), ("customers.owner", owner)]
+            [
+                ("notifications.insert", notification), ("inbox.receive", received),
+                ("transactions.upsert", transaction), ("subscriptions.upsert", subscription), ("customers.owner", owner),
+            ]
         }
 
         init(appId: UUID) {
-            notification = { unit, values in
-                _ = try await unit.notifications.insert(
-                    StoredNotification(
-                        notificationUUID: UUID(), appId: appId, environment: .sandbox, notificationType: .subscribed,
-                        subtype: values ? .initialBuy : nil, signedDate: values ? Date() : nil, signedPayload: "x.y.z", source: .webhook),
-                    processingDue: Date())
+            let stored = { @Sendable (values: Bool) in
+                StoredNotification(
+                    notificationUUID: UUID(), appId: appId, environment: .sandbox, notificationType: .subscribed,
+                    subtype: values ? .initialBuy : nil, signedDate: values ? Date() : nil, signedPayload: "x.y.z", source: .webhook)
+            }
+            notification = { unit, values in _ = try await unit.notifications.insert(stored(values), processingDue: Date()) }
+            received = { unit, values in
+                // The inbox is the control schema's; here on the tenant unit's connection, so that it is counted there.
+                let postgres = try #require(unit as? PostgresTenantUnit)
+                _ = try await NotificationInboxRepository(conn: postgres.conn, logger: postgres.logger).receive(
+                    stored(values), tenantId: unit.tenant.id, processingDue: Date())
             }
             transaction = { unit, values in
                 try await unit.transactions.upsert(

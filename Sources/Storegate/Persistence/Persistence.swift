@@ -83,6 +83,8 @@ public protocol ControlUnit: Sendable {
     /// Sealed keys across tenants, for master-key rotation.
     var sealedKeys: any SealedKeyRewrap { get }
     var jobs: any JobQueue { get }
+    /// Notifications acknowledged to Apple, waiting to be taken into their tenant's data.
+    var inbox: any NotificationInbox { get }
     /// Appends audit entries in order.
     func audit(_ entries: [NewAuditEntry]) async throws
     /// The same unit of work, scoped to one tenant.
@@ -111,7 +113,8 @@ public protocol TenantUnit: Sendable {
     func completeJobs(_ kind: Job.Kind, refs: [String]) async throws
     func audit(_ actor: Actor, _ action: String, _ detail: [String: String]) async throws
     func auditLog() async throws -> [AuditEntry]
-    /// Every table of the tenant's own data as JSON arrays of rows, by table name, for export.
+    /// Every table of the tenant's own data as JSON arrays of rows, by table name, for export; its
+    /// notifications waiting in the inbox as `notification_inbox`.
     func exportTables() async throws -> [(name: String, rows: String)]
 }
 
@@ -225,18 +228,34 @@ public protocol SubscriptionStore: Sendable {
     func list(appId: UUID, originalTransactionId: String) async throws -> [Subscription]
 }
 
+/// Where notifications from Apple's webhook wait, across tenants, from their acknowledgement until their
+/// tenant's processing job takes them in (`NotificationStore.admit`). Every notification in it has its
+/// `processNotification` job: a job is completed only in a transaction that takes its notification in.
+public protocol NotificationInbox: Sendable {
+    /// Puts a notification for `tenantId` in the inbox unless it is waiting there already, and with it (in
+    /// the same statement) its `processNotification` job due at `due`; returns whether it was new.
+    func receive(_ notification: StoredNotification, tenantId: UUID, processingDue due: Date) async throws -> Bool
+}
+
 public protocol NotificationStore: Sendable {
     /// Stores a notification unless one with its UUID is there, and with it (in the same statement) its
     /// `processNotification` job due at `due`; returns whether it was new.
     func insert(_ notification: StoredNotification, processingDue due: Date) async throws -> Bool
+    /// Takes these of the tenant's notifications from the inbox into its own, in one statement; one it
+    /// has already (Apple delivered it again) is dropped. Only a processing unit does, holding their jobs'
+    /// claims: it takes them in before it locks them, and again once it completed their jobs, so that a
+    /// delivery Apple repeated while it ran, whose job it then completed, is dropped rather than left
+    /// without a job.
+    func admit(_ uuids: [UUID]) async throws
+    /// The newest first, those waiting in the inbox included.
     func list(appId: UUID?, limit: Int) async throws -> [StoredNotification]
-    /// Of these notifications, the ones stored and not yet processed, oldest first.
+    /// Of these notifications, the ones not yet processed, in the tenant's data or its inbox, oldest first.
     func unprocessed(_ uuids: [UUID]) async throws -> [StoredNotification]
     /// Locks these notifications for the unit of work; returns the ones not yet processed.
     func lockUnprocessed(_ uuids: [UUID]) async throws -> Set<UUID>
     /// Marks each notification processed, with its error if any.
     func markProcessed(_ outcomes: [(notificationUUID: UUID, error: String?)]) async throws
-    /// Which of these UUIDs are stored already.
+    /// Which of these UUIDs are stored already, in the tenant's data or the inbox.
     func existing(_ uuids: [UUID]) async throws -> Set<UUID>
 }
 
