@@ -28,6 +28,7 @@ public final class JobWorker: Sendable {
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
     private let stopped = Atomic(false)
+    private let paused = Atomic(false)
     /// The claimed jobs being run now, cancelled when the worker stops.
     private let inHand = Mutex<Task<Int, Never>?>(nil)
     /// Tenants of recent jobs: a batch holds many jobs of few tenants. A tenant deleted is forgotten
@@ -63,6 +64,13 @@ public final class JobWorker: Sendable {
     }
 
     private var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
+
+    /// While paused, the worker claims no job (what it holds it finishes); resumed, it looks at once.
+    /// For measuring what the queue's producers cost alone (`storegate-bench`).
+    public func pause(_ pause: Bool) {
+        paused.store(pause, ordering: .sequentiallyConsistent)
+        if !pause { poke() }
+    }
 
     /// Works until stopped or cancelled, renewing the leases of the jobs it holds.
     public func run() async {
@@ -139,7 +147,7 @@ public final class JobWorker: Sendable {
     /// in batches, the batches and the other jobs side by side.
     @discardableResult
     public func runDue(limit: Int = 64) async -> Int {
-        guard !isStopped else { return 0 }
+        guard !isStopped, !paused.load(ordering: .sequentiallyConsistent) else { return 0 }
         let claimed: [Job]
         do {
             claimed = try await persistence.control(.read) { try await $0.jobs.claim(limit: limit, lease: lease, worker: id) }

@@ -262,19 +262,29 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             try await conn.first("SELECT count(*)::int FROM storegate.jobs WHERE kind = 'process_notification'", as: Int.self, logger: logger) ?? 0
         }
     }
-    func measure(_ label: String, _ post: @Sendable () async -> (perSecond: Double, completed: Int, failed: Int)?) async throws {
-        let start = ContinuousClock.now
+    // With the job worker paused, the acknowledgement is measured alone, then the processing alone.
+    func measure(
+        _ label: String, workerPaused: Bool = false, _ post: @Sendable () async -> (perSecond: Double, completed: Int, failed: Int)?
+    ) async throws {
+        servicesWithApple.worker.pause(workerPaused)
+        defer { servicesWithApple.worker.pause(false) }
+        var start = ContinuousClock.now
         guard let posted = await post() else { return line(label, "wrk not installed") }
         let waiting = try await backlog()
+        if workerPaused {
+            start = ContinuousClock.now
+            servicesWithApple.worker.pause(false)
+        }
         while try await backlog() > 0, ContinuousClock.now - start < .seconds(120) { try await Task.sleep(for: .milliseconds(20)) }
         let processedIn = ContinuousClock.now - start
         let distinct = min(posted.completed, count)
         line(label, String(format: "%.0f/s (%d distinct, %d failed)", posted.perSecond, distinct, posted.failed))
         line(
-            "  processed by the job worker",
+            workerPaused ? "  then processed alone" : "  processed by the job worker",
             String(
-                format: "%.0f/s: all %d applied %.2f s after the first post (%d waiting when posting ended)",
-                Double(distinct) / (processedIn / .seconds(1)), distinct, processedIn / .seconds(1), waiting))
+                format: "%.0f/s: all %d applied %.2f s after the %@ (%d waiting when posting ended)",
+                Double(distinct) / (processedIn / .seconds(1)), distinct, processedIn / .seconds(1), workerPaused ? "worker resumed" : "first post",
+                waiting))
     }
     /// wrk posting `requests` in turn, each to its webhook path (nil: the bench tenant's).
     @Sendable func wrkIngest(_ requests: [(path: String?, body: String)]) async -> (perSecond: Double, completed: Int, failed: Int)? {
@@ -330,6 +340,13 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         try await measure("wrk -c 8: notifications to one of them") { await wrkIngest(one) }
         let spread = try notifications().map { (path: made.randomElement()?.webhook, body: $0) }
         try await measure("wrk -c 8: notifications, each to a random one of \(tenantCount)") { await wrkIngest(spread) }
+        // The same with the job worker paused: what the acknowledgement costs alone, then the processing.
+        let onePaused = try notifications().map { (path: Optional(made[0].webhook), body: $0) }
+        try await measure("wrk -c 8: notifications to one of them, job worker paused", workerPaused: true) { await wrkIngest(onePaused) }
+        let spreadPaused = try notifications().map { (path: made.randomElement()?.webhook, body: $0) }
+        try await measure("wrk -c 8: notifications, each to a random one of \(tenantCount), job worker paused", workerPaused: true) {
+            await wrkIngest(spreadPaused)
+        }
         line("  PostgreSQL backends' private memory after it", try await BackendMemory.measure(postgres))
         let slugs = try await servicesWithApple.tenants.list().map(\.slug).filter { $0.hasPrefix("many-") }
         try await withThrowingTaskGroup(of: Void.self) { group in
