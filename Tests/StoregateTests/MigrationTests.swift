@@ -22,7 +22,8 @@ import Testing
             async let second = upgraded.migrateTenants()
             let (a, b) = try await (first, second)
             #expect(a.failures.isEmpty && b.failures.isEmpty)
-            #expect(a.total == 200 && b.total == 200)
+            // The run that lists first finds all 200; the other finds those not yet migrated when it lists.
+            #expect(max(a.total, b.total) == 200)
             #expect(a.migrated + b.migrated >= 200)
 
             let again = try await upgraded.migrateTenants()
