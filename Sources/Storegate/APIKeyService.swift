@@ -73,7 +73,9 @@ public final class APIKeyService: Sendable {
                     guard let tenant = try await unit.tenants.find(id: found.key.tenantId) else {
                         throw StoregateError.unauthenticated("the API key is not known")
                     }
-                    try await unit.apiKeys.touch(id: found.key.id)
+                    if found.key.lastUsedAt.map({ Date().timeIntervalSince($0) >= APIKey.lastUseResolution }) ?? true {
+                        try await unit.apiKeys.touch(id: found.key.id)
+                    }
                     return Caller(tenant: tenant, apiKeyPrefix: prefix)
                 }
             })

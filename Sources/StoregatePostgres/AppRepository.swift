@@ -187,8 +187,10 @@ struct WebhookLookup: Sendable {
     let conn: PostgresConnection
     let logger: Logger
 
+    /// Prepared once it repeats on a connection: every webhook token cache miss runs it, one per
+    /// notification at tenants that get fewer than one notification per cache lifetime.
     func find(token: String) async throws -> (webhook: Webhook, app: App, tenant: Tenant)? {
-        try await conn.all(
+        try await conn.hot(
             """
             SELECT w.environment, a.id, a.tenant_id, a.bundle_id, a.app_apple_id, a.environments, a.created_at,
                    t.slug, t.name, t.schema_name, t.status, t.schema_version, t.created_at

@@ -57,8 +57,10 @@ struct TenantRepository: TenantRegistry {
         return keys
     }
 
-    private func many(_ query: PostgresQuery) async throws -> [Tenant] {
-        try await conn.all(query, logger: logger) { row in
+    /// Prepared once it repeats on a connection: the same text for every tenant (the job worker and the
+    /// API key cache look tenants up by id all the time).
+    private func many(_ query: TypedQuery) async throws -> [Tenant] {
+        try await conn.hot(query, logger: logger) { row in
             let (id, slug, name, schema, status, version, created) = try row.decode((UUID, String, String, String, String, Int, Date).self);
             return
                 Tenant(
@@ -83,8 +85,9 @@ struct APIKeyRepository: APIKeyLookup, APIKeyStore {
             logger: logger)
     }
 
+    /// Prepared once it repeats on a connection: every API key cache miss runs it.
     func find(prefix: String) async throws -> (key: APIKey, secretHash: Data)? {
-        try await conn.all(
+        try await conn.hot(
             "SELECT \(unescaped: Self.columns), k.secret_hash FROM storegate.api_keys k WHERE k.prefix = \(prefix)", logger: logger
         ) { row -> (key: APIKey, secretHash: Data) in
             let r = try row.decode((UUID, UUID, String, String, Date, Date?, Date?, Data).self)

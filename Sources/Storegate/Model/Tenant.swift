@@ -34,8 +34,13 @@ public struct APIKey: Sendable, Equatable {
     public let prefix: String
     public let label: String
     public let createdAt: Date
+    /// When the key was last used, to within `lastUseResolution`: each process writes it when it loads the
+    /// key into its cache and the stored time is older than that, so that a cache miss is a read only.
     public let lastUsedAt: Date?
     public let revokedAt: Date?
+
+    /// How stale `lastUsedAt` may be, in seconds.
+    public static let lastUseResolution: TimeInterval = 3600
 
     public init(id: UUID, tenantId: UUID, prefix: String, label: String, createdAt: Date, lastUsedAt: Date?, revokedAt: Date?) {
         self.id = id
