@@ -105,7 +105,6 @@ public enum DatabaseError: Error, CustomStringConvertible {
         switch self {
         case .invalidConfiguration(let reason): reason
         case .unreachable(let location, let reason): "cannot reach PostgreSQL at \(location): \(reason)"
-        case .unreachable(let location, let reason): "cannot reach PostgreSQL at \(location): \(reason)"
         case .invalidSchemaName: "invalid tenant schema name"
         case .migrationChecksumMismatch(let schema, let version):
             "migration \(version) of \(schema) was applied with different SQL than this build has"

@@ -1,11 +1,9 @@
 import Hummingbird
-import Logging
-import Storegate
 
-/// The per-request context: Hummingbird's core storage plus the caller resolved by `APIKeyMiddleware`.
+/// The per-request context: Hummingbird's core storage. The RPC controller authenticates each request
+/// itself (see `RPCController`), so nothing else is carried.
 public struct StoregateRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    public var caller: Caller?
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
