@@ -7,7 +7,7 @@ import Storegate
 
 /// A tenant's apps, their App Store Connect keys and their notification webhooks: control rows, every
 /// statement filtered by the tenant's id.
-struct AppRepository: AppStore {
+struct AppRepository: AppRegistry {
     let scope: TenantScope
     var tenantId: UUID { scope.tenantId }
 
@@ -126,84 +126,5 @@ struct AppRepository: AppStore {
             let r = try row.decode((String, UUID, UUID, String).self);
             return Webhook(token: r.0, tenantId: r.1, appId: r.2, environment: AppStoreEnvironment(rawValue: r.3))
         }
-    }
-}
-
-/// Sealed keys across tenants, for master-key rotation.
-struct SealedKeyRepository: SealedKeyRewrap {
-    let conn: PostgresConnection
-    let logger: Logger
-
-    func sealedWithOther(than masterKeyId: String, limit: Int) async throws -> [(key: AppKey, sealed: SealedKey)] {
-        try await conn.all(
-            """
-            SELECT \(unescaped: AppRepository.keyColumns), sealed_format, master_key_id, wrapped_data_key, ciphertext FROM storegate.app_keys
-            WHERE master_key_id <> \(masterKeyId) ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED
-            """, logger: logger
-        ) { row -> (key: AppKey, sealed: SealedKey) in
-            let r = try row.decode((UUID, UUID, UUID, String, String, UUID, Data, Date, Int, String, Data, Data).self)
-            return (
-                try AppRepository.key((r.0, r.1, r.2, r.3, r.4, r.5, r.6, r.7)),
-                SealedKey(format: r.8, masterKeyId: r.9, wrappedDataKey: r.10, ciphertext: r.11)
-            )
-        }
-    }
-
-    func replaceSealed(keyId: UUID, _ sealed: SealedKey) async throws {
-        try await conn.run(
-            """
-            UPDATE storegate.app_keys SET master_key_id = \(sealed.masterKeyId), wrapped_data_key = \(sealed.wrappedDataKey), rewrapped_at = now()
-            WHERE id = \(keyId)
-            """, logger: logger)
-    }
-
-    func webhookSecretsSealedWithOther(than masterKeyId: String, limit: Int) async throws -> [(tenantId: UUID, secret: SealedWebhookSecret)] {
-        try await conn.all(
-            """
-            SELECT tenant_id, id, endpoint_id, sealed_format, master_key_id, wrapped_data_key, ciphertext, expires_at FROM storegate.webhook_secrets
-            WHERE master_key_id <> \(masterKeyId) ORDER BY id LIMIT \(limit) FOR UPDATE SKIP LOCKED
-            """, logger: logger
-        ) { row -> (tenantId: UUID, secret: SealedWebhookSecret) in
-            let r = try row.decode((UUID, UUID, UUID, Int, String, Data, Data, Date?).self)
-            return (
-                r.0,
-                SealedWebhookSecret(
-                    id: r.1, endpointId: r.2, sealed: SealedKey(format: r.3, masterKeyId: r.4, wrappedDataKey: r.5, ciphertext: r.6), expiresAt: r.7)
-            )
-        }
-    }
-
-    func replaceSealed(webhookSecretId: UUID, _ sealed: SealedKey) async throws {
-        try await conn.run(
-            """
-            UPDATE storegate.webhook_secrets SET master_key_id = \(sealed.masterKeyId), wrapped_data_key = \(sealed.wrappedDataKey), rewrapped_at = now()
-            WHERE id = \(webhookSecretId)
-            """, logger: logger)
-    }
-}
-
-/// Finds the app and tenant behind a notification URL's token.
-struct WebhookLookup: Sendable {
-    let conn: PostgresConnection
-    let logger: Logger
-
-    /// Prepared once it repeats on a connection: every webhook token cache miss runs it, one per
-    /// notification at tenants that get fewer than one notification per cache lifetime.
-    func find(token: String) async throws -> (webhook: Webhook, app: App, tenant: Tenant)? {
-        try await conn.hot(
-            """
-            SELECT w.environment, a.id, a.tenant_id, a.bundle_id, a.app_apple_id, a.environments, a.created_at,
-                   t.slug, t.name, t.schema_name, t.status, t.schema_version, t.created_at
-            FROM storegate.webhooks w JOIN storegate.apps a ON a.id = w.app_id JOIN storegate.tenants t ON t.id = a.tenant_id
-            WHERE w.token = \(token)
-            """, logger: logger
-        ) { row -> (webhook: Webhook, app: App, tenant: Tenant) in
-            let r = try row.decode((String, UUID, UUID, String, Int64?, [String], Date, String, String, String, String, Int, Date).self)
-            let app = AppRepository.app((r.1, r.2, r.3, r.4, r.5, r.6))
-            let tenant = Tenant(
-                id: r.2, slug: r.7, name: r.8, storageName: try TenantSchema(validating: r.9).name, status: Tenant.Status(rawValue: r.10) ?? .suspended,
-                schemaVersion: r.11, createdAt: r.12)
-            return (Webhook(token: token, tenantId: r.2, appId: r.1, environment: AppStoreEnvironment(rawValue: r.0)), app, tenant)
-        }.first
     }
 }

@@ -94,7 +94,7 @@ public protocol ControlUnit: Sendable {
 /// Work inside one tenant. Every store is scoped to `tenant`: another tenant's data is never in reach.
 public protocol TenantUnit: Sendable {
     var tenant: Tenant { get }
-    var apps: any AppStore { get }
+    var apps: any AppRegistry { get }
     var apiKeys: any APIKeyStore { get }
     var customers: any CustomerStore { get }
     var transactions: any TransactionStore { get }
@@ -161,7 +161,8 @@ public protocol JobQueue: Sendable {
 
 // MARK: Tenant stores
 
-public protocol AppStore: Sendable {
+/// The tenant's apps, with their App Store Connect keys and webhook tokens.
+public protocol AppRegistry: Sendable {
     func insert(_ app: App) async throws
     func update(_ app: App) async throws
     func delete(_ app: App) async throws

@@ -1,0 +1,48 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Storegate
+
+/// Tenant API keys: a visible prefix and the SHA-256 of the whole key. Scoped to a tenant when `tenantId` is set.
+struct APIKeyRepository: APIKeyLookup, APIKeyStore {
+    let conn: PostgresConnection
+    let logger: Logger
+    let tenantId: UUID?
+
+    static let columns = "k.id, k.tenant_id, k.prefix, k.label, k.created_at, k.last_used_at, k.revoked_at"
+
+    func insert(id: UUID, prefix: String, secretHash: Data, label: String) async throws {
+        try await conn.run(
+            "INSERT INTO storegate.api_keys (id, tenant_id, prefix, secret_hash, label) VALUES (\(id), \(tenantId), \(prefix), \(secretHash), \(label))",
+            logger: logger)
+    }
+
+    /// Prepared once it repeats on a connection: every API key cache miss runs it.
+    func find(prefix: String) async throws -> (key: APIKey, secretHash: Data)? {
+        try await conn.hot(
+            "SELECT \(unescaped: Self.columns), k.secret_hash FROM storegate.api_keys k WHERE k.prefix = \(prefix)", logger: logger
+        ) { row -> (key: APIKey, secretHash: Data) in
+            let r = try row.decode((UUID, UUID, String, String, Date, Date?, Date?, Data).self)
+            return (APIKey(id: r.0, tenantId: r.1, prefix: r.2, label: r.3, createdAt: r.4, lastUsedAt: r.5, revokedAt: r.6), r.7)
+        }.first
+    }
+
+    func list() async throws -> [APIKey] {
+        try await conn.all(
+            "SELECT \(unescaped: Self.columns) FROM storegate.api_keys k WHERE k.tenant_id = \(tenantId) ORDER BY k.created_at, k.prefix", logger: logger
+        ) { row in
+            let r = try row.decode((UUID, UUID, String, String, Date, Date?, Date?).self)
+            return APIKey(id: r.0, tenantId: r.1, prefix: r.2, label: r.3, createdAt: r.4, lastUsedAt: r.5, revokedAt: r.6)
+        }
+    }
+
+    func revoke(prefix: String) async throws -> Bool {
+        try await conn.first(
+            "UPDATE storegate.api_keys SET revoked_at = now() WHERE tenant_id = \(tenantId) AND prefix = \(prefix) AND revoked_at IS NULL RETURNING id",
+            as: UUID.self, logger: logger) != nil
+    }
+
+    func touch(id: UUID) async throws {
+        try await conn.run("UPDATE storegate.api_keys SET last_used_at = now() WHERE id = \(id)", logger: logger)
+    }
+}

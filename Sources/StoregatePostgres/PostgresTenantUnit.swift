@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Storegate
+
+/// A unit of work inside one tenant: control rows filtered by the tenant's id, and the tenant's schema.
+struct PostgresTenantUnit: TenantUnit {
+    let tenant: Tenant
+    let schema: TenantSchema
+    let conn: PostgresConnection
+    let logger: Logger
+    let changes: UnitChanges
+
+    var scope: TenantScope { TenantScope(conn: conn, logger: logger, tenantId: tenant.id, schema: schema, changes: changes) }
+
+    var apps: any AppRegistry { AppRepository(scope: scope) }
+    var apiKeys: any APIKeyStore { APIKeyRepository(conn: conn, logger: logger, tenantId: tenant.id) }
+    var customers: any CustomerStore { CustomerRepository(scope: scope) }
+    var transactions: any TransactionStore { TransactionRepository(scope: scope) }
+    var subscriptions: any SubscriptionStore { SubscriptionRepository(scope: scope) }
+    var notifications: any NotificationStore { NotificationRepository(scope: scope) }
+    var refunds: any RefundStore { RefundRepository(scope: scope) }
+    var extensions: any RenewalExtensionStore { RenewalExtensionRepository(scope: scope) }
+    var appTransactions: any AppTransactionStore { AppTransactionRepository(scope: scope) }
+    var externalPurchaseTokens: any ExternalPurchaseTokenStore { ExternalPurchaseTokenRepository(scope: scope) }
+    var events: any EventStore { EventRepository(scope: scope) }
+    var webhookEndpoints: any WebhookEndpointStore { WebhookEndpointRepository(scope: scope) }
+    var webhookDeliveries: any WebhookDeliveryStore { WebhookDeliveryRepository(scope: scope) }
+
+    func enqueue(_ kind: Job.Kind, ref: String, due: Date) async throws {
+        try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).enqueue(kind, ref: ref, due: due)
+    }
+
+    func completeJobs(_ kind: Job.Kind, refs: [String]) async throws {
+        try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).complete(kind, refs: refs)
+    }
+
+    func audit(_ actor: Actor, _ action: String, _ detail: [String: String]) async throws {
+        try await AuditRepository(conn: conn, logger: logger, tenantId: tenant.id).append([
+            try NewAuditEntry(actor: actor, tenantId: tenant.id, action: action, detail: detail)
+        ])
+    }
+
+    func auditLog() async throws -> [AuditEntry] {
+        try await AuditRepository(conn: conn, logger: logger, tenantId: tenant.id).entries()
+    }
+
+    func exportTables() async throws -> [(name: String, rows: String)] {
+        try await TenantExportQueries(scope: scope).tables()
+    }
+
+    /// How many statements are prepared on this unit's connection: for tests.
+    var preparedCount: Int { PreparedStatements.shared.preparedCount(on: conn) }
+}

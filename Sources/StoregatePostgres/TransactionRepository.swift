@@ -1,0 +1,82 @@
+import AppStoreServer
+import Foundation
+import PostgresNIO
+import Storegate
+
+/// Verified transactions, in the tenant's schema.
+struct TransactionRepository: TransactionStore {
+    let scope: TenantScope
+    var s: String { scope.sql }
+
+    /// Its customer's holdings change (the row's customer after the write).
+    func upsert(_ t: StoredTransaction) async throws -> Bool {
+        try await scope.hot(
+            """
+            INSERT INTO \(unescaped: s).transactions
+                (app_id, environment, transaction_id, original_transaction_id, app_transaction_id, customer, product_id, product_type, purchase_date,
+                 expires_date, revocation_date, app_account_token, signed_date, signed_transaction, payload)
+            VALUES (\(t.appId), \(t.environment.rawValue), \(t.transactionId), \(t.originalTransactionId), \(t.appTransactionId), \(t.customer), \(t.productId),
+                    \(t.productType.rawValue), \(t.purchaseDate), \(t.expiresDate), \(t.revocationDate), \(t.appAccountToken), \(t.signedDate),
+                    \(t.signedTransaction), \(t.payload)::jsonb)
+            ON CONFLICT (app_id, environment, transaction_id) DO UPDATE SET
+                customer = coalesce(excluded.customer, transactions.customer), app_transaction_id = excluded.app_transaction_id,
+                expires_date = excluded.expires_date, revocation_date = excluded.revocation_date, app_account_token = excluded.app_account_token,
+                signed_date = excluded.signed_date, signed_transaction = excluded.signed_transaction, payload = excluded.payload, updated_at = now()
+            WHERE transactions.signed_date IS NULL OR excluded.signed_date >= transactions.signed_date
+            RETURNING xmax = 0, customer
+            """
+        ) { row -> Bool in
+            let (inserted, customer) = try row.decode((Bool, UUID?).self)
+            scope.changes.holdings(of: customer)
+            return inserted
+        }.first ?? false
+    }
+
+    func facts(appId: UUID, transactionId: String) async throws -> TransactionFacts? {
+        try await scope.all(
+            """
+            SELECT t.product_type, t.original_transaction_id, t.environment, coalesce(t.customer, l.customer) FROM \(unescaped: s).transactions t
+            LEFT JOIN \(unescaped: s).account_links l
+              ON l.app_id = t.app_id AND l.kind = 'originalTransactionId' AND l.value = t.original_transaction_id
+            WHERE t.app_id = \(appId) AND t.transaction_id = \(transactionId) LIMIT 1
+            """
+        ) { row -> TransactionFacts in
+            let r = try row.decode((String, String, String, UUID?).self)
+            return TransactionFacts(
+                productType: ProductType(rawValue: r.0), originalTransactionId: r.1, environment: AppStoreEnvironment(rawValue: r.2), customer: r.3)
+        }.first
+    }
+
+    /// The columns a `OneTimePurchase` is read from, in order, with their types (for typed NULLs in a UNION).
+    static let oneTimeTypedColumns: [(name: String, type: String)] = [
+        ("t.app_id", "uuid"), ("t.environment", "text"), ("t.transaction_id", "text"), ("t.original_transaction_id", "text"), ("t.product_id", "text"),
+        ("t.product_type", "text"), ("t.purchase_date", "timestamptz"), ("t.expires_date", "timestamptz"), ("t.revocation_date", "timestamptz"),
+        ("coalesce((t.payload->>'quantity')::integer, 1) AS quantity", "integer"),
+    ]
+    static let oneTimeColumns = oneTimeTypedColumns.map(\.name).joined(separator: ", ")
+
+    func oneTimePurchases(customer: UUID) async throws -> [OneTimePurchase] {
+        try await scope.all(
+            """
+            SELECT \(unescaped: Self.oneTimeColumns) FROM \(unescaped: s).transactions t
+            WHERE t.customer = \(customer) AND t.product_type <> 'Auto-Renewable Subscription'
+            UNION
+            SELECT \(unescaped: Self.oneTimeColumns) FROM \(unescaped: s).account_links l
+            JOIN \(unescaped: s).transactions t ON t.app_id = l.app_id AND t.original_transaction_id = l.value
+            WHERE l.customer = \(customer) AND l.kind = 'originalTransactionId' AND t.product_type <> 'Auto-Renewable Subscription'
+            ORDER BY purchase_date
+            """
+        ) { row in
+            var cells = Cells(row)
+            return try Self.purchase(&cells)
+        }
+    }
+
+    /// A one-time purchase from the next cells of a row, in the order of `oneTimeTypedColumns`.
+    static func purchase(_ c: inout Cells) throws -> OneTimePurchase {
+        OneTimePurchase(
+            appId: try c.next(), environment: AppStoreEnvironment(rawValue: try c.next()), transactionId: try c.next(), originalTransactionId: try c.next(),
+            productId: try c.next(), productType: ProductType(rawValue: try c.next()), purchaseDate: try c.next(), expiresDate: try c.next(),
+            revocationDate: try c.next(), quantity: try c.next())
+    }
+}
