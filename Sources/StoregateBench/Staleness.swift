@@ -31,7 +31,7 @@ enum Staleness {
             for round in 0..<300 {
                 _ = try await latest()
                 let id = String(7_100_000_000_000_000 + round)
-                try await writer.persistence.inTenant(tenant) { unit in
+                _ = try await writer.persistence.inTenant(tenant) { unit in
                     try await unit.subscriptions.upsert(
                         Subscription(
                             appId: appId, environment: .sandbox, originalTransactionId: "7000000000000001", subscriptionGroupIdentifier: "group.stale",

@@ -41,7 +41,7 @@ enum Wrk {
     /// thread and removed at the end.
     static func inTurn(_ requests: [(path: String?, body: String)]) -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-wrk-requests-\(UUID()).txt").path
-        FileManager.default.createFile(atPath: path, contents: Data(requests.map { ($0.path ?? "-") + " " + $0.body }.joined(separator: "\n").utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(requests.map { ($0.path ?? "-") + " " + $0.body }.joined(separator: "\n").utf8))
         return """
             local threads = 0
             function setup(thread)

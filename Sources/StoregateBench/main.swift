@@ -396,9 +396,9 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             let posted = await ingest.closedLoop(seconds: seconds, concurrency: 8) { i in withEndpoint[i % count] }
             return (posted.perSecond, posted.completed, posted.failed)
         }
+        let schema = try TenantSchema(validating: tenant.storageName).sql
         func pendingDeliveries() async throws -> Int {
-            let schema = try TenantSchema(validating: tenant.storageName).sql
-            return try await postgres.withConnection { @Sendable conn in
+            try await postgres.withConnection { @Sendable conn in
                 try await conn.first(
                     "SELECT count(*)::int FROM \(unescaped: schema).webhook_deliveries WHERE status = 'pending'", as: Int.self, logger: quiet) ?? 0
             }

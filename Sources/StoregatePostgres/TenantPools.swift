@@ -90,7 +90,7 @@ public final class TenantPools: Service, Sendable {
 
     /// Until cancelled or, as a service, shut down (as `PostgresClient.run` is).
     public func run() async {
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 for pool in self.pools + [self.schemaChanges].compactMap({ $0 }) { group.addTask { await pool.run() } }
                 if self.pools.isEmpty {

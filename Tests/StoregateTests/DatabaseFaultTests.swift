@@ -66,7 +66,7 @@ import Testing
         try await TestDatabase.with { _, url in
             let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
             let client = PostgresClient(configuration: try DatabaseConfiguration(url: url, maximumConnections: 2).client, backgroundLogger: logger)
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await client.run() }
                 defer { group.cancelAll() }
                 var outcomes = (ok: 0, unavailable: 0)

@@ -89,7 +89,7 @@ import Testing
             let tenant = made.tenant.tenant
             let customer = try await services.accounts.ensure(tenant: tenant, customerId: "lee", actor: Actor("test")).customer
             let expires = Date() + 1.5
-            try await services.persistence.inTenant(tenant) { unit in
+            _ = try await services.persistence.inTenant(tenant) { unit in
                 try await unit.subscriptions.upsert(
                     Subscription(
                         appId: made.appId, environment: .sandbox, originalTransactionId: "1000", subscriptionGroupIdentifier: "group", customer: customer.id,
@@ -98,7 +98,7 @@ import Testing
                         offerIdentifier: nil,
                         price: nil, currency: nil, signedDate: Date()))
             }
-            @Sendable func status() async throws -> Status? {
+            let status = { @Sendable () async throws -> Status? in
                 try await services.subscriptions.status(tenant: tenant, customerId: "lee", bundleId: nil, transactionId: nil, refresh: false).first?.status
             }
             #expect(try await status() == .active)

@@ -22,11 +22,11 @@ import Testing
             renewed.signedDate = Timestamp(Date() + 1)
             var forged = lee
             forged.transactionId = "7000000000000002"
-            try await post(.subscribed, try sim.simulator.ca.sign(kim))
-            try await post(.didRenew, try sim.simulator.ca.sign(renewed))
-            try await post(.subscribed, try sim.simulator.ca.sign(lee))
-            try await post(.didRenew, try SimulatorCA().sign(forged))
-            try await post(.test, nil)
+            _ = try await post(.subscribed, try sim.simulator.ca.sign(kim))
+            _ = try await post(.didRenew, try sim.simulator.ca.sign(renewed))
+            _ = try await post(.subscribed, try sim.simulator.ca.sign(lee))
+            _ = try await post(.didRenew, try SimulatorCA().sign(forged))
+            _ = try await post(.test, nil)
 
             #expect(await services.worker.runDue() == 5)
             let rows = try await Self.notifications(services, tenant)
@@ -52,9 +52,9 @@ import Testing
         try await Self.with(slug: "fallback") { sim, services, tenant, post in
             let kim = try await sim.simulator.purchase(AppStoreServerAPIClientTests.subscription("kim"))
             let lee = try await sim.simulator.purchase(AppStoreServerAPIClientTests.subscription("lee"))
-            try await post(.subscribed, try sim.simulator.ca.sign(kim))
+            _ = try await post(.subscribed, try sim.simulator.ca.sign(kim))
             let token = try await post(.externalPurchaseToken, nil)
-            try await post(.subscribed, try sim.simulator.ca.sign(lee))
+            _ = try await post(.subscribed, try sim.simulator.ca.sign(lee))
             // The token's table is away: applying that one notification fails, and with it the batch.
             try await Self.sql(services, tenant, "ALTER TABLE {schema}.external_purchase_tokens RENAME TO tokens_away")
 
