@@ -43,10 +43,9 @@ struct NotificationRepository: NotificationStore {
             WITH taken AS (
                 DELETE FROM storegate.notification_inbox
                 WHERE tenant_id = \(scope.tenantId) AND notification_uuid = ANY(\(uuids))
-                RETURNING notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source, received_at
+                RETURNING \(unescaped: Self.received)
             )
-            INSERT INTO \(unescaped: s).notifications
-                (notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source, received_at)
+            INSERT INTO \(unescaped: s).notifications (\(unescaped: Self.received))
             SELECT * FROM taken
             ON CONFLICT (notification_uuid) DO NOTHING
             """)
@@ -66,11 +65,11 @@ struct NotificationRepository: NotificationStore {
             """)
     }
 
+    /// What an inbox row holds of a notification: its columns as received, before processing.
+    static let received = "notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source, received_at"
+
     /// An inbox row as a notification row: not processed.
-    static let inboxColumns = """
-        notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source, received_at, NULL::timestamptz,
-        NULL::text
-        """
+    static let inboxColumns = received + ", NULL::timestamptz, NULL::text"
 
     private func rows(_ query: TypedQuery, hot: Bool = false) async throws -> [StoredNotification] {
         let make = { (row: PostgresRow) throws -> StoredNotification in
