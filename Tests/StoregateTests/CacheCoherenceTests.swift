@@ -8,7 +8,8 @@ import StoregatePostgres
 import Testing
 
 /// A server's caches against changes made by another process (the CLI, another server): with entries
-/// kept for a minute, only hearing the change can make the server refuse or switch at once.
+/// kept for a minute, only hearing the change can make the server refuse or switch at once (within 15
+/// seconds here, well inside the minute, with room for a loaded machine).
 @Suite(.timeLimit(.minutes(1))) struct CacheCoherenceTests {
     static let longTTL = Duration.seconds(60)
 
@@ -21,15 +22,15 @@ import Testing
                 #expect(try await server.rpc(raw: call, apiKey: a.apiKey).status == 200)
                 try await OtherProcess.with(url: url, vault: services.vault) { other in
                     _ = try await other.tenants.setStatus(slug: "coherent", .suspended, actor: Actor("cli"))
-                    try await eventually("the suspension refused", timeout: .seconds(3)) {
+                    try await eventually("the suspension refused", timeout: .seconds(15)) {
                         try await server.rpc(raw: call, apiKey: a.apiKey).status == 403
                     }
                     _ = try await other.tenants.setStatus(slug: "coherent", .active, actor: Actor("cli"))
-                    try await eventually("the reactivation admitted", timeout: .seconds(3)) {
+                    try await eventually("the reactivation admitted", timeout: .seconds(15)) {
                         try await server.rpc(raw: call, apiKey: a.apiKey).status == 200
                     }
                     try await other.apiKeys.revoke(tenant: a.tenant.tenant, prefix: a.tenant.apiKeyPrefix, actor: Actor("cli"))
-                    try await eventually("the revoked key refused", timeout: .seconds(3)) {
+                    try await eventually("the revoked key refused", timeout: .seconds(15)) {
                         let reply = try await server.rpc(raw: call, apiKey: a.apiKey)
                         return reply.status == 401 && reply.text.contains("revoked")
                     }
@@ -56,7 +57,7 @@ import Testing
                     _ = try await other.apps.importKey(
                         tenant: a.tenant.tenant, bundleId: "com.example.rotating", keyId: "NEWKEY0001", issuerId: Fixtures.issuerId,
                         p8: P256.Signing.PrivateKey().pemRepresentation, actor: Actor("cli"))
-                    try await eventually("the new key signing", timeout: .seconds(3)) { try await signingKeyId() == "NEWKEY0001" }
+                    try await eventually("the new key signing", timeout: .seconds(15)) { try await signingKeyId() == "NEWKEY0001" }
                 }
             }
         }
@@ -79,7 +80,7 @@ import Testing
                     try await eventually("the server listening again") { services.coherence.isFollowing }
                     #expect(try await server.rpc(raw: call, apiKey: a.apiKey).status == 200)
                     try await other.apiKeys.revoke(tenant: a.tenant.tenant, prefix: a.tenant.apiKeyPrefix, actor: Actor("cli"))
-                    try await eventually("the revoked key refused", timeout: .seconds(3)) {
+                    try await eventually("the revoked key refused", timeout: .seconds(15)) {
                         try await server.rpc(raw: call, apiKey: a.apiKey).status == 401
                     }
                 }

@@ -16,8 +16,9 @@ import Testing
 /// no write, and the cache stays within its limits.
 @Suite(.timeLimit(.minutes(1))) struct HoldingsCacheTests {
     /// Storegate in this process applies Apple's notifications; a `storegate serve` beside it answers
-    /// status reads from its cache. A renewal applied here is read there within a second: without the
-    /// change feed the other process would answer from its cache for five minutes.
+    /// status reads from its cache. A renewal applied here is read there long before the cache's five
+    /// minutes would end (the deadline is generous because the whole suite shares two cores; the time it
+    /// took is printed, and is well under a second on a quiet machine).
     @Test func aNotificationAppliedByOneProcessIsReadThroughAnother() async throws {
         try await Storefront.with(slug: "twoprocesses") { s in
             let customer = try await s.result("accounts.ensure", ["customerId": "ada"])
@@ -48,7 +49,7 @@ import Testing
             let renewal = try await s.simulator.renew(originalTransactionId: original)
             try await s.processed(2)
             let applied = ContinuousClock.now
-            try await eventually("the other process reads the renewal", timeout: .seconds(1)) { try await latest() == renewal.transactionId }
+            try await eventually("the other process reads the renewal", timeout: .seconds(20)) { try await latest() == renewal.transactionId }
             print("HoldingsCacheTests: the other process read the renewal \(ContinuousClock.now - applied) after it was applied")
         }
     }
