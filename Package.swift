@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -29,10 +30,24 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.3.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.0"),
     ],
     targets: [
-        // Protocol engine: JSON-RPC 2.0 parsing, batching, dispatch, errors, OpenRPC generation.
-        .target(name: "JSONRPC", swiftSettings: swiftSettings),
+        // Protocol engine: JSON-RPC 2.0 parsing, batching, dispatch, errors, OpenRPC generation, and the
+        // declarations (`@RPCParams`, `@RPCObject`, `@Field`) a method's contract is written in once.
+        .target(name: "JSONRPC", dependencies: ["JSONRPCMacros"], swiftSettings: swiftSettings),
+        // The compiler plugin that reads those declarations.
+        .macro(
+            name: "JSONRPCMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Envelope encryption of private keys (AES-256-GCM data keys wrapped by a master key).
         .target(
             name: "KeyVault",
@@ -73,7 +88,7 @@ let package = Package(
         .target(
             name: "Storegate",
             dependencies: [
-                "KeyVault", "AppStoreServer",
+                "KeyVault", "AppStoreServer", "JSONRPC",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -149,10 +164,25 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Apple's test vectors in ../shared, for both test targets.
+        .target(name: "TestVectors", path: "Tests/TestVectors", swiftSettings: swiftSettings),
+        // Unit tests: JSON-RPC, the API's declared contract, Apple's formats; no PostgreSQL, seconds.
+        .testTarget(
+            name: "StoregateUnitTests",
+            dependencies: [
+                "JSONRPC", "KeyVault", "AppStoreServer", "Storegate", "StoregateServer", "TestVectors",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Integration tests: real PostgreSQL, the App Store simulator over HTTP, the built CLI.
         .testTarget(
             name: "StoregateTests",
             dependencies: [
-                "StoregateServer", "Storegate", "StoregatePostgres", "JSONRPC", "KeyVault", "AppStoreServer", "AppStoreSimulator", "StoregateCLI",
+                "TestVectors", "StoregateServer", "Storegate", "StoregatePostgres", "JSONRPC", "KeyVault", "AppStoreServer", "AppStoreSimulator",
+                "StoregateCLI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -77,34 +77,8 @@ extension JSONValue {
     }
 }
 
-/// Small JSON Schema builders for method descriptions.
+/// The JSON Schema of an object, as `@RPCObject` writes it.
 public enum Schema {
-    public static func string(_ description: String? = nil, pattern: String? = nil, maxLength: Int? = nil, format: String? = nil) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = [("type", "string")]
-        if let pattern { members.append(("pattern", .string(pattern))) }
-        if let maxLength { members.append(("maxLength", .number(maxLength))) }
-        if let format { members.append(("format", .string(format))) }
-        if let description { members.append(("description", .string(description))) }
-        return .object(members)
-    }
-
-    public static func integer(_ description: String? = nil, minimum: Int? = nil) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = [("type", "integer")]
-        if let minimum { members.append(("minimum", .number(minimum))) }
-        if let description { members.append(("description", .string(description))) }
-        return .object(members)
-    }
-
-    public static func enumeration(_ values: [String], _ description: String? = nil) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = [("type", "string"), ("enum", .array(values.map { .string($0) }))]
-        if let description { members.append(("description", .string(description))) }
-        return .object(members)
-    }
-
-    public static func array(of items: JSONValue) -> JSONValue { ["type": "array", "items": items] }
-
-    public static func nullable(_ schema: JSONValue) -> JSONValue { ["oneOf": [schema, ["type": "null"]]] }
-
     /// An object with the given properties; `required` lists the ones that must be present.
     public static func object(_ properties: [(String, JSONValue)], required: [String], title: String? = nil) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = [("type", "object")]
@@ -114,6 +88,4 @@ public enum Schema {
         members.append(("additionalProperties", false))
         return .object(members)
     }
-
-    public static let any: JSONValue = [:]
 }

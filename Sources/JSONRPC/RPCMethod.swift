@@ -15,10 +15,21 @@ public struct RPCParam: Sendable {
     }
 }
 
-/// A method's parameters, declared once: the type decodes them by name and documents each of them.
-/// A test checks that the two agree (every documented name decoded, required exactly when documented so).
+/// A method's parameters, declared once (`@RPCParams`): the struct's properties are decoded by name, and
+/// their `fields` document them, check their values and are the only names admitted.
 public protocol RPCParams: Decodable, Sendable {
-    static var parameters: [RPCParam] { get }
+    static var fields: [Field<Self>] { get }
+}
+
+extension RPCParams {
+    public static var parameters: [RPCParam] { fields.map { RPCParam($0.name, $0.description ?? "", schema: $0.schema(nil), required: $0.required) } }
+
+    /// Refuses the first value that breaks its field's rule, naming the field.
+    public func validate() throws(RPCError) {
+        for field in Self.fields {
+            if let violation = field.check(self) { throw .invalidParams(field: field.name + violation.path, reason: violation.reason) }
+        }
+    }
 }
 
 /// A method's result, declared once: the type encodes it and carries its JSON Schema.
@@ -64,6 +75,8 @@ public struct RPCMethod<Context: Sendable>: Sendable {
     let invoke: @Sendable (_ params: JSONValue, _ context: Context) async throws -> [UInt8]
     /// The type that decodes the method's parameters, for contract tests.
     public let paramsType: any RPCParams.Type
+    /// Decodes and checks parameters exactly as a call does, without running the method (for contract tests).
+    public let checkParams: @Sendable (_ params: JSONValue) throws -> Void
 
     /// A method; its parameters and result schema come from `Params` and `Result`.
     public init<Params: RPCParams, Result: RPCResult>(
@@ -101,7 +114,7 @@ public struct RPCMethod<Context: Sendable>: Sendable {
         encode: @escaping @Sendable (Result) throws -> [UInt8]
     ) {
         self.description = description
-        let allowed = Set(description.params.map(\.name))
+        let allowed = Set(Params.fields.map(\.name))
         let decode: @Sendable (JSONValue) throws -> Params = { params in
             var params = params
             if case .array(let positional) = params {
@@ -113,13 +126,17 @@ public struct RPCMethod<Context: Sendable>: Sendable {
             if case .object(let members) = params, let unknown = members.first(where: { !allowed.contains($0.key) }) {
                 throw RPCError.invalidParams(field: unknown.key, reason: "is not a parameter of \(description.name)")
             }
+            let decoded: Params
             do {
-                return try JSONValueDecoder.decode(Params.self, from: params)
+                decoded = try JSONValueDecoder.decode(Params.self, from: params)
             } catch let error as DecodingError {
-                throw RPCError(decoding: error)
+                throw RPCError(decoding: error, fields: Params.fields)
             }
+            try decoded.validate()
+            return decoded
         }
         self.paramsType = Params.self
+        self.checkParams = { _ = try decode($0) }
         self.invoke = { params, context in try encode(try await handler(try decode(params), context)) }
     }
 }
@@ -142,10 +159,23 @@ public struct RPCRegistry<Context: Sendable>: Sendable {
 
 /// Decodes nothing, for methods without parameters.
 public struct NoParams: RPCParams {
-    public static let parameters: [RPCParam] = []
+    public static let fields: [Field<Self>] = []
 }
 
 extension RPCError {
+    /// A decoding error, said in the words of the method's declaration where it has them: a value outside
+    /// an enumeration names the values the field documents.
+    init<Root>(decoding error: DecodingError, fields: [Field<Root>]) {
+        self.init(decoding: error)
+        if case .dataCorrupted(let context) = error, let name = context.codingPath.first?.stringValue,
+            let values = fields.first(where: { $0.name == name })?.documentedValues, case .object(var data)? = self.data,
+            let index = data.firstIndex(where: { $0.key == "reason" })
+        {
+            data[index].value = .string("must be one of " + values.joined(separator: ", "))
+            self.data = .object(data)
+        }
+    }
+
     init(decoding error: DecodingError) {
         func path(_ keys: [any CodingKey]) -> String {
             keys.reduce(into: "") { out, key in

@@ -1,25 +1,40 @@
 import AppStoreServer
 import Foundation
+import JSONRPC
 
 /// How Storegate answers an app's `CONSUMPTION_REQUEST`s, set by the tenant per app (`refunds.setPolicy`).
 /// Reported facts (`refunds.reportConsumption`) are sent as soon as they exist; the policy decides what
 /// happens when none were reported.
-public struct RefundPolicy: Codable, Sendable, Equatable {
+@RPCObject(title: "RefundPolicy") public struct RefundPolicy: Codable, Sendable, Equatable {
     public var consumptionApi: ConsumptionAPI = .v2
     /// Without reported facts, answer this many minutes before the 12-hour deadline from what Storegate
-    /// knows; nil: never answer without facts.
-    public var sendMinutesBeforeDeadline: Int? = 60
+    /// knows; absent: never answer without facts.
+    @Field(.range(10...690)) public var sendMinutesBeforeDeadline: Int? = 60
     /// Whether the app's customers consented (in its terms) to sharing consumption data. Without consent
     /// nothing is sent.
     public var customerConsented: Bool = false
     public var deliveryStatus: DeliveryStatus = .delivered
     public var sampleContentProvided: Bool = false
-    /// nil for no preference.
+    /// Absent for no preference.
     public var refundPreference: RefundPreference?
     /// Prefer `DECLINE` when the customer already had at least this many refunds.
-    public var declineAfterRefunds: Int?
+    @Field(.minimum(1)) public var declineAfterRefunds: Int?
 
     public init() {}
+
+    /// A policy with the defaults for what is not given (v2, 60 minutes, no consent, DELIVERED, no sample, no preference).
+    public init(
+        consumptionApi: ConsumptionAPI?, sendMinutesBeforeDeadline: Int?, customerConsented: Bool?, deliveryStatus: DeliveryStatus?,
+        sampleContentProvided: Bool?, refundPreference: RefundPreference?, declineAfterRefunds: Int?
+    ) {
+        self.consumptionApi = consumptionApi ?? self.consumptionApi
+        self.sendMinutesBeforeDeadline = sendMinutesBeforeDeadline ?? self.sendMinutesBeforeDeadline
+        self.customerConsented = customerConsented ?? self.customerConsented
+        self.deliveryStatus = deliveryStatus ?? self.deliveryStatus
+        self.sampleContentProvided = sampleContentProvided ?? self.sampleContentProvided
+        self.refundPreference = refundPreference
+        self.declineAfterRefunds = declineAfterRefunds
+    }
 
     func validated() throws -> RefundPolicy {
         if let minutes = sendMinutesBeforeDeadline, !(10...690).contains(minutes) {

@@ -1,5 +1,21 @@
 import AppStoreServer
 import Foundation
+import JSONRPC
+
+/// The rules of the App Store's identifiers and of free text, declared once: `Validate` checks them for the
+/// CLI and manifests, and the RPC methods' `@Field` rules document and check them with the same facts.
+extension Rule {
+    /// 1 to 155 characters of A-Z, a-z, 0-9, '.' and '-'.
+    public static let bundleId = Rule.characters("A-Za-z0-9.-", count: 1...155).described("The app's bundle ID, within the caller's tenant.")
+    /// 10 characters of A-Z and 0-9, as App Store Connect shows it.
+    public static let keyId = Rule.characters("A-Z0-9", count: 10...10)
+    /// An App Store transaction ID (`transactionId`, `originalTransactionId`, `appTransactionId`): 1 to 32 digits.
+    public static let transactionId = Rule.characters("0-9", count: 1...32)
+    /// A product or offer identifier as App Store Connect allows it: 1 to 255 printable ASCII characters.
+    public static let storeIdentifier = Rule.characters("!-~", count: 1...255)
+    /// The tenant's own identifier of a customer.
+    public static let customerId = Rule.text(max: 128).described("The tenant's own identifier of the customer.")
+}
 
 /// Input rules shared by the CLI, manifests and RPC methods. Values are checked before anything is written.
 public enum Validate {
@@ -25,21 +41,18 @@ public enum Validate {
         return trimmed
     }
 
-    public static func bundleId(_ value: String, field: String = "bundleId") throws(StoregateError) -> String {
-        guard (1...155).contains(value.utf8.count),
-            value.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D })
-        else {
-            throw .invalid(field: field, reason: "must be a bundle ID: 1 to 155 characters of A-Z, a-z, 0-9, '.' and '-'")
-        }
+    /// `value` if it keeps `rule`; otherwise refused, naming `field`.
+    public static func rule(_ rule: Rule, _ value: String, field: String) throws(StoregateError) -> String {
+        if let reason = rule.violation(value) { throw .invalid(field: field, reason: reason) }
         return value
     }
 
-    /// An App Store Connect key ID: 10 characters of A-Z and 0-9.
+    public static func bundleId(_ value: String, field: String = "bundleId") throws(StoregateError) -> String {
+        try rule(.bundleId, value, field: field)
+    }
+
     public static func keyId(_ value: String, field: String = "keyId") throws(StoregateError) -> String {
-        guard value.utf8.count == 10, value.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }) else {
-            throw .invalid(field: field, reason: "must be 10 characters of A-Z and 0-9, as App Store Connect shows it")
-        }
-        return value
+        try rule(.keyId, value, field: field)
     }
 
     public static func issuerId(_ value: String, field: String = "issuerId") throws(StoregateError) -> UUID {
@@ -63,27 +76,19 @@ public enum Validate {
         return environments.filter { values.contains($0.rawValue) }
     }
 
-    /// The tenant's own identifier of a customer.
+    /// The tenant's own identifier of a customer, trimmed.
     public static func customerId(_ value: String, field: String = "customerId") throws(StoregateError) -> String {
         try text(value, field: field, max: 128)
     }
 }
 
 extension Validate {
-    /// A product or offer identifier as App Store Connect allows it: 1…255 printable ASCII characters.
     public static func storeIdentifier(_ value: String, field: String) throws(StoregateError) -> String {
-        guard (1...255).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw .invalid(field: field, reason: "must be 1 to 255 printable ASCII characters without spaces")
-        }
-        return value
+        try rule(.storeIdentifier, value, field: field)
     }
 
-    /// An App Store transaction ID (`transactionId`, `originalTransactionId`, `appTransactionId`): 1…32 digits.
     public static func transactionId(_ value: String, field: String) throws(StoregateError) -> String {
-        guard (1...32).contains(value.utf8.count), value.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-            throw .invalid(field: field, reason: "must be an App Store transaction ID (digits)")
-        }
-        return value
+        try rule(.transactionId, value, field: field)
     }
 }
 

@@ -6,55 +6,30 @@ import Storegate
 enum AccountMethods {
     static let all = [ensure, linkAppTransaction, linkTransaction, setAppAccountToken, resolve]
 
-    struct Link: Encodable, Sendable {
+    @RPCObject struct Link {
         let bundleId: String
-        let kind: String
+        let kind: AccountLink.Kind
         let value: String
         let linkedAt: Date
     }
 
-    struct Customer: RPCResult {
+    @RPCObject(title: "Customer") struct Customer {
         let customerId: String
-        let appAccountToken: String
+        /// Pass to StoreKit's appAccountToken purchase option.
+        @Field(.uuid) let appAccountToken: String
         let createdAt: Date
         let links: [Link]
-
-        static let schema: JSONValue = customerSchema
     }
 
     static func view(_ view: CustomerView, call: RPCCall) async throws -> Customer {
         let bundles = try await SubscriptionMethods.bundles(call, covering: view.links.map(\.appId))
         return Customer(
             customerId: view.customer.customerId, appAccountToken: view.customer.appAccountToken.uuidString.lowercased(), createdAt: view.customer.createdAt,
-            links: view.links.map { Link(bundleId: bundles[$0.appId] ?? "", kind: $0.kind.rawValue, value: $0.value, linkedAt: $0.linkedAt) })
+            links: view.links.map { Link(bundleId: bundles[$0.appId] ?? "", kind: $0.kind, value: $0.value, linkedAt: $0.linkedAt) })
     }
 
-    static let customerSchema = Schema.object(
-        [
-            ("customerId", Schema.string()), ("appAccountToken", Schema.string("Pass to StoreKit's appAccountToken purchase option.", format: "uuid")),
-            ("createdAt", Schema.string(format: "date-time")),
-            (
-                "links",
-                Schema.array(
-                    of: Schema.object(
-                        [
-                            ("bundleId", Schema.string()), ("kind", Schema.enumeration(AccountLink.Kind.allCases.map(\.rawValue))),
-                            ("value", Schema.string()),
-                            ("linkedAt", Schema.string(format: "date-time")),
-                        ], required: ["bundleId", "kind", "value", "linkedAt"]))
-            ),
-        ], required: ["customerId", "appAccountToken", "createdAt", "links"], title: "Customer")
-
-    static let customerId = RPCParam("customerId", "The tenant's own identifier of the customer (1…128 characters).", schema: Schema.string(maxLength: 128))
-    static let bundleId = RPCParam("bundleId", "The app's bundle ID, within the caller's tenant.", schema: AppView.bundleIdSchema)
-    static let transfer = RPCParam(
-        "transfer", "Move identifiers already linked to another customer (audited). Without it such a link is refused.", schema: ["type": "boolean"],
-        required: false)
-
-    struct EnsureParams: RPCParams {
-        let customerId: String
-
-        static let parameters: [RPCParam] = [AccountMethods.customerId]
+    @RPCParams struct EnsureParams {
+        @Field(.customerId) let customerId: String
     }
 
     static let ensure = RPCMethod<RPCCall>(
@@ -65,16 +40,12 @@ enum AccountMethods {
         try await view(try await call.services.accounts.ensure(tenant: call.caller.tenant, customerId: params.customerId, actor: call.caller.actor), call: call)
     }
 
-    struct LinkAppTransactionParams: RPCParams {
-        let bundleId: String
-        let customerId: String
+    @RPCParams struct LinkAppTransactionParams {
+        @Field(.bundleId) let bundleId: String
+        @Field(.customerId) let customerId: String
+        /// The AppTransaction JWS.
         let signedAppTransaction: String
-        let transfer: Bool?
-
-        static let parameters: [RPCParam] = [
-            AccountMethods.bundleId, AccountMethods.customerId, RPCParam("signedAppTransaction", "The AppTransaction JWS.", schema: Schema.string()),
-            AccountMethods.transfer,
-        ]
+        @Field(.transfer) let transfer: Bool?
     }
 
     static let linkAppTransaction = RPCMethod<RPCCall>(
@@ -88,16 +59,12 @@ enum AccountMethods {
                 transfer: params.transfer ?? false, actor: call.caller.actor), call: call)
     }
 
-    struct LinkTransactionParams: RPCParams {
-        let bundleId: String
-        let customerId: String
+    @RPCParams struct LinkTransactionParams {
+        @Field(.bundleId) let bundleId: String
+        @Field(.customerId) let customerId: String
+        /// The transaction JWS.
         let signedTransaction: String
-        let transfer: Bool?
-
-        static let parameters: [RPCParam] = [
-            AccountMethods.bundleId, AccountMethods.customerId, RPCParam("signedTransaction", "The transaction JWS.", schema: Schema.string()),
-            AccountMethods.transfer,
-        ]
+        @Field(.transfer) let transfer: Bool?
     }
 
     static let linkTransaction = RPCMethod<RPCCall>(
@@ -111,20 +78,17 @@ enum AccountMethods {
                 transfer: params.transfer ?? false, actor: call.caller.actor), call: call)
     }
 
-    struct ResolveParams: RPCParams {
-        let bundleId: String?
+    @RPCParams struct ResolveParams {
+        /// The app's bundle ID (for transaction identifiers).
+        @Field(.bundleId) let bundleId: String?
+        /// The customer's appAccountToken.
         let appAccountToken: UUID?
-        let appTransactionId: String?
-        let originalTransactionId: String?
-        let transactionId: String?
-
-        static let parameters: [RPCParam] = [
-            RPCParam("bundleId", "The app's bundle ID (for transaction identifiers).", schema: AppView.bundleIdSchema, required: false),
-            RPCParam("appAccountToken", "The customer's appAccountToken.", schema: Schema.string(format: "uuid"), required: false),
-            RPCParam("appTransactionId", "An appTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$"), required: false),
-            RPCParam("originalTransactionId", "An originalTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$"), required: false),
-            RPCParam("transactionId", "A transactionId Storegate has stored.", schema: Schema.string(pattern: "^[0-9]{1,32}$"), required: false),
-        ]
+        /// An appTransactionId.
+        @Field(.transactionId) let appTransactionId: String?
+        /// An originalTransactionId.
+        @Field(.transactionId) let originalTransactionId: String?
+        /// A transactionId Storegate has stored.
+        @Field(.transactionId) let transactionId: String?
     }
 
     static let resolve = RPCMethod<RPCCall>(
@@ -139,18 +103,18 @@ enum AccountMethods {
     }
 }
 
-extension AccountMethods {
-    struct SetAppAccountTokenParams: RPCParams {
-        let bundleId: String
-        let customerId: String
-        let originalTransactionId: String
-        let transfer: Bool?
+extension Rule {
+    /// Whether to move identifiers already linked to another customer.
+    static let transfer = Rule(description: "Move identifiers already linked to another customer (audited). Without it such a link is refused.")
+}
 
-        static let parameters: [RPCParam] = [
-            AccountMethods.bundleId, AccountMethods.customerId,
-            RPCParam("originalTransactionId", "The purchase's originalTransactionId.", schema: Schema.string(pattern: "^[0-9]{1,32}$")),
-            AccountMethods.transfer,
-        ]
+extension AccountMethods {
+    @RPCParams struct SetAppAccountTokenParams {
+        @Field(.bundleId) let bundleId: String
+        @Field(.customerId) let customerId: String
+        /// The purchase's originalTransactionId.
+        @Field(.transactionId) let originalTransactionId: String
+        @Field(.transfer) let transfer: Bool?
     }
 
     static let setAppAccountToken = RPCMethod<RPCCall>(

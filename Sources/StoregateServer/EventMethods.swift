@@ -1,3 +1,4 @@
+import AppStoreServer
 import Foundation
 import JSONRPC
 import Storegate
@@ -6,30 +7,19 @@ import Storegate
 enum EventMethods {
     static let all = [list]
 
-    struct ListParams: RPCParams {
-        let after: Int64?
-        let limit: Int?
-        let types: [String]?
-
-        static let parameters: [RPCParam] = [
-            RPCParam(
-                "after", "The last sequence number the reader has (0, the default, reads from the first event).", schema: Schema.integer(minimum: 0),
-                required: false),
-            RPCParam("limit", "At most this many (1…500, default 100).", schema: Schema.integer(minimum: 1), required: false),
-            RPCParam("types", "Only these event types.", schema: Schema.array(of: EventView.typeSchema), required: false),
-        ]
+    @RPCParams struct ListParams {
+        /// The last sequence number the reader has (0, the default, reads from the first event).
+        @Field(.minimum(0)) let after: Int64?
+        /// At most this many (default 100).
+        @Field(.range(1...500)) let limit: Int?
+        /// Only these event types.
+        let types: [Event.Kind]?
     }
 
-    struct ListResult: RPCResult {
-        let events: [RawJSON]
-        /// Where to read on from: the last sequence number returned, or `after` when there were none.
-        let next: Int64
-
-        static let schema: JSONValue = Schema.object(
-            [
-                ("events", Schema.array(of: EventView.schema)),
-                ("next", Schema.integer("Pass as `after` to read on (the last sequence number returned, or `after` when none were).", minimum: 0)),
-            ], required: ["events", "next"])
+    @RPCObject struct ListResult {
+        let events: [EventView]
+        /// Pass as `after` to read on (the last sequence number returned, or `after` when none were).
+        @Field(.minimum(0)) let next: Int64
     }
 
     static let list = RPCMethod<RPCCall>(
@@ -41,42 +31,37 @@ enum EventMethods {
         result: "events", errors: [ErrorCode.invalidParams]
     ) { (params: ListParams, call) in
         let after = params.after ?? 0
-        var types: [Event.Kind] = []
-        for (index, name) in (params.types ?? []).enumerated() {
-            guard let type = Event.Kind(rawValue: name) else { throw StoregateError.invalid(field: "types[\(index)]", reason: "is not an event type") }
-            types.append(type)
-        }
-        let events = try await call.services.events.list(tenant: call.caller.tenant, after: after, types: types, limit: params.limit ?? 100)
-        return ListResult(events: try events.map(EventView.json), next: events.last?.sequence ?? after)
+        let events = try await call.services.events.list(tenant: call.caller.tenant, after: after, types: params.types ?? [], limit: params.limit ?? 100)
+        return ListResult(events: try events.map(EventView.init), next: events.last?.sequence ?? after)
     }
 }
 
-/// An event as `events.list` returns it and a webhook sends it.
-enum EventView {
-    static func json(_ event: Event) throws -> RawJSON {
-        RawJSON(value: try JSONParser.parse(Array(try event.json().utf8)))
+/// An event as `events.list` returns it and a webhook sends it: the domain's JSON of it, documented here.
+@RPCObject(title: "Event") struct EventView {
+    /// `evt_` and 26 base32 characters; the `webhook-id` of its deliveries.
+    @Field(.characters("a-z2-7", count: 26...26, prefix: "evt_")) let id: String
+    let type: Event.Kind
+    /// The tenant's own count, in commit order, without gaps.
+    @Field(.minimum(1)) let sequence: Int64
+    let createdAt: Date
+    @Field(.uuid) let appId: String?
+    @Field(.bundleId) let bundleId: String?
+    @Field(.appStoreEnvironment) let environment: String?
+    /// The tenant's id of the customer, when known.
+    let customerId: String?
+    /// What happened; by type: `subscription.updated` (originalTransactionId, previous and current state), `purchase.created` (the
+    /// transaction), `refund.*` (the refund and, for a grant, what to revoke), `consumption.requested` (transaction, deadline),
+    /// `consumption.sent|notSent`, `account.linked|transferred` (identifier, customer), `notification.received` (Apple's signedPayload
+    /// and the notification's type).
+    @Field(.object) let data: JSONValue
+    /// The event's JSON as the domain wrote it, sent as is.
+    private let json: JSONValue
+
+    init(_ event: Event) throws {
+        json = try JSONParser.parse(Array(try event.json().utf8))
+        (id, type, sequence, createdAt, data) = (event.displayId, event.type, event.sequence, event.createdAt, json["data"] ?? [:])
+        (appId, bundleId, environment, customerId) = (event.appId?.uuidString.lowercased(), event.bundleId, event.environment?.rawValue, event.customerId)
     }
 
-    static let typeSchema = Schema.enumeration(Event.Kind.allCases.map(\.rawValue))
-
-    static let schema = Schema.object(
-        [
-            ("id", Schema.string("`evt_` and 26 base32 characters; the `webhook-id` of its deliveries.", pattern: "^evt_[a-z2-7]{26}$")),
-            ("type", typeSchema), ("sequence", Schema.integer("The tenant's own count, in commit order, without gaps.", minimum: 1)),
-            ("createdAt", Schema.string(format: "date-time")), ("appId", Schema.string(format: "uuid")), ("bundleId", AppView.bundleIdSchema),
-            ("environment", Schema.enumeration(["Production", "Sandbox", "Xcode", "LocalTesting"])),
-            ("customerId", Schema.string("The tenant's id of the customer, when known.")),
-            (
-                "data",
-                [
-                    "type": "object",
-                    "description": """
-                    What happened; by type: `subscription.updated` (originalTransactionId, previous and current state), \
-                    `purchase.created` (the transaction), `refund.*` (the refund and, for a grant, what to revoke), \
-                    `consumption.requested` (transaction, deadline), `consumption.sent|notSent`, `account.linked|transferred` \
-                    (identifier, customer), `notification.received` (Apple's signedPayload and the notification's type).
-                    """,
-                ]
-            ),
-        ], required: ["id", "type", "sequence", "createdAt", "data"], title: "Event")
+    func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 }

@@ -7,47 +7,29 @@ import Storegate
 enum NotificationMethods {
     static let all = [list, requestTest, testStatus, backfill]
 
-    struct ListParams: RPCParams {
-        let bundleId: String?
-        let limit: Int?
-
-        static let parameters: [RPCParam] = [
-            RPCParam("bundleId", "Only this app's notifications.", schema: AppView.bundleIdSchema, required: false),
-            RPCParam("limit", "At most this many (1…200, default 50).", schema: Schema.integer(minimum: 1), required: false),
-        ]
+    @RPCParams struct ListParams {
+        /// Only this app's notifications.
+        @Field(.bundleId) let bundleId: String?
+        /// At most this many (default 50).
+        @Field(.range(1...200)) let limit: Int?
     }
 
-    struct Item: Encodable, Sendable {
-        let notificationUUID: String
+    @RPCObject struct Item {
+        @Field(.uuid) let notificationUUID: String
         let bundleId: String
-        let environment: String
+        @Field(.appStoreEnvironment) let environment: String
         let notificationType: String
         let subtype: String?
         let signedDate: Date?
         let receivedAt: Date?
+        /// When it was applied; absent while it waits to be.
         let processedAt: Date?
+        /// Why applying it changed nothing, e.g. nested signed data that failed verification.
         let processingError: String?
     }
 
-    struct ListResult: RPCResult {
+    @RPCObject struct ListResult {
         let notifications: [Item]
-
-        static let schema: JSONValue = Schema.object(
-            [
-                (
-                    "notifications",
-                    Schema.array(
-                        of: Schema.object(
-                            [
-                                ("notificationUUID", Schema.string(format: "uuid")), ("bundleId", Schema.string()),
-                                ("environment", Schema.enumeration(["Production", "Sandbox", "Xcode", "LocalTesting"])), ("notificationType", Schema.string()),
-                                ("subtype", Schema.string()), ("signedDate", Schema.string(format: "date-time")),
-                                ("receivedAt", Schema.string(format: "date-time")),
-                                ("processedAt", Schema.string("When it was applied; absent while it waits to be.", format: "date-time")),
-                                ("processingError", Schema.string("Why applying it changed nothing, e.g. nested signed data that failed verification.")),
-                            ], required: ["notificationUUID", "bundleId", "environment", "notificationType"]))
-                )
-            ], required: ["notifications"])
     }
 
     static let list = RPCMethod<RPCCall>(
@@ -56,11 +38,9 @@ enum NotificationMethods {
         errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: ListParams, call) in
         let limit = params.limit ?? 50
-        guard (1...200).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 200") }
         let apps = try await call.services.apps.list(tenant: call.caller.tenant)
         var appId: UUID?
         if let bundleId = params.bundleId {
-            _ = try Validate.bundleId(bundleId)
             guard let app = apps.first(where: { $0.app.bundleId == bundleId }) else { throw StoregateError.notFound(field: "bundleId") }
             appId = app.app.id
         }

@@ -5,20 +5,13 @@ import Storegate
 
 /// `notifications.requestTest`, `notifications.testStatus`, `notifications.backfill`.
 extension NotificationMethods {
-    static let bundleId = SubscriptionMethods.bundleId
-    static let environment = SubscriptionMethods.environment
-
-    struct TestParams: RPCParams {
-        let bundleId: String
-        let environment: AppStoreEnvironment?
-
-        static let parameters: [RPCParam] = [NotificationMethods.bundleId, NotificationMethods.environment]
+    @RPCParams struct TestParams {
+        @Field(.bundleId) let bundleId: String
+        @Field(.environment) let environment: AppStoreEnvironment?
     }
 
-    struct TestToken: RPCResult {
+    @RPCObject struct TestToken {
         let testNotificationToken: String
-
-        static let schema: JSONValue = Schema.object([("testNotificationToken", Schema.string())], required: ["testNotificationToken"])
     }
 
     static let requestTest = RPCMethod<RPCCall>(
@@ -31,39 +24,22 @@ extension NotificationMethods {
                 tenant: call.caller.tenant, bundleId: p.bundleId, environment: p.environment))
     }
 
-    struct TestStatusParams: RPCParams {
-        let bundleId: String
-        let environment: AppStoreEnvironment?
-        let testNotificationToken: String
-
-        static let parameters: [RPCParam] = [
-            NotificationMethods.bundleId, NotificationMethods.environment,
-            RPCParam("testNotificationToken", "From notifications.requestTest.", schema: Schema.string(maxLength: 512)),
-        ]
+    @RPCParams struct TestStatusParams {
+        @Field(.bundleId) let bundleId: String
+        @Field(.environment) let environment: AppStoreEnvironment?
+        /// From notifications.requestTest.
+        @Field(.maxLength(512)) let testNotificationToken: String
     }
 
-    struct Attempt: Encodable, Sendable {
+    @RPCObject struct Attempt {
         let attemptDate: Date?
+        /// Apple's sendAttemptResult, e.g. SUCCESS.
         let sendAttemptResult: String?
     }
 
-    struct TestStatusResult: RPCResult {
+    @RPCObject struct TestStatusResult {
         let sendAttempts: [Attempt]
         let receivedByStoregate: Bool
-
-        static let schema: JSONValue = Schema.object(
-            [
-                (
-                    "sendAttempts",
-                    Schema.array(
-                        of: Schema.object(
-                            [
-                                ("attemptDate", Schema.string(format: "date-time")),
-                                ("sendAttemptResult", Schema.string("Apple's sendAttemptResult, e.g. SUCCESS.")),
-                            ],
-                            required: []))
-                ), ("receivedByStoregate", ["type": "boolean"]),
-            ], required: ["sendAttempts", "receivedByStoregate"])
     }
 
     static let testStatus = RPCMethod<RPCCall>(
@@ -77,30 +53,22 @@ extension NotificationMethods {
             receivedByStoregate: received)
     }
 
-    struct BackfillParams: RPCParams {
-        let bundleId: String
-        let environment: AppStoreEnvironment?
+    @RPCParams struct BackfillParams {
+        @Field(.bundleId) let bundleId: String
+        @Field(.environment) let environment: AppStoreEnvironment?
+        /// ISO 8601, within the last 180 days.
         let startDate: Date
+        /// ISO 8601 (default: now).
         let endDate: Date?
-
-        static let parameters: [RPCParam] = [
-            NotificationMethods.bundleId, NotificationMethods.environment,
-            RPCParam("startDate", "ISO 8601, within the last 180 days.", schema: Schema.string(format: "date-time")),
-            RPCParam("endDate", "ISO 8601 (default: now).", schema: Schema.string(format: "date-time"), required: false),
-        ]
     }
 
-    struct BackfillResult: RPCResult {
-        let seen: Int
-        let stored: Int
-        let alreadyStored: Int
-        let rejected: Int
-
-        static let schema: JSONValue = Schema.object(
-            [
-                ("seen", Schema.integer(minimum: 0)), ("stored", Schema.integer("New, stored and processed now.", minimum: 0)),
-                ("alreadyStored", Schema.integer(minimum: 0)), ("rejected", Schema.integer("Failed verification; not stored.", minimum: 0)),
-            ], required: ["seen", "stored", "alreadyStored", "rejected"])
+    @RPCObject struct BackfillResult {
+        @Field(.minimum(0)) let seen: Int
+        /// New, stored and processed now.
+        @Field(.minimum(0)) let stored: Int
+        @Field(.minimum(0)) let alreadyStored: Int
+        /// Failed verification; not stored.
+        @Field(.minimum(0)) let rejected: Int
     }
 
     static let backfill = RPCMethod<RPCCall>(

@@ -8,51 +8,41 @@ enum OfferMethods {
     static let all = [signPromotional, signPromotionalJWS, signIntroductoryEligibility, signAdvancedCommerceRequest]
 
     static let errors = [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.keyUnavailable]
-    static let bundleId = RPCParam("bundleId", "The app's bundle ID, within the caller's tenant.", schema: AppView.bundleIdSchema)
-    static let keyId = RPCParam(
-        "keyId", "Which of the app's keys to sign with (default: the newest).", schema: Schema.string(pattern: "^[A-Z0-9]{10}$"), required: false)
-    static let productId = RPCParam("productId", "The product identifier from App Store Connect.", schema: Schema.string(maxLength: 255))
-    static let compactJWS = Schema.object([("compactJWS", Schema.string("A compact JWS (header.payload.signature)."))], required: ["compactJWS"])
 
-    struct CompactJWS: JSONValueConvertible {
+    @RPCObject struct CompactJWS: JSONValueConvertible {
+        /// A compact JWS (header.payload.signature).
         let compactJWS: String
-        var jsonValue: JSONValue { ["compactJWS": .string(compactJWS)] }
-
-        static let schema: JSONValue = OfferMethods.compactJWS
     }
 
-    /// The legacy signature's fields, written without `JSONEncoder` (members in the encoder's sorted order).
-    struct PromotionalOfferView: JSONValueConvertible {
-        let signature: PromotionalOfferSignature
-        func encode(to encoder: any Encoder) throws { try signature.encode(to: encoder) }
-        var jsonValue: JSONValue {
-            [
-                "keyIdentifier": .string(signature.keyIdentifier), "nonce": .string(signature.nonce), "signature": .string(signature.signature),
-                "timestamp": .number(String(signature.timestamp)),
-            ]
+    /// The legacy signature's fields, written without `JSONEncoder`.
+    @RPCObject(title: "PromotionalOfferSignature") struct PromotionalOfferView: JSONValueConvertible {
+        /// The key ID of the signing key.
+        let keyIdentifier: String
+        /// A lowercase UUID.
+        @Field(.uuid) let nonce: String
+        /// UNIX time in milliseconds.
+        let timestamp: Int64
+        /// ECDSA P-256 signature, DER, standard base64.
+        let signature: String
+
+        init(_ signature: PromotionalOfferSignature) {
+            keyIdentifier = signature.keyIdentifier
+            nonce = signature.nonce
+            timestamp = signature.timestamp
+            self.signature = signature.signature
         }
-
-        static let schema: JSONValue = Schema.object(
-            [
-                ("keyIdentifier", Schema.string("The key ID of the signing key.")), ("nonce", Schema.string("A lowercase UUID.", format: "uuid")),
-                ("timestamp", Schema.integer("UNIX time in milliseconds.")), ("signature", Schema.string("ECDSA P-256 signature, DER, standard base64.")),
-            ], required: ["keyIdentifier", "nonce", "timestamp", "signature"], title: "PromotionalOfferSignature")
     }
 
-    struct PromotionalParams: RPCParams {
-        let bundleId: String
-        let keyId: String?
-        let productId: String
-        let offerId: String
+    @RPCParams struct PromotionalParams {
+        @Field(.bundleId) let bundleId: String
+        /// Which of the app's keys to sign with (default: the newest).
+        @Field(.keyId) let keyId: String?
+        /// The product identifier from App Store Connect.
+        @Field(.storeIdentifier) let productId: String
+        /// The promotional offer identifier.
+        @Field(.storeIdentifier) let offerId: String
+        /// The customer's appAccountToken (a UUID), if the purchase carries one.
         let appAccountToken: UUID?
-
-        static let parameters: [RPCParam] = [
-            OfferMethods.bundleId, OfferMethods.keyId, OfferMethods.productId,
-            RPCParam("offerId", "The promotional offer identifier.", schema: Schema.string(maxLength: 255)),
-            RPCParam(
-                "appAccountToken", "The customer's appAccountToken (a UUID), if the purchase carries one.", schema: Schema.string(format: "uuid"),
-                required: false),
-        ]
     }
 
     static let signPromotional = RPCMethod<RPCCall>(
@@ -66,25 +56,21 @@ enum OfferMethods {
             """, result: "promotionalOfferSignature", errors: errors
     ) { (params: PromotionalParams, call) in
         PromotionalOfferView(
-            signature: try await call.services.offers.signPromotional(
+            try await call.services.offers.signPromotional(
                 tenant: call.caller.tenant, bundleId: params.bundleId, keyId: params.keyId, productId: params.productId, offerId: params.offerId,
                 appAccountToken: params.appAccountToken, actor: call.caller.actor))
     }
 
-    struct PromotionalJWSParams: RPCParams {
-        let bundleId: String
-        let keyId: String?
-        let productId: String
-        let offerId: String
-        let transactionId: String?
-
-        static let parameters: [RPCParam] = [
-            OfferMethods.bundleId, OfferMethods.keyId, OfferMethods.productId,
-            RPCParam("offerId", "The promotional offer identifier.", schema: Schema.string(maxLength: 255)),
-            RPCParam(
-                "transactionId", "Any of the customer's transaction IDs; the appTransactionId is recommended.", schema: Schema.string(pattern: "^[0-9]{1,32}$"),
-                required: false),
-        ]
+    @RPCParams struct PromotionalJWSParams {
+        @Field(.bundleId) let bundleId: String
+        /// Which of the app's keys to sign with (default: the newest).
+        @Field(.keyId) let keyId: String?
+        /// The product identifier from App Store Connect.
+        @Field(.storeIdentifier) let productId: String
+        /// The promotional offer identifier.
+        @Field(.storeIdentifier) let offerId: String
+        /// Any of the customer's transaction IDs; the appTransactionId is recommended.
+        @Field(.transactionId) let transactionId: String?
     }
 
     static let signPromotionalJWS = RPCMethod<RPCCall>(
@@ -97,18 +83,16 @@ enum OfferMethods {
                 transactionId: params.transactionId, actor: call.caller.actor))
     }
 
-    struct IntroductoryParams: RPCParams {
-        let bundleId: String
-        let keyId: String?
-        let productId: String
+    @RPCParams struct IntroductoryParams {
+        @Field(.bundleId) let bundleId: String
+        /// Which of the app's keys to sign with (default: the newest).
+        @Field(.keyId) let keyId: String?
+        /// The product identifier from App Store Connect.
+        @Field(.storeIdentifier) let productId: String
+        /// Whether the customer may redeem the introductory offer.
         let allowIntroductoryOffer: Bool
-        let transactionId: String
-
-        static let parameters: [RPCParam] = [
-            OfferMethods.bundleId, OfferMethods.keyId, OfferMethods.productId,
-            RPCParam("allowIntroductoryOffer", "Whether the customer may redeem the introductory offer.", schema: ["type": "boolean"]),
-            RPCParam("transactionId", "Any of the customer's transaction IDs.", schema: Schema.string(pattern: "^[0-9]{1,32}$")),
-        ]
+        /// Any of the customer's transaction IDs.
+        @Field(.transactionId) let transactionId: String
     }
 
     static let signIntroductoryEligibility = RPCMethod<RPCCall>(
@@ -122,17 +106,12 @@ enum OfferMethods {
                 allowIntroductoryOffer: params.allowIntroductoryOffer, transactionId: params.transactionId, actor: call.caller.actor))
     }
 
-    struct AdvancedCommerceParams: RPCParams {
-        let bundleId: String
-        let keyId: String?
-        let request: JSONValue
-
-        static let parameters: [RPCParam] = [
-            OfferMethods.bundleId, OfferMethods.keyId,
-            RPCParam(
-                "request", "The Advanced Commerce in-app request.",
-                schema: Schema.object([("operation", Schema.string()), ("version", Schema.string())], required: ["operation", "version"]).allowingMore),
-        ]
+    @RPCParams struct AdvancedCommerceParams {
+        @Field(.bundleId) let bundleId: String
+        /// Which of the app's keys to sign with (default: the newest).
+        @Field(.keyId) let keyId: String?
+        /// The Advanced Commerce in-app request.
+        @Field(.object(requiring: ["operation", "version"])) let request: JSONValue
     }
 
     static let signAdvancedCommerceRequest = RPCMethod<RPCCall>(
@@ -142,22 +121,12 @@ enum OfferMethods {
             its JSON is carried base64-encoded in the `request` claim. The app passes `compactJWS` to the Advanced Commerce purchase.
             """, result: "advancedCommerceRequestJWS", errors: errors
     ) { (params: AdvancedCommerceParams, call) in
-        guard case .object = params.request else { throw StoregateError.invalid(field: "request", reason: "must be an object") }
         guard case .string(let operation) = params.request["operation"], !operation.isEmpty else {
             throw StoregateError.invalid(field: "request.operation", reason: "is required")
         }
-        guard case .string = params.request["version"] else { throw StoregateError.invalid(field: "request.version", reason: "is required") }
         return CompactJWS(
             compactJWS: try await call.services.offers.signAdvancedCommerceRequest(
                 tenant: call.caller.tenant, bundleId: params.bundleId, keyId: params.keyId, requestJSON: Data(params.request.serialized),
                 operation: operation, actor: call.caller.actor))
-    }
-}
-
-extension JSONValue {
-    /// An object schema that admits members beyond the listed ones.
-    var allowingMore: JSONValue {
-        guard case .object(let members) = self else { return self }
-        return .object(members.map { $0.key == "additionalProperties" ? (key: $0.key, value: .bool(true)) : $0 })
     }
 }

@@ -61,14 +61,11 @@ public enum StoregateRPC {
         AppList(apps: try await call.services.apps.list(tenant: call.caller.tenant).map { AppView($0, publicURL: call.publicURL) })
     }
 
-    struct AppsGetParams: RPCParams {
-        let bundleId: String?
+    @RPCParams struct AppsGetParams {
+        /// The app's bundle ID.
+        @Field(.bundleId) let bundleId: String?
+        /// Storegate's id of the app.
         let appId: UUID?
-
-        static let parameters: [RPCParam] = [
-            RPCParam("bundleId", "The app's bundle ID.", schema: AppView.bundleIdSchema, required: false),
-            RPCParam("appId", "Storegate's id of the app.", schema: Schema.string(format: "uuid"), required: false),
-        ]
     }
 
     static let appsGet = RPCMethod<RPCCall>(

@@ -7,55 +7,39 @@ import Storegate
 enum RefundMethods {
     static let all = [reportConsumption, setPolicy, pending, outcomes, history, lookupOrder]
 
-    static let bundleId = SubscriptionMethods.bundleId
-    static let transactionIdSchema = SubscriptionMethods.transactionIdSchema
-    static let deliveryStatuses = DeliveryStatus.known.map(\.rawValue)
-    static let refundPreferences = RefundPreference.known.map(\.rawValue)
-
-    struct ReportParams: RPCParams {
-        let bundleId: String
-        let transactionId: String
+    @RPCParams struct ReportParams {
+        @Field(.bundleId) let bundleId: String
+        /// The transaction Apple asked about.
+        @Field(.transactionId) let transactionId: String
+        /// Whether the customer consented to sharing consumption data with Apple.
         let customerConsented: Bool
+        /// Whether the purchase was delivered and works.
         let deliveryStatus: DeliveryStatus
+        /// Whether a free sample or trial was provided before purchase.
         let sampleContentProvided: Bool
-        let consumptionPercentage: Int32?
+        /// How much was consumed, in milliunits (50% is 50000).
+        @Field(.range(0...100_000)) let consumptionPercentage: Int32?
+        /// Your preference for Apple's decision.
         let refundPreference: RefundPreference?
-        let playTime: Int32?
-        let accountTenure: Int32?
-        let lifetimeDollarsPurchased: Int32?
-        let lifetimeDollarsRefunded: Int32?
-        let userStatus: Int32?
-        let platform: Int32?
-
-        static let parameters: [RPCParam] = [
-            RefundMethods.bundleId, RPCParam("transactionId", "The transaction Apple asked about.", schema: transactionIdSchema),
-            RPCParam("customerConsented", "Whether the customer consented to sharing consumption data with Apple.", schema: ["type": "boolean"]),
-            RPCParam("deliveryStatus", "Whether the purchase was delivered and works.", schema: Schema.enumeration(deliveryStatuses)),
-            RPCParam("sampleContentProvided", "Whether a free sample or trial was provided before purchase.", schema: ["type": "boolean"]),
-            RPCParam(
-                "consumptionPercentage", "How much was consumed, in milliunits: 0 to 100000 (50% is 50000).", schema: Schema.integer(minimum: 0),
-                required: false),
-            RPCParam("refundPreference", "Your preference for Apple's decision.", schema: Schema.enumeration(refundPreferences), required: false),
-            v1Code("playTime", "0 undeclared … 7 over 16 days"), v1Code("accountTenure", "0 undeclared … 7 over 365 days"),
-            v1Code("lifetimeDollarsPurchased", "0 undeclared … 7 $2000 and more"), v1Code("lifetimeDollarsRefunded", "0 undeclared … 7 $2000 and more"),
-            v1Code("userStatus", "0 undeclared, 1 active, 2 suspended, 3 terminated, 4 limited access"),
-            v1Code("platform", "0 undeclared, 1 Apple, 2 non-Apple"),
-        ]
+        /// v1 only: Apple's playTime code (0 undeclared … 7 over 16 days).
+        @Field(.range(0...7)) let playTime: Int32?
+        /// v1 only: Apple's accountTenure code (0 undeclared … 7 over 365 days).
+        @Field(.range(0...7)) let accountTenure: Int32?
+        /// v1 only: Apple's lifetimeDollarsPurchased code (0 undeclared … 7 $2000 and more).
+        @Field(.range(0...7)) let lifetimeDollarsPurchased: Int32?
+        /// v1 only: Apple's lifetimeDollarsRefunded code (0 undeclared … 7 $2000 and more).
+        @Field(.range(0...7)) let lifetimeDollarsRefunded: Int32?
+        /// v1 only: Apple's userStatus code (0 undeclared, 1 active, 2 suspended, 3 terminated, 4 limited access).
+        @Field(.range(0...4)) let userStatus: Int32?
+        /// v1 only: Apple's platform code (0 undeclared, 1 Apple, 2 non-Apple).
+        @Field(.range(0...2)) let platform: Int32?
     }
 
-    struct ReportResult: RPCResult {
+    @RPCObject struct ReportResult {
         let transactionId: String
         /// The open `CONSUMPTION_REQUEST` these facts now answer, if any.
-        let pendingRequestId: String?
+        @Field(.uuid) let pendingRequestId: String?
         let deadline: Date?
-
-        static let schema: JSONValue = Schema.object(
-            [("transactionId", Schema.string()), ("pendingRequestId", Schema.string(format: "uuid")), ("deadline", Schema.string(format: "date-time"))],
-            required: ["transactionId"])
-    }
-
-    static func v1Code(_ name: String, _ doc: String) -> RPCParam {
-        RPCParam(name, "v1 only: Apple's \(name) code (\(doc)).", schema: Schema.integer(minimum: 0), required: false)
     }
 
     static let reportConsumption = RPCMethod<RPCCall>(
@@ -79,39 +63,23 @@ enum RefundMethods {
             deadline: reported.pendingRequest?.deadline)
     }
 
-    struct PolicyParams: RPCParams {
-        let bundleId: String
-        let consumptionApi: String?
-        let sendMinutesBeforeDeadline: Int?
+    @RPCParams struct PolicyParams {
+        @Field(.bundleId) let bundleId: String
+        /// v2 (Send Consumption Information) or the deprecated v1.
+        let consumptionApi: ConsumptionAPI?
+        /// Minutes before Apple's deadline to answer without facts.
+        @Field(.range(10...690)) let sendMinutesBeforeDeadline: Int?
+        /// Your customers consented (in your terms) to sharing consumption data.
         let customerConsented: Bool?
+        /// Default DELIVERED.
         let deliveryStatus: DeliveryStatus?
+        /// Default false.
         let sampleContentProvided: Bool?
+        /// Default none.
         let refundPreference: RefundPreference?
-        let declineAfterRefunds: Int?
-
-        static let parameters: [RPCParam] = [
-            RefundMethods.bundleId,
-            RPCParam(
-                "consumptionApi", "v2 (Send Consumption Information) or the deprecated v1.",
-                schema: Schema.enumeration(ConsumptionAPI.allCases.map(\.rawValue)),
-                required: false),
-            RPCParam("sendMinutesBeforeDeadline", "10 to 690.", schema: Schema.integer(minimum: 10), required: false),
-            RPCParam(
-                "customerConsented", "Your customers consented (in your terms) to sharing consumption data.", schema: ["type": "boolean"], required: false),
-            RPCParam("deliveryStatus", "Default DELIVERED.", schema: Schema.enumeration(deliveryStatuses), required: false),
-            RPCParam("sampleContentProvided", "Default false.", schema: ["type": "boolean"], required: false),
-            RPCParam("refundPreference", "Default none.", schema: Schema.enumeration(refundPreferences), required: false),
-            RPCParam("declineAfterRefunds", "Prefer DECLINE from this many earlier refunds.", schema: Schema.integer(minimum: 1), required: false),
-        ]
+        /// Prefer DECLINE from this many earlier refunds.
+        @Field(.minimum(1)) let declineAfterRefunds: Int?
     }
-
-    static let policySchema = Schema.object(
-        [
-            ("consumptionApi", Schema.enumeration(ConsumptionAPI.allCases.map(\.rawValue))), ("sendMinutesBeforeDeadline", Schema.integer(minimum: 10)),
-            ("customerConsented", ["type": "boolean"]), ("deliveryStatus", Schema.enumeration(deliveryStatuses)),
-            ("sampleContentProvided", ["type": "boolean"]),
-            ("refundPreference", Schema.enumeration(refundPreferences)), ("declineAfterRefunds", Schema.integer(minimum: 1)),
-        ], required: ["consumptionApi", "customerConsented", "deliveryStatus", "sampleContentProvided"], title: "RefundPolicy")
 
     static let setPolicy = RPCMethod<RPCCall>(
         "refunds.setPolicy", tag: "refunds", summary: "Sets how an app's CONSUMPTION_REQUESTs are answered when no facts were reported.",
@@ -122,76 +90,45 @@ enum RefundMethods {
             refundPreference otherwise, and for v1 the customer's account tenure. Defaults: v2, 60 minutes, no consent (so nothing is sent). Audited.
             """, result: "policy", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: PolicyParams, call) in
-        var policy = RefundPolicy()
-        if let v = p.consumptionApi {
-            guard let api = ConsumptionAPI(rawValue: v) else { throw StoregateError.invalid(field: "consumptionApi", reason: "must be v1 or v2") }
-            policy.consumptionApi = api
-        }
-        policy.sendMinutesBeforeDeadline = p.sendMinutesBeforeDeadline ?? policy.sendMinutesBeforeDeadline
-        if let v = p.customerConsented { policy.customerConsented = v }
-        if let v = p.deliveryStatus { policy.deliveryStatus = v }
-        if let v = p.sampleContentProvided { policy.sampleContentProvided = v }
-        policy.refundPreference = p.refundPreference
-        policy.declineAfterRefunds = p.declineAfterRefunds
+        let policy = RefundPolicy(
+            consumptionApi: p.consumptionApi, sendMinutesBeforeDeadline: p.sendMinutesBeforeDeadline, customerConsented: p.customerConsented,
+            deliveryStatus: p.deliveryStatus, sampleContentProvided: p.sampleContentProvided, refundPreference: p.refundPreference,
+            declineAfterRefunds: p.declineAfterRefunds)
         return try await call.services.refunds.setPolicy(tenant: call.caller.tenant, bundleId: p.bundleId, policy: policy, actor: call.caller.actor)
     }
 
-    struct PendingParams: RPCParams {
-        let bundleId: String?
-        let status: String?
-        let limit: Int?
-
-        static let parameters: [RPCParam] = [
-            SubscriptionMethods.optionalBundleId,
-            RPCParam("status", "Default pending.", schema: Schema.enumeration(RefundRequest.Status.allCases.map(\.rawValue)), required: false),
-            RPCParam("limit", "1 to 200, default 50.", schema: Schema.integer(minimum: 1), required: false),
-        ]
+    @RPCParams struct PendingParams {
+        /// The app's bundle ID; all apps when absent.
+        @Field(.bundleId) let bundleId: String?
+        /// Default pending.
+        let status: RefundRequest.Status?
+        /// At most this many (default 50).
+        @Field(.range(1...200)) let limit: Int?
     }
 
-    struct Request: Encodable, Sendable {
-        let id: String
+    @RPCObject struct Request {
+        @Field(.uuid) let id: String
         let bundleId: String
         let environment: String
         let transactionId: String
         let originalTransactionId: String
         let productType: String
+        /// Apple's consumptionRequestReason.
         let reason: String?
         let requestedAt: Date
         let deadline: Date
-        let status: String
+        let status: RefundRequest.Status
         let statusReason: String?
-        let apiVersion: String?
-        let sentBody: RawJSON?
+        let apiVersion: ConsumptionAPI?
+        /// Exactly what was sent to Apple.
+        @Field(.object) let sentBody: JSONValue?
         let sentAt: Date?
-        let attempts: Int
+        @Field(.minimum(0)) let attempts: Int
         let lastError: String?
     }
 
-    struct PendingResult: RPCResult {
+    @RPCObject struct PendingResult {
         let requests: [Request]
-
-        static let schema: JSONValue = Schema.object(
-            [
-                (
-                    "requests",
-                    Schema.array(
-                        of: Schema.object(
-                            [
-                                ("id", Schema.string(format: "uuid")), ("bundleId", Schema.string()), ("environment", Schema.string()),
-                                ("transactionId", Schema.string()), ("originalTransactionId", Schema.string()), ("productType", Schema.string()),
-                                ("reason", Schema.string("Apple's consumptionRequestReason.")), ("requestedAt", Schema.string(format: "date-time")),
-                                ("deadline", Schema.string(format: "date-time")), ("status", Schema.enumeration(RefundRequest.Status.allCases.map(\.rawValue))),
-                                ("statusReason", Schema.string()), ("apiVersion", Schema.enumeration(["v2", "v1"])),
-                                ("sentBody", ["type": "object", "description": "Exactly what was sent to Apple."]),
-                                ("sentAt", Schema.string(format: "date-time")),
-                                ("attempts", Schema.integer(minimum: 0)), ("lastError", Schema.string()),
-                            ],
-                            required: [
-                                "id", "bundleId", "environment", "transactionId", "originalTransactionId", "productType", "requestedAt", "deadline", "status",
-                                "attempts",
-                            ]))
-                )
-            ], required: ["requests"])
     }
 
     static let pending = RPCMethod<RPCCall>(
@@ -199,12 +136,8 @@ enum RefundMethods {
         description: "Newest first; by default only those still pending (status: pending, sent, not_sent or expired to see others).",
         result: "consumptionRequests", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: PendingParams, call) in
-        let limit = p.limit ?? 50
-        guard (1...200).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 200") }
-        guard let status = RefundRequest.Status(rawValue: p.status ?? "pending") else {
-            throw StoregateError.invalid(field: "status", reason: "must be pending, sent, not_sent or expired")
-        }
-        let rows = try await call.services.refunds.requests(tenant: call.caller.tenant, bundleId: p.bundleId, status: status, limit: limit)
+        let rows = try await call.services.refunds.requests(
+            tenant: call.caller.tenant, bundleId: p.bundleId, status: p.status ?? .pending, limit: p.limit ?? 50)
         let bundles = try await SubscriptionMethods.bundles(call, covering: rows.map(\.appId))
         return PendingResult(
             requests: try rows.map {
@@ -212,13 +145,9 @@ enum RefundMethods {
                     id: $0.id.uuidString.lowercased(), bundleId: bundles[$0.appId] ?? "", environment: $0.environment.rawValue, transactionId: $0.transactionId,
                     originalTransactionId: $0.originalTransactionId, productType: $0.productType.rawValue, reason: $0.reason?.rawValue,
                     requestedAt: $0.requestedAt,
-                    deadline: $0.deadline, status: $0.status.rawValue, statusReason: $0.statusReason, apiVersion: $0.apiVersion?.rawValue,
-                    sentBody: try $0.sentBody.map { RawJSON(value: try JSONParser.parse(Array($0.utf8))) }, sentAt: $0.sentAt, attempts: $0.attempts,
+                    deadline: $0.deadline, status: $0.status, statusReason: $0.statusReason, apiVersion: $0.apiVersion,
+                    sentBody: try $0.sentBody.map { try JSONParser.parse(Array($0.utf8)) }, sentAt: $0.sentAt, attempts: $0.attempts,
                     lastError: $0.lastError)
             })
     }
-}
-
-extension RefundPolicy: RPCResult {
-    public static var schema: JSONValue { RefundMethods.policySchema }
 }

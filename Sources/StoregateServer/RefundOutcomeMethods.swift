@@ -5,31 +5,33 @@ import Storegate
 
 /// What to revoke after Apple's refund decisions, Apple's refund history, and order lookup.
 extension RefundMethods {
-    struct Revoke: Encodable, Sendable {
-        let action: String
-        let quantity: Int?
+    @RPCObject struct Revoke {
+        let action: RevokeInstruction.Action
+        @Field(.minimum(0)) let quantity: Int?
         let familyMembers: Bool
         let summary: String
 
         init(_ r: RevokeInstruction) {
-            action = r.action.rawValue
+            action = r.action
             quantity = r.quantity
             familyMembers = r.familyMembers
             summary = r.summary
         }
     }
 
-    struct Outcome: Encodable, Sendable {
-        let outcome: String
+    @RPCObject struct Outcome {
+        @Field(.oneOf(RefundOutcome.outcomes.map(\.rawValue))) let outcome: String
         let bundleId: String
         let environment: String
         let transactionId: String
         let originalTransactionId: String
         let productId: String
         let productType: String
-        let quantity: Int
-        let refundPercentage: Int?
-        let revocationType: String?
+        @Field(.minimum(1)) let quantity: Int
+        /// Apple's revocationPercentage, in milliunits (75000 is 75%).
+        @Field(.minimum(0)) let refundPercentage: Int?
+        @Field(.oneOf(["REFUND_FULL", "REFUND_PRORATED", "FAMILY_REVOKE"])) let revocationType: String?
+        /// 0 other, 1 an issue in the app.
         let revocationReason: Int?
         let familyShared: Bool
         let customerId: String?
@@ -37,51 +39,19 @@ extension RefundMethods {
         let revoke: Revoke
     }
 
-    struct OutcomesParams: RPCParams {
-        let bundleId: String?
-        let transactionId: String?
-        let customerId: String?
-        let limit: Int?
-
-        static let parameters: [RPCParam] = [
-            SubscriptionMethods.optionalBundleId, RPCParam("transactionId", "One transaction.", schema: transactionIdSchema, required: false),
-            RPCParam("customerId", "One customer.", schema: Schema.string(maxLength: 128), required: false),
-            RPCParam("limit", "1 to 200, default 50.", schema: Schema.integer(minimum: 1), required: false),
-        ]
+    @RPCParams struct OutcomesParams {
+        /// The app's bundle ID; required with a transaction ID.
+        @Field(.bundleId) let bundleId: String?
+        /// One transaction.
+        @Field(.transactionId) let transactionId: String?
+        /// One customer.
+        @Field(.maxLength(128)) let customerId: String?
+        /// At most this many (default 50).
+        @Field(.range(1...200)) let limit: Int?
     }
 
-    struct OutcomesResult: RPCResult {
+    @RPCObject struct OutcomesResult {
         let outcomes: [Outcome]
-
-        static let schema: JSONValue = Schema.object(
-            [
-                (
-                    "outcomes",
-                    Schema.array(
-                        of: Schema.object(
-                            [
-                                ("outcome", Schema.enumeration(RefundOutcome.outcomes.map(\.rawValue))), ("bundleId", Schema.string()),
-                                ("environment", Schema.string()), ("transactionId", Schema.string()), ("originalTransactionId", Schema.string()),
-                                ("productId", Schema.string()), ("productType", Schema.string()), ("quantity", Schema.integer(minimum: 1)),
-                                ("refundPercentage", Schema.integer("Apple's revocationPercentage, in milliunits (75000 is 75%).", minimum: 0)),
-                                ("revocationType", Schema.enumeration(["REFUND_FULL", "REFUND_PRORATED", "FAMILY_REVOKE"])),
-                                ("revocationReason", Schema.integer("0 other, 1 an issue in the app.")), ("familyShared", ["type": "boolean"]),
-                                ("customerId", Schema.string()), ("signedDate", Schema.string(format: "date-time")),
-                                (
-                                    "revoke",
-                                    Schema.object(
-                                        [
-                                            ("action", Schema.enumeration(RevokeInstruction.Action.allCases.map(\.rawValue))),
-                                            ("quantity", Schema.integer(minimum: 0)), ("familyMembers", ["type": "boolean"]), ("summary", Schema.string()),
-                                        ], required: ["action", "familyMembers", "summary"])
-                                ),
-                            ],
-                            required: [
-                                "outcome", "bundleId", "environment", "transactionId", "originalTransactionId", "productId", "productType", "quantity",
-                                "familyShared", "revoke",
-                            ]))
-                )
-            ], required: ["outcomes"])
     }
 
     static let outcomes = RPCMethod<RPCCall>(
@@ -92,10 +62,8 @@ extension RefundMethods {
             (anything else; familyMembers for REVOKE and FAMILY_REVOKE), none (declined) or restore (reversed).
             """, result: "refundOutcomes", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: OutcomesParams, call) in
-        let limit = p.limit ?? 50
-        guard (1...200).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 200") }
         let rows = try await call.services.refunds.outcomes(
-            tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, customerId: p.customerId, limit: limit)
+            tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, customerId: p.customerId, limit: p.limit ?? 50)
         let bundles = try await SubscriptionMethods.bundles(call, covering: rows.map(\.appId))
         let customers = try await call.services.accounts.customerIds(tenant: call.caller.tenant, ids: Set(rows.compactMap(\.customer)))
         return OutcomesResult(
@@ -109,19 +77,14 @@ extension RefundMethods {
             })
     }
 
-    struct HistoryParams: RPCParams {
-        let bundleId: String
-        let transactionId: String
-
-        static let parameters: [RPCParam] = [
-            RefundMethods.bundleId, RPCParam("transactionId", "Any of the customer's transaction IDs.", schema: transactionIdSchema),
-        ]
+    @RPCParams struct HistoryParams {
+        @Field(.bundleId) let bundleId: String
+        /// Any of the customer's transaction IDs.
+        @Field(.transactionId) let transactionId: String
     }
 
-    struct HistoryResult: RPCResult {
+    @RPCObject struct HistoryResult {
         let transactions: [TransactionView]
-
-        static let schema: JSONValue = Schema.object([("transactions", Schema.array(of: TransactionView.schema))], required: ["transactions"])
     }
 
     static let history = RPCMethod<RPCCall>(
@@ -134,23 +97,16 @@ extension RefundMethods {
                 TransactionView.init))
     }
 
-    struct LookupParams: RPCParams {
-        let bundleId: String
-        let orderId: String
-
-        static let parameters: [RPCParam] = [
-            RefundMethods.bundleId, RPCParam("orderId", "The order ID, such as MK5TTTVWJH.", schema: Schema.string(pattern: "^[A-Za-z0-9]{1,64}$")),
-        ]
+    @RPCParams struct LookupParams {
+        @Field(.bundleId) let bundleId: String
+        /// The order ID, such as MK5TTTVWJH.
+        @Field(.characters("A-Za-z0-9", count: 1...64)) let orderId: String
     }
 
-    struct LookupResult: RPCResult {
+    @RPCObject struct LookupResult {
         let orderId: String
-        let status: String
+        @Field(.oneOf(["valid", "invalid"])) let status: String
         let transactions: [TransactionView]
-
-        static let schema: JSONValue = Schema.object(
-            [("orderId", Schema.string()), ("status", Schema.enumeration(["valid", "invalid"])), ("transactions", Schema.array(of: TransactionView.schema))],
-            required: ["orderId", "status", "transactions"])
     }
 
     static let lookupOrder = RPCMethod<RPCCall>(

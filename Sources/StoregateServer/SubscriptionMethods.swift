@@ -7,38 +7,52 @@ import Storegate
 enum SubscriptionMethods {
     static let all = [status, entitlements, extendRenewalDate, extendAll, extensionStatus]
 
-    struct Subscription: Encodable, Sendable {
+    @RPCObject(title: "Subscription") struct Subscription {
         let bundleId: String
-        let environment: String
+        @Field(.appStoreEnvironment) let environment: String
         let subscriptionGroupIdentifier: String?
         let originalTransactionId: String
         let latestTransactionId: String
         let productId: String
-        let status: String
+        /// An active subscription past its expiry with no renewal reads as expired.
+        let status: SubscriptionState.StatusName
+        /// Apple's status: 1 active, 2 expired, 3 billing retry, 4 billing grace period, 5 revoked.
         let statusCode: Int32
         let purchaseDate: Date?
         let expiresDate: Date?
         let autoRenewStatus: Bool?
+        /// The product the subscription renews to.
         let autoRenewProductId: String?
         let inBillingRetry: Bool
         let gracePeriodExpiresDate: Date?
+        /// Apple's offerType of the latest transaction: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
         let offerType: Int32?
         let offerIdentifier: String?
+        /// In milliunits of the currency.
         let price: Int64?
+        /// ISO 4217.
         let currency: String?
+        /// The latest transaction's offer duration, ISO 8601 (P1M).
         let offerPeriod: String?
         let renewal: Renewal?
         let updatedAt: Date?
 
         /// The next renewal, from Apple's renewal info.
-        struct Renewal: Encodable, Sendable {
+        @RPCObject(title: "RenewalTerms") struct Renewal {
+            /// The renewal price, in milliunits of the currency.
             let price: Int64?
+            /// ISO 4217.
             let currency: String?
+            /// The offer that applies at renewal, as offerType above.
             let offerType: Int32?
             let offerIdentifier: String?
+            /// ISO 8601 duration of that offer.
             let offerPeriod: String?
+            /// A win-back offer the customer may redeem.
             let eligibleWinBackOfferIds: [String]?
+            /// Apple's: 0 not yet responded, 1 consented to the price increase.
             let priceIncreaseStatus: Int32?
+            /// Apple's: 1 cancelled, 2 billing error, 3 declined a price increase, 4 product unavailable, 5 other.
             let expirationIntent: Int32?
 
             init(_ t: RenewalTerms) {
@@ -61,7 +75,7 @@ enum SubscriptionMethods {
             originalTransactionId = r.originalTransactionId
             latestTransactionId = r.latestTransactionId
             productId = r.productId
-            status = state.statusName.rawValue
+            status = state.statusName
             statusCode = state.status.rawValue
             purchaseDate = r.purchaseDate
             expiresDate = r.expiresDate
@@ -79,73 +93,23 @@ enum SubscriptionMethods {
         }
     }
 
-    static let subscriptionSchema = Schema.object(
-        [
-            ("bundleId", Schema.string()), ("environment", Schema.enumeration(["Production", "Sandbox", "Xcode", "LocalTesting"])),
-            ("subscriptionGroupIdentifier", Schema.string()), ("originalTransactionId", Schema.string()), ("latestTransactionId", Schema.string()),
-            ("productId", Schema.string()),
-            (
-                "status",
-                Schema.enumeration(
-                    SubscriptionState.StatusName.allCases.map(\.rawValue), "An active subscription past its expiry with no renewal reads as expired.")
-            ),
-            ("statusCode", Schema.integer("Apple's status: 1 active, 2 expired, 3 billing retry, 4 billing grace period, 5 revoked.")),
-            ("purchaseDate", Schema.string(format: "date-time")), ("expiresDate", Schema.string(format: "date-time")),
-            ("autoRenewStatus", ["type": "boolean"]), ("autoRenewProductId", Schema.string("The product the subscription renews to.")),
-            ("inBillingRetry", ["type": "boolean"]), ("gracePeriodExpiresDate", Schema.string(format: "date-time")),
-            ("offerType", Schema.integer("Apple's offerType of the latest transaction: 1 introductory, 2 promotional, 3 offer code, 4 win-back.")),
-            ("offerIdentifier", Schema.string()), ("price", Schema.integer("In milliunits of the currency.")), ("currency", Schema.string("ISO 4217.")),
-            ("offerPeriod", Schema.string("The latest transaction's offer duration, ISO 8601 (P1M).")),
-            (
-                "renewal",
-                Schema.object(
-                    [
-                        ("price", Schema.integer("The renewal price, in milliunits of the currency.")), ("currency", Schema.string("ISO 4217.")),
-                        ("offerType", Schema.integer("The offer that applies at renewal, as offerType above.")), ("offerIdentifier", Schema.string()),
-                        ("offerPeriod", Schema.string("ISO 8601 duration of that offer.")),
-                        ("eligibleWinBackOfferIds", Schema.array(of: Schema.string("A win-back offer the customer may redeem."))),
-                        ("priceIncreaseStatus", Schema.integer("Apple's: 0 not yet responded, 1 consented to the price increase.")),
-                        (
-                            "expirationIntent",
-                            Schema.integer("Apple's: 1 cancelled, 2 billing error, 3 declined a price increase, 4 product unavailable, 5 other.")
-                        ),
-                    ], required: [], title: "RenewalTerms")
-            ),
-            ("updatedAt", Schema.string(format: "date-time")),
-        ],
-        required: ["bundleId", "environment", "originalTransactionId", "latestTransactionId", "productId", "status", "statusCode", "inBillingRetry"],
-        title: "Subscription")
-
     /// Bundle IDs of the caller's apps `appIds`, for results that name apps.
     static func bundles(_ call: RPCCall, covering appIds: some Sequence<UUID>) async throws -> [UUID: String] {
         try await call.services.apps.bundleIds(tenant: call.caller.tenant, covering: appIds)
     }
 
-    static let bundleId = RPCParam("bundleId", "The app's bundle ID, within the caller's tenant.", schema: AppView.bundleIdSchema)
-    static let optionalBundleId = RPCParam("bundleId", "The app's bundle ID; required with a transaction ID.", schema: AppView.bundleIdSchema, required: false)
-    static let transactionIdSchema = Schema.string(pattern: "^[0-9]{1,32}$")
-    static let environment = RPCParam(
-        "environment", "Production or Sandbox (default: Production when the app has it).", schema: Schema.enumeration(["Production", "Sandbox"]),
-        required: false)
-
-    struct StatusParams: RPCParams {
-        let customerId: String?
-        let bundleId: String?
-        let transactionId: String?
+    @RPCParams struct StatusParams {
+        @Field(.customerId) let customerId: String?
+        /// The app's bundle ID; required with a transaction ID.
+        @Field(.bundleId) let bundleId: String?
+        /// Any transaction ID of the customer (original or not).
+        @Field(.transactionId) let transactionId: String?
+        /// Ask Apple first.
         let refresh: Bool?
-
-        static let parameters: [RPCParam] = [
-            RPCParam("customerId", "The tenant's own identifier of the customer.", schema: Schema.string(maxLength: 128), required: false),
-            SubscriptionMethods.optionalBundleId,
-            RPCParam("transactionId", "Any transaction ID of the customer (original or not).", schema: transactionIdSchema, required: false),
-            RPCParam("refresh", "Ask Apple first.", schema: ["type": "boolean"], required: false),
-        ]
     }
 
-    struct StatusResult: RPCResult {
+    @RPCObject struct StatusResult {
         let subscriptions: [Subscription]
-
-        static let schema: JSONValue = Schema.object([("subscriptions", Schema.array(of: subscriptionSchema))], required: ["subscriptions"])
     }
 
     static let status = RPCMethod<RPCCall>(
@@ -162,22 +126,20 @@ enum SubscriptionMethods {
         return StatusResult(subscriptions: states.map { Subscription($0, bundles: bundles) })
     }
 
-    struct EntitlementsParams: RPCParams {
-        let customerId: String
-
-        static let parameters: [RPCParam] = [RPCParam("customerId", "The tenant's own identifier of the customer.", schema: Schema.string(maxLength: 128))]
+    @RPCParams struct EntitlementsParams {
+        @Field(.customerId) let customerId: String
     }
 
-    struct Purchase: Encodable, Sendable {
+    @RPCObject struct Purchase {
         let bundleId: String
         let environment: String
         let productId: String
-        let type: String
+        @Field(.oneOf(["Consumable", "Non-Consumable", "Non-Renewing Subscription"])) let type: String
         let transactionId: String
         let originalTransactionId: String
         let purchaseDate: Date?
         let expiresDate: Date?
-        let quantity: Int
+        @Field(.minimum(1)) let quantity: Int
 
         init(_ p: OneTimePurchase, bundles: [UUID: String]) {
             bundleId = bundles[p.appId] ?? ""
@@ -192,25 +154,11 @@ enum SubscriptionMethods {
         }
     }
 
-    struct EntitlementsResult: RPCResult {
+    @RPCObject struct EntitlementsResult {
         let customerId: String
         let subscriptions: [Subscription]
         let purchases: [Purchase]
-
-        static let schema: JSONValue = Schema.object(
-            [
-                ("customerId", Schema.string()), ("subscriptions", Schema.array(of: subscriptionSchema)),
-                ("purchases", Schema.array(of: purchaseSchema)),
-            ], required: ["customerId", "subscriptions", "purchases"])
     }
-
-    static let purchaseSchema = Schema.object(
-        [
-            ("bundleId", Schema.string()), ("environment", Schema.string()), ("productId", Schema.string()),
-            ("type", Schema.enumeration(["Consumable", "Non-Consumable", "Non-Renewing Subscription"])), ("transactionId", Schema.string()),
-            ("originalTransactionId", Schema.string()), ("purchaseDate", Schema.string(format: "date-time")),
-            ("expiresDate", Schema.string(format: "date-time")), ("quantity", Schema.integer(minimum: 1)),
-        ], required: ["bundleId", "environment", "productId", "type", "transactionId", "originalTransactionId", "quantity"])
 
     static let entitlements = RPCMethod<RPCCall>(
         "entitlements.list", tag: "subscriptions", summary: "What a customer may use now.",
@@ -226,38 +174,21 @@ enum SubscriptionMethods {
             purchases: purchases.map { Purchase($0, bundles: bundles) })
     }
 
-    static let extendByDays = RPCParam("extendByDays", "1 to 90 days.", schema: Schema.integer(minimum: 1))
-    static let extendReasonCode = RPCParam(
-        "extendReasonCode", "0 undeclared, 1 customer satisfaction, 2 other, 3 service issue or outage.", schema: Schema.integer(minimum: 0))
-    static let requestIdentifier = RPCParam(
-        "requestIdentifier", "Your identifier of this request (default: a new UUID); repeat it to retry safely.", schema: Schema.string(maxLength: 128),
-        required: false)
-
-    struct ExtendParams: RPCParams {
-        let bundleId: String
-        let originalTransactionId: String
-        let extendByDays: Int
-        let extendReasonCode: Int
-        let requestIdentifier: String?
-
-        static let parameters: [RPCParam] = [
-            SubscriptionMethods.bundleId, RPCParam("originalTransactionId", "The subscription's original transaction ID.", schema: transactionIdSchema),
-            SubscriptionMethods.extendByDays, SubscriptionMethods.extendReasonCode,
-            SubscriptionMethods.requestIdentifier,
-        ]
+    @RPCParams struct ExtendParams {
+        @Field(.bundleId) let bundleId: String
+        /// The subscription's original transaction ID.
+        @Field(.transactionId) let originalTransactionId: String
+        @Field(.extendByDays) let extendByDays: Int
+        @Field(.extendReasonCode) let extendReasonCode: Int
+        @Field(.requestIdentifier) let requestIdentifier: String?
     }
 
-    struct ExtendResult: RPCResult {
+    @RPCObject struct ExtendResult {
         let requestIdentifier: String
         let originalTransactionId: String
         let success: Bool
+        /// The new renewal date.
         let effectiveDate: Date?
-
-        static let schema: JSONValue = Schema.object(
-            [
-                ("requestIdentifier", Schema.string()), ("originalTransactionId", Schema.string()), ("success", ["type": "boolean"]),
-                ("effectiveDate", Schema.string("The new renewal date.", format: "date-time")),
-            ], required: ["requestIdentifier", "originalTransactionId", "success"])
     }
 
     static let extendRenewalDate = RPCMethod<RPCCall>(
@@ -275,32 +206,21 @@ enum SubscriptionMethods {
             effectiveDate: result.effectiveDate)
     }
 
-    struct ExtendAllParams: RPCParams {
-        let bundleId: String
-        let environment: AppStoreEnvironment?
-        let productId: String
-        let extendByDays: Int
-        let extendReasonCode: Int
-        let storefrontCountryCodes: [String]?
-        let requestIdentifier: String?
-
-        static let parameters: [RPCParam] = [
-            SubscriptionMethods.bundleId, SubscriptionMethods.environment, SubscriptionMethods.productId, SubscriptionMethods.extendByDays,
-            SubscriptionMethods.extendReasonCode,
-            RPCParam(
-                "storefrontCountryCodes", "Only these storefronts (ISO 3166-1 alpha-3).", schema: Schema.array(of: Schema.string(pattern: "^[A-Z]{3}$")),
-                required: false),
-            SubscriptionMethods.requestIdentifier,
-        ]
+    @RPCParams struct ExtendAllParams {
+        @Field(.bundleId) let bundleId: String
+        @Field(.environment) let environment: AppStoreEnvironment?
+        /// The subscription's product identifier.
+        @Field(.storeIdentifier) let productId: String
+        @Field(.extendByDays) let extendByDays: Int
+        @Field(.extendReasonCode) let extendReasonCode: Int
+        /// Only these storefronts (ISO 3166-1 alpha-3).
+        @Field(.characters("A-Z", count: 3...3)) let storefrontCountryCodes: [String]?
+        @Field(.requestIdentifier) let requestIdentifier: String?
     }
 
-    struct RequestIdentifier: RPCResult {
+    @RPCObject struct RequestIdentifier {
         let requestIdentifier: String
-
-        static let schema: JSONValue = Schema.object([("requestIdentifier", Schema.string())], required: ["requestIdentifier"])
     }
-
-    static let productId = RPCParam("productId", "The subscription's product identifier.", schema: Schema.string(maxLength: 255))
 
     static let extendAll = RPCMethod<RPCCall>(
         "subscriptions.extendAll", tag: "subscriptions", summary: "Extends the renewal date of every active subscriber of a product.",
@@ -315,30 +235,21 @@ enum SubscriptionMethods {
                 requestIdentifier: params.requestIdentifier, actor: call.caller.actor))
     }
 
-    struct ExtensionStatusParams: RPCParams {
-        let bundleId: String
-        let environment: AppStoreEnvironment?
-        let productId: String
-        let requestIdentifier: String
-
-        static let parameters: [RPCParam] = [
-            SubscriptionMethods.bundleId, SubscriptionMethods.environment, SubscriptionMethods.productId,
-            RPCParam("requestIdentifier", "The identifier `subscriptions.extendAll` returned.", schema: Schema.string(maxLength: 128)),
-        ]
+    @RPCParams struct ExtensionStatusParams {
+        @Field(.bundleId) let bundleId: String
+        @Field(.environment) let environment: AppStoreEnvironment?
+        /// The subscription's product identifier.
+        @Field(.storeIdentifier) let productId: String
+        /// The identifier `subscriptions.extendAll` returned.
+        @Field(.maxLength(128)) let requestIdentifier: String
     }
 
-    struct ExtensionStatusResult: RPCResult {
+    @RPCObject struct ExtensionStatusResult {
         let requestIdentifier: String
         let complete: Bool
         let completeDate: Date?
-        let succeededCount: Int64?
-        let failedCount: Int64?
-
-        static let schema: JSONValue = Schema.object(
-            [
-                ("requestIdentifier", Schema.string()), ("complete", ["type": "boolean"]), ("completeDate", Schema.string(format: "date-time")),
-                ("succeededCount", Schema.integer(minimum: 0)), ("failedCount", Schema.integer(minimum: 0)),
-            ], required: ["requestIdentifier", "complete"])
+        @Field(.minimum(0)) let succeededCount: Int64?
+        @Field(.minimum(0)) let failedCount: Int64?
     }
 
     static let extensionStatus = RPCMethod<RPCCall>(
@@ -353,4 +264,10 @@ enum SubscriptionMethods {
             completeDate: status.completeDate?.date,
             succeededCount: status.succeededCount, failedCount: status.failedCount)
     }
+}
+
+extension Rule {
+    static let extendByDays = Rule.range(1...90).described("Days to extend by.")
+    static let extendReasonCode = Rule.range(0...3).described("0 undeclared, 1 customer satisfaction, 2 other, 3 service issue or outage.")
+    static let requestIdentifier = Rule.maxLength(128).described("Your identifier of this request (default: a new UUID); repeat it to retry safely.")
 }

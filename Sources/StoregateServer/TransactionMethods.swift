@@ -8,25 +8,18 @@ import Storegate
 enum TransactionMethods {
     static let all = [get, history, appTransaction, sync, externalPurchaseTokens]
 
-    static let bundleId = RPCParam("bundleId", "The app's bundle ID, within the caller's tenant.", schema: AppView.bundleIdSchema)
     static let lookupErrors = [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid]
 
-    struct GetParams: RPCParams {
-        let bundleId: String
-        let transactionId: String
-
-        static let parameters: [RPCParam] = [
-            TransactionMethods.bundleId, RPCParam("transactionId", "The transaction's ID.", schema: SubscriptionMethods.transactionIdSchema),
-        ]
+    @RPCParams struct GetParams {
+        @Field(.bundleId) let bundleId: String
+        /// The transaction's ID.
+        @Field(.transactionId) let transactionId: String
     }
 
-    struct GetResult: RPCResult {
+    @RPCObject struct GetResult {
         let transaction: TransactionView
+        /// The customer Storegate links the transaction to, if any.
         let customerId: String?
-
-        static let schema: JSONValue = Schema.object(
-            [("transaction", TransactionView.schema), ("customerId", Schema.string("The customer Storegate links the transaction to, if any."))],
-            required: ["transaction"])
     }
 
     static let get = RPCMethod<RPCCall>(
@@ -42,54 +35,38 @@ enum TransactionMethods {
         return GetResult(transaction: TransactionView(found.transaction), customerId: found.customer.flatMap { customers[$0] })
     }
 
-    struct HistoryParams: RPCParams {
-        let bundleId: String
-        let transactionId: String
+    @RPCParams struct HistoryParams {
+        @Field(.bundleId) let bundleId: String
+        /// Any transaction ID of the customer.
+        @Field(.transactionId) let transactionId: String
+        /// Only transactions purchased at or after this time (ISO 8601).
         let startDate: Date?
+        /// Only transactions purchased before this time (ISO 8601).
         let endDate: Date?
-        let productIds: [String]?
+        /// Only these products.
+        @Field(.text(max: 255)) let productIds: [String]?
+        /// Only these product types.
         let productTypes: [ProductType]?
-        let subscriptionGroupIdentifiers: [String]?
+        /// Only these subscription groups.
+        @Field(.text(max: 255)) let subscriptionGroupIdentifiers: [String]?
+        /// PURCHASED or FAMILY_SHARED.
         let inAppOwnershipType: InAppOwnershipType?
+        /// Only revoked (true) or only not revoked (false) transactions.
         let revoked: Bool?
+        /// By when Apple last modified each transaction: ASCENDING (default) or DESCENDING.
         let sort: Order?
-        let cursor: String?
-        let limit: Int?
-
-        static let parameters: [RPCParam] = [
-            TransactionMethods.bundleId,
-            RPCParam("transactionId", "Any transaction ID of the customer.", schema: SubscriptionMethods.transactionIdSchema),
-            RPCParam("startDate", "Only transactions purchased at or after this time (ISO 8601).", schema: Schema.string(format: "date-time"), required: false),
-            RPCParam("endDate", "Only transactions purchased before this time (ISO 8601).", schema: Schema.string(format: "date-time"), required: false),
-            RPCParam("productIds", "Only these products.", schema: Schema.array(of: Schema.string(maxLength: 255)), required: false),
-            RPCParam(
-                "productTypes", "Only these product types.",
-                schema: Schema.array(of: Schema.enumeration(ProductType.known.map(\.rawValue))), required: false),
-            RPCParam(
-                "subscriptionGroupIdentifiers", "Only these subscription groups.", schema: Schema.array(of: Schema.string(maxLength: 255)), required: false),
-            RPCParam("inAppOwnershipType", "PURCHASED or FAMILY_SHARED.", schema: Schema.enumeration(["PURCHASED", "FAMILY_SHARED"]), required: false),
-            RPCParam("revoked", "Only revoked (true) or only not revoked (false) transactions.", schema: ["type": "boolean"], required: false),
-            RPCParam(
-                "sort", "By when Apple last modified each transaction: ASCENDING (default) or DESCENDING.",
-                schema: Schema.enumeration(["ASCENDING", "DESCENDING"]), required: false),
-            RPCParam("cursor", "The `cursor` of the previous call, to continue.", schema: Schema.string(maxLength: 600), required: false),
-            RPCParam(
-                "limit", "Stop after at least this many transactions (1 to 1000, default 200); Apple's pages are never split.",
-                schema: Schema.integer(minimum: 1), required: false),
-        ]
+        /// The `cursor` of the previous call, to continue.
+        @Field(.maxLength(600)) let cursor: String?
+        /// Stop after at least this many transactions (default 200); Apple's pages are never split.
+        @Field(.range(1...1000)) let limit: Int?
     }
 
-    struct HistoryResult: RPCResult {
+    @RPCObject struct HistoryResult {
         let transactions: [TransactionView]
         let environment: String
         let hasMore: Bool
+        /// Pass as `cursor` to continue; present while hasMore.
         let cursor: String?
-
-        static let schema: JSONValue = Schema.object(
-            [
-                ("transactions", Schema.array(of: TransactionView.schema)), ("environment", Schema.string()), ("hasMore", ["type": "boolean"]),
-                ("cursor", Schema.string("Pass as `cursor` to continue; present while hasMore.")),
-            ], required: ["transactions", "environment", "hasMore"])
     }
 
     static let history = RPCMethod<RPCCall>(
@@ -114,29 +91,20 @@ enum TransactionMethods {
             transactions: page.transactions.map(TransactionView.init), environment: page.environment.rawValue, hasMore: page.hasMore, cursor: page.cursor)
     }
 
-    struct AppTransactionResult: RPCResult {
+    @RPCObject struct AppTransactionResult {
         let bundleId: String
         let environment: String
         let appTransactionId: String
         let originalPurchaseDate: Date?
         let originalPlatform: String?
+        /// Apple's receiptCreationDate.
         let signedDate: Date?
+        /// The customer the appTransactionId is linked to, if any.
         let customerId: String?
+        /// When a parent withdrew consent (RESCIND_CONSENT); the app may no longer serve this customer.
         let consentRescindedAt: Date?
+        /// Apple's JWS, as received.
         let signedAppTransactionInfo: String
-
-        static let schema: JSONValue = Schema.object(
-            [
-                ("bundleId", Schema.string()), ("environment", Schema.string()), ("appTransactionId", Schema.string()),
-                ("originalPurchaseDate", Schema.string(format: "date-time")), ("originalPlatform", Schema.string()),
-                ("signedDate", Schema.string("Apple's receiptCreationDate.", format: "date-time")),
-                ("customerId", Schema.string("The customer the appTransactionId is linked to, if any.")),
-                (
-                    "consentRescindedAt",
-                    Schema.string("When a parent withdrew consent (RESCIND_CONSENT); the app may no longer serve this customer.", format: "date-time")
-                ),
-                ("signedAppTransactionInfo", Schema.string("Apple's JWS, as received.")),
-            ], required: ["bundleId", "environment", "appTransactionId", "signedAppTransactionInfo"])
     }
 
     static let appTransaction = RPCMethod<RPCCall>(
@@ -155,41 +123,24 @@ enum TransactionMethods {
             signedAppTransactionInfo: found.signedAppTransaction)
     }
 
-    struct SyncParams: RPCParams {
-        let customerId: String
-
-        static let parameters: [RPCParam] = [AccountMethods.customerId]
+    @RPCParams struct SyncParams {
+        @Field(.customerId) let customerId: String
     }
 
-    struct SyncedApp: Encodable, Sendable {
+    @RPCObject struct SyncedApp {
         let bundleId: String
         let environment: String
-        let transactions: Int
-        let subscriptions: Int
+        /// Transactions in Apple's history, verified and stored.
+        @Field(.minimum(0)) let transactions: Int
+        /// Subscriptions whose status Apple gave.
+        @Field(.minimum(0)) let subscriptions: Int
     }
 
-    struct SyncResult: RPCResult {
+    @RPCObject struct SyncResult {
         let customerId: String
         let apps: [SyncedApp]
         let subscriptions: [SubscriptionMethods.Subscription]
         let purchases: [SubscriptionMethods.Purchase]
-
-        static let schema: JSONValue = Schema.object(
-            [
-                ("customerId", Schema.string()),
-                (
-                    "apps",
-                    Schema.array(
-                        of: Schema.object(
-                            [
-                                ("bundleId", Schema.string()), ("environment", Schema.string()),
-                                ("transactions", Schema.integer("Transactions in Apple's history, verified and stored.", minimum: 0)),
-                                ("subscriptions", Schema.integer("Subscriptions whose status Apple gave.", minimum: 0)),
-                            ], required: ["bundleId", "environment", "transactions", "subscriptions"]))
-                ),
-                ("subscriptions", Schema.array(of: SubscriptionMethods.subscriptionSchema)),
-                ("purchases", Schema.array(of: SubscriptionMethods.purchaseSchema)),
-            ], required: ["customerId", "apps", "subscriptions", "purchases"])
     }
 
     static let sync = RPCMethod<RPCCall>(
@@ -212,43 +163,26 @@ enum TransactionMethods {
             purchases: sync.purchases.map { SubscriptionMethods.Purchase($0, bundles: bundles) })
     }
 
-    struct TokensParams: RPCParams {
-        let bundleId: String?
-        let limit: Int?
-
-        static let parameters: [RPCParam] = [
-            RPCParam("bundleId", "One app's tokens (default: every app's).", schema: AppView.bundleIdSchema, required: false),
-            RPCParam("limit", "1 to 500, default 100.", schema: Schema.integer(minimum: 1), required: false),
-        ]
+    @RPCParams struct TokensParams {
+        /// One app's tokens (default: every app's).
+        @Field(.bundleId) let bundleId: String?
+        /// At most this many (default 100).
+        @Field(.range(1...500)) let limit: Int?
     }
 
-    struct Token: Encodable, Sendable {
+    @RPCObject struct Token {
         let bundleId: String
         let environment: String
         let externalPurchaseId: String
         let tokenCreationDate: Date?
+        /// UNREPORTED: Apple has no report of this token yet.
         let subtype: String?
-        let notificationUUID: String
+        @Field(.uuid) let notificationUUID: String
         let receivedAt: Date?
     }
 
-    struct TokensResult: RPCResult {
+    @RPCObject struct TokensResult {
         let tokens: [Token]
-
-        static let schema: JSONValue = Schema.object(
-            [
-                (
-                    "tokens",
-                    Schema.array(
-                        of: Schema.object(
-                            [
-                                ("bundleId", Schema.string()), ("environment", Schema.string()), ("externalPurchaseId", Schema.string()),
-                                ("tokenCreationDate", Schema.string(format: "date-time")),
-                                ("subtype", Schema.string("UNREPORTED: Apple has no report of this token yet.")),
-                                ("notificationUUID", Schema.string(format: "uuid")), ("receivedAt", Schema.string(format: "date-time")),
-                            ], required: ["bundleId", "environment", "externalPurchaseId", "notificationUUID"]))
-                )
-            ], required: ["tokens"])
     }
 
     static let externalPurchaseTokens = RPCMethod<RPCCall>(

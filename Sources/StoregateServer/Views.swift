@@ -4,78 +4,52 @@ import JSONRPC
 import Storegate
 
 /// What RPC results show of a tenant.
-struct TenantView: RPCResult {
-    let id: String
+@RPCObject(title: "Tenant") struct TenantView {
+    @Field(.uuid) let id: String
     let slug: String
     let name: String
-    let status: String
+    let status: Tenant.Status
     let createdAt: Date
 
     init(_ tenant: Tenant) {
         id = tenant.id.uuidString.lowercased()
         slug = tenant.slug
         name = tenant.name
-        status = tenant.status.rawValue
+        status = tenant.status
         createdAt = tenant.createdAt
     }
-
-    static let schema = Schema.object(
-        [
-            ("id", Schema.string(format: "uuid")), ("slug", Schema.string()), ("name", Schema.string()),
-            ("status", Schema.enumeration(["active", "suspended"])), ("createdAt", Schema.string(format: "date-time")),
-        ], required: ["id", "slug", "name", "status", "createdAt"], title: "Tenant")
 }
 
-struct AppList: RPCResult {
+@RPCObject struct AppList {
     let apps: [AppView]
-
-    static let schema: JSONValue = Schema.object([("apps", Schema.array(of: AppView.schema))], required: ["apps"])
 }
 
 /// What RPC results show of an app: public facts, key ids and kinds, notification URLs. Never key material.
-struct AppView: RPCResult {
-    struct Key: Encodable, Sendable {
-        let keyId: String
-        let issuerId: String
-        let kind: String
+@RPCObject(title: "App") struct AppView {
+    @RPCObject struct Key {
+        @Field(.keyId) let keyId: String
+        @Field(.uuid) let issuerId: String
+        let kind: AppKey.Kind
         let createdAt: Date
     }
 
-    let id: String
-    let bundleId: String
-    let appAppleId: Int64?
-    let environments: [String]
+    @Field(.uuid) let id: String
+    @Field(.bundleId) let bundleId: String
+    @Field(.minimum(1)) let appAppleId: Int64?
+    @Field(.appEnvironment) let environments: [String]
     let keys: [Key]
     /// Paste into App Store Connect → App Information → App Store Server Notifications (Version 2).
-    let notificationURLs: [String: String]
+    @Field(.url(maxLength: 2048)) let notificationURLs: [String: String]
 
     init(_ details: AppDetails, publicURL: String) {
         id = details.app.id.uuidString.lowercased()
         bundleId = details.app.bundleId
         appAppleId = details.app.appAppleId
         environments = details.app.environments.map(\.rawValue)
-        keys = details.keys.map { Key(keyId: $0.keyId, issuerId: $0.issuerId.uuidString.lowercased(), kind: $0.kind.rawValue, createdAt: $0.createdAt) }
+        keys = details.keys.map { Key(keyId: $0.keyId, issuerId: $0.issuerId.uuidString.lowercased(), kind: $0.kind, createdAt: $0.createdAt) }
         notificationURLs = Dictionary(
             uniqueKeysWithValues: details.webhooks.map { ($0.environment.rawValue, NotificationURL.make(publicURL: publicURL, token: $0.token)) })
     }
-
-    static let bundleIdSchema = Schema.string(pattern: "^[A-Za-z0-9.-]{1,155}$")
-
-    static let schema = Schema.object(
-        [
-            ("id", Schema.string(format: "uuid")), ("bundleId", bundleIdSchema), ("appAppleId", Schema.integer(minimum: 1)),
-            ("environments", Schema.array(of: Schema.enumeration(["Production", "Sandbox"]))),
-            (
-                "keys",
-                Schema.array(
-                    of: Schema.object(
-                        [
-                            ("keyId", Schema.string(pattern: "^[A-Z0-9]{10}$")), ("issuerId", Schema.string(format: "uuid")),
-                            ("kind", Schema.enumeration(["inAppPurchase"])), ("createdAt", Schema.string(format: "date-time")),
-                        ], required: ["keyId", "issuerId", "kind", "createdAt"]))
-            ),
-            ("notificationURLs", ["type": "object", "additionalProperties": Schema.string(format: "uri")]),
-        ], required: ["id", "bundleId", "environments", "keys", "notificationURLs"], title: "App")
 }
 
 public enum NotificationURL {
@@ -85,25 +59,29 @@ public enum NotificationURL {
 }
 
 /// A verified transaction, as Apple signed it, in the fields callers need.
-struct TransactionView: Encodable, Sendable {
+@RPCObject(title: "Transaction") struct TransactionView {
     let transactionId: String?
     let originalTransactionId: String?
     let productId: String?
     let type: String?
     let purchaseDate: Date?
     let expiresDate: Date?
-    let quantity: Int32?
+    @Field(.minimum(1)) let quantity: Int32?
+    /// In milliunits of the currency.
     let price: Int64?
     let currency: String?
     let revocationDate: Date?
-    let revocationPercentage: Int32?
+    /// Milliunits.
+    @Field(.minimum(0)) let revocationPercentage: Int32?
     let revocationType: String?
     let revocationReason: Int32?
-    let appAccountToken: String?
+    @Field(.uuid) let appAccountToken: String?
     let environment: String?
+    /// PURCHASED or FAMILY_SHARED.
     let inAppOwnershipType: String?
     let subscriptionGroupIdentifier: String?
     let appTransactionId: String?
+    /// ISO 3166-1 alpha-3 storefront country code.
     let storefront: String?
 
     init(_ t: JWSTransactionDecodedPayload) {
@@ -127,18 +105,4 @@ struct TransactionView: Encodable, Sendable {
         appTransactionId = t.appTransactionId
         storefront = t.storefront
     }
-
-    static let schema = Schema.object(
-        [
-            ("transactionId", Schema.string()), ("originalTransactionId", Schema.string()), ("productId", Schema.string()), ("type", Schema.string()),
-            ("purchaseDate", Schema.string(format: "date-time")), ("expiresDate", Schema.string(format: "date-time")),
-            ("quantity", Schema.integer(minimum: 1)),
-            ("price", Schema.integer("In milliunits of the currency.")), ("currency", Schema.string()),
-            ("revocationDate", Schema.string(format: "date-time")),
-            ("revocationPercentage", Schema.integer("Milliunits.", minimum: 0)), ("revocationType", Schema.string()),
-            ("revocationReason", Schema.integer()),
-            ("appAccountToken", Schema.string(format: "uuid")), ("environment", Schema.string()),
-            ("inAppOwnershipType", Schema.string("PURCHASED or FAMILY_SHARED.")), ("subscriptionGroupIdentifier", Schema.string()),
-            ("appTransactionId", Schema.string()), ("storefront", Schema.string("ISO 3166-1 alpha-3 storefront country code.")),
-        ], required: [], title: "Transaction")
 }

@@ -7,24 +7,25 @@ import Storegate
 enum WebhookMethods {
     static let all = [create, list, update, delete, rotateSecret, test, deliveries, redeliver]
 
-    struct EndpointView: RPCResult {
-        let id: String
-        let url: String
+    @RPCObject(title: "WebhookEndpoint") struct EndpointView {
+        @Field(.characters("a-z2-7", count: 26...26, prefix: "we_")) let id: String
+        @Field(.url(maxLength: 2048)) let url: String
         let description: String
-        let eventTypes: [String]
-        let bundleId: String?
-        let environment: String?
-        let status: String
+        let eventTypes: [Event.Kind]
+        @Field(.bundleId) let bundleId: String?
+        @Field(.appEnvironment) let environment: String?
+        /// `failing` once a delivery was dead-lettered, until one succeeds again.
+        @Field(.oneOf(["active", "failing"])) let status: String
         let failingSince: Date?
         let createdAt: Date
-        /// Only when created or rotated: shown this once.
-        let secret: String?
+        /// The signing secret (`whsec_…`), only in the answer to webhooks.create and webhooks.rotateSecret: store it, it is not shown again.
+        @Field(.characters("A-Za-z0-9+/=", count: 44...44, prefix: "whsec_")) let secret: String?
 
         init(_ endpoint: WebhookEndpoint, bundleId: String?, secret: String? = nil) {
             id = endpoint.displayId
             url = endpoint.url
             description = endpoint.description
-            eventTypes = endpoint.eventTypes.map(\.rawValue)
+            eventTypes = endpoint.eventTypes
             self.bundleId = bundleId
             environment = endpoint.environment?.rawValue
             status = endpoint.failingSince == nil ? "active" : "failing"
@@ -32,26 +33,10 @@ enum WebhookMethods {
             createdAt = endpoint.createdAt
             self.secret = secret
         }
-
-        static let schema = Schema.object(
-            [
-                ("id", Schema.string(pattern: "^we_[a-z2-7]{26}$")), ("url", Schema.string(format: "uri")), ("description", Schema.string()),
-                ("eventTypes", Schema.array(of: EventView.typeSchema)), ("bundleId", AppView.bundleIdSchema),
-                ("environment", Schema.enumeration(["Production", "Sandbox"])),
-                ("status", Schema.enumeration(["active", "failing"], "`failing` once a delivery was dead-lettered, until one succeeds again.")),
-                ("failingSince", Schema.string(format: "date-time")), ("createdAt", Schema.string(format: "date-time")),
-                (
-                    "secret",
-                    Schema.string(
-                        "The signing secret (`whsec_…`), only in the answer to webhooks.create and webhooks.rotateSecret: store it, it is not shown again.",
-                        pattern: "^whsec_[A-Za-z0-9+/=]+$")
-                ),
-            ], required: ["id", "url", "description", "eventTypes", "status", "createdAt"], title: "WebhookEndpoint")
     }
 
-    struct EndpointList: RPCResult {
+    @RPCObject struct EndpointList {
         let endpoints: [EndpointView]
-        static let schema: JSONValue = Schema.object([("endpoints", Schema.array(of: EndpointView.schema))], required: ["endpoints"])
     }
 
     static func view(_ endpoint: WebhookEndpoint, secret: String? = nil, call: RPCCall) async throws -> EndpointView {
@@ -62,27 +47,18 @@ enum WebhookMethods {
         Dictionary(uniqueKeysWithValues: try await call.services.apps.list(tenant: call.caller.tenant).map { ($0.app.id, $0.app.bundleId) })
     }
 
-    static let specParameters: [RPCParam] = [
-        RPCParam(
-            "url", "Where events are POSTed: an https URL whose host resolves to public addresses only.", schema: Schema.string(maxLength: 2048, format: "uri")),
-        RPCParam("description", "A note for people (at most 200 characters).", schema: Schema.string(maxLength: 200), required: false),
-        RPCParam("eventTypes", "Only these event types (all when absent or empty).", schema: Schema.array(of: EventView.typeSchema), required: false),
-        RPCParam("bundleId", "Only this app's events.", schema: AppView.bundleIdSchema, required: false),
-        RPCParam("environment", "Only this environment's events.", schema: Schema.enumeration(["Production", "Sandbox"]), required: false),
-    ]
-
-    struct SpecParams: RPCParams {
-        let url: String
-        let description: String?
-        let eventTypes: [String]?
-        let bundleId: String?
-        let environment: String?
+    @RPCParams struct SpecParams {
+        @Field(.webhookURL) let url: String
+        @Field(.webhookDescription) let description: String?
+        @Field(.webhookEventTypes) let eventTypes: [Event.Kind]?
+        /// Only this app's events.
+        @Field(.bundleId) let bundleId: String?
+        @Field(.webhookEnvironment) let environment: String?
 
         var spec: WebhookEndpointSpec {
-            WebhookEndpointSpec(url: url, description: description ?? "", eventTypes: eventTypes ?? [], bundleId: bundleId, environment: environment)
+            WebhookEndpointSpec(
+                url: url, description: description ?? "", eventTypes: eventTypes?.map(\.rawValue) ?? [], bundleId: bundleId, environment: environment)
         }
-
-        static let parameters = specParameters
     }
 
     static let create = RPCMethod<RPCCall>(
@@ -106,20 +82,18 @@ enum WebhookMethods {
             endpoints: try await call.services.webhooks.list(tenant: call.caller.tenant).map { EndpointView($0, bundleId: $0.appId.flatMap { ids[$0] }) })
     }
 
-    struct IdParams: RPCParams {
-        let id: String
-        static let parameters: [RPCParam] = [RPCParam("id", "The endpoint's id (`we_…`).", schema: Schema.string())]
+    @RPCParams struct IdParams {
+        @Field(.endpointId) let id: String
     }
 
-    struct UpdateParams: RPCParams {
-        let id: String
-        let url: String
-        let description: String?
-        let eventTypes: [String]?
-        let bundleId: String?
-        let environment: String?
-
-        static let parameters: [RPCParam] = [RPCParam("id", "The endpoint's id (`we_…`).", schema: Schema.string())] + specParameters
+    @RPCParams struct UpdateParams {
+        @Field(.endpointId) let id: String
+        @Field(.webhookURL) let url: String
+        @Field(.webhookDescription) let description: String?
+        @Field(.webhookEventTypes) let eventTypes: [Event.Kind]?
+        /// Only this app's events.
+        @Field(.bundleId) let bundleId: String?
+        @Field(.webhookEnvironment) let environment: String?
     }
 
     static let update = RPCMethod<RPCCall>(
@@ -128,13 +102,12 @@ enum WebhookMethods {
         errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: UpdateParams, call) in
         let spec = WebhookEndpointSpec(
-            url: p.url, description: p.description ?? "", eventTypes: p.eventTypes ?? [], bundleId: p.bundleId, environment: p.environment)
+            url: p.url, description: p.description ?? "", eventTypes: p.eventTypes?.map(\.rawValue) ?? [], bundleId: p.bundleId, environment: p.environment)
         return try await view(try await call.services.webhooks.update(tenant: call.caller.tenant, id: p.id, spec, actor: call.caller.actor), call: call)
     }
 
-    struct Deleted: RPCResult {
+    @RPCObject struct Deleted {
         let deleted: Bool
-        static let schema: JSONValue = Schema.object([("deleted", ["type": "boolean"])], required: ["deleted"])
     }
 
     static let delete = RPCMethod<RPCCall>(
@@ -157,17 +130,13 @@ enum WebhookMethods {
         return try await view(rotated.endpoint, secret: rotated.secret, call: call)
     }
 
-    struct TestResult: RPCResult {
+    @RPCObject struct TestResult {
+        /// The receiver's HTTP status; absent when none came.
         let statusCode: Int?
-        let latencyMs: Int
+        @Field(.minimum(0)) let latencyMs: Int
         let error: String?
+        /// A 2xx answer came.
         let delivered: Bool
-
-        static let schema: JSONValue = Schema.object(
-            [
-                ("statusCode", Schema.integer("The receiver's HTTP status; absent when none came.")), ("latencyMs", Schema.integer(minimum: 0)),
-                ("error", Schema.string()), ("delivered", ["type": "boolean", "description": "A 2xx answer came."]),
-            ], required: ["latencyMs", "delivered"])
     }
 
     static let test = RPCMethod<RPCCall>(
@@ -181,68 +150,41 @@ enum WebhookMethods {
             delivered: result.statusCode.map { (200..<300).contains($0) } ?? false)
     }
 
-    struct DeliveriesParams: RPCParams {
-        let endpointId: String?
-        let status: String?
-        let before: String?
-        let limit: Int?
-
-        static let parameters: [RPCParam] = [
-            RPCParam("endpointId", "Only this endpoint's deliveries.", schema: Schema.string(), required: false),
-            RPCParam("status", "Only deliveries in this state.", schema: Schema.enumeration(["pending", "delivered", "failed"]), required: false),
-            RPCParam("before", "Only deliveries older than this one (`wd_…`, the last of the previous page).", schema: Schema.string(), required: false),
-            RPCParam("limit", "At most this many (1…100, default 50).", schema: Schema.integer(minimum: 1), required: false),
-        ]
+    @RPCParams struct DeliveriesParams {
+        /// Only this endpoint's deliveries.
+        @Field(.endpointId) let endpointId: String?
+        /// Only deliveries in this state.
+        @Field(.deliveryStatus) let status: String?
+        /// Only deliveries older than this one (`wd_…`, the last of the previous page).
+        @Field(.deliveryId) let before: String?
+        /// At most this many (default 50).
+        @Field(.range(1...100)) let limit: Int?
     }
 
-    struct DeliveryView: Encodable, Sendable {
-        struct Attempt: Encodable, Sendable {
-            let number: Int
+    @RPCObject(title: "WebhookDelivery") struct DeliveryView {
+        @RPCObject struct Attempt {
+            @Field(.minimum(1)) let number: Int
             let attemptedAt: Date
             let statusCode: Int?
-            let latencyMs: Int
+            @Field(.minimum(0)) let latencyMs: Int
             let error: String?
         }
 
-        let id: String
-        let endpointId: String
-        let eventId: String
-        let eventType: String
-        let sequence: Int64
-        let status: String
+        @Field(.deliveryId) let id: String
+        @Field(.endpointId) let endpointId: String
+        @Field(.characters("a-z2-7", count: 26...26, prefix: "evt_")) let eventId: String
+        let eventType: Event.Kind
+        @Field(.minimum(1)) let sequence: Int64
+        /// `failed`: dead-lettered after 3 days of attempts.
+        @Field(.deliveryStatus) let status: String
         let nextAttemptAt: Date?
         let createdAt: Date
         let finishedAt: Date?
         let attempts: [Attempt]
     }
 
-    struct DeliveryList: RPCResult {
+    @RPCObject struct DeliveryList {
         let deliveries: [DeliveryView]
-
-        static let schema: JSONValue = Schema.object(
-            [
-                (
-                    "deliveries",
-                    Schema.array(
-                        of: Schema.object(
-                            [
-                                ("id", Schema.string(pattern: "^wd_[a-z2-7]{26}$")), ("endpointId", Schema.string()), ("eventId", Schema.string()),
-                                ("eventType", EventView.typeSchema), ("sequence", Schema.integer(minimum: 1)),
-                                ("status", Schema.enumeration(["pending", "delivered", "failed"], "`failed`: dead-lettered after 3 days of attempts.")),
-                                ("nextAttemptAt", Schema.string(format: "date-time")), ("createdAt", Schema.string(format: "date-time")),
-                                ("finishedAt", Schema.string(format: "date-time")),
-                                (
-                                    "attempts",
-                                    Schema.array(
-                                        of: Schema.object(
-                                            [
-                                                ("number", Schema.integer(minimum: 1)), ("attemptedAt", Schema.string(format: "date-time")),
-                                                ("statusCode", Schema.integer()), ("latencyMs", Schema.integer(minimum: 0)), ("error", Schema.string()),
-                                            ], required: ["number", "attemptedAt", "latencyMs"]))
-                                ),
-                            ], required: ["id", "endpointId", "eventId", "eventType", "sequence", "status", "createdAt", "attempts"], title: "WebhookDelivery"))
-                )
-            ], required: ["deliveries"])
     }
 
     static let deliveries = RPCMethod<RPCCall>(
@@ -255,7 +197,7 @@ enum WebhookMethods {
             deliveries: found.map { d in
                 DeliveryView(
                     id: d.displayId, endpointId: PrefixedID.encode("we_", d.endpointId), eventId: PrefixedID.encode("evt_", d.eventId),
-                    eventType: d.eventType.rawValue, sequence: d.eventSequence, status: d.status.rawValue, nextAttemptAt: d.nextAttemptAt,
+                    eventType: d.eventType, sequence: d.eventSequence, status: d.status.rawValue, nextAttemptAt: d.nextAttemptAt,
                     createdAt: d.createdAt, finishedAt: d.finishedAt,
                     attempts: d.attempts.map {
                         .init(number: $0.number, attemptedAt: $0.attemptedAt, statusCode: $0.statusCode, latencyMs: $0.latencyMilliseconds, error: $0.error)
@@ -263,23 +205,17 @@ enum WebhookMethods {
             })
     }
 
-    struct RedeliverParams: RPCParams {
-        let deliveryId: String?
-        let endpointId: String?
+    @RPCParams struct RedeliverParams {
+        /// Send this delivery again (`wd_…`), whatever its state.
+        @Field(.deliveryId) let deliveryId: String?
+        /// Or: send again every dead-lettered delivery of events since this time (ISO 8601).
         let since: Date?
-
-        static let parameters: [RPCParam] = [
-            RPCParam("deliveryId", "Send this delivery again (`wd_…`), whatever its state.", schema: Schema.string(), required: false),
-            RPCParam(
-                "since", "Or: send again every dead-lettered delivery of events since this time (ISO 8601).", schema: Schema.string(format: "date-time"),
-                required: false),
-            RPCParam("endpointId", "With `since`: only this endpoint's.", schema: Schema.string(), required: false),
-        ]
+        /// With `since`: only this endpoint's.
+        @Field(.endpointId) let endpointId: String?
     }
 
-    struct Redelivered: RPCResult {
-        let redelivered: Int
-        static let schema: JSONValue = Schema.object([("redelivered", Schema.integer(minimum: 0))], required: ["redelivered"])
+    @RPCObject struct Redelivered {
+        @Field(.minimum(0)) let redelivered: Int
     }
 
     static let redeliver = RPCMethod<RPCCall>(
@@ -299,4 +235,16 @@ enum WebhookMethods {
             throw StoregateError.invalid(field: "deliveryId", reason: "give exactly one of deliveryId and since")
         }
     }
+}
+
+extension Rule {
+    /// A webhook endpoint's id.
+    static let endpointId = Rule.characters("a-z2-7", count: 26...26, prefix: "we_").described("The endpoint's id (`we_…`).")
+    /// A webhook delivery's id.
+    static let deliveryId = Rule.characters("a-z2-7", count: 26...26, prefix: "wd_")
+    static let deliveryStatus = Rule.oneOf(["pending", "delivered", "failed"])
+    static let webhookURL = Rule.url(maxLength: 2048).described("Where events are POSTed: an https URL whose host resolves to public addresses only.")
+    static let webhookDescription = Rule.maxLength(200).described("A note for people.")
+    static let webhookEventTypes = Rule(description: "Only these event types (all when absent or empty).")
+    static let webhookEnvironment = Rule.appEnvironment.described("Only this environment's events.")
 }

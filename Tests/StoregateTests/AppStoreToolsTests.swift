@@ -1,6 +1,7 @@
 import AppStoreServer
 import Crypto
 import Foundation
+import TestVectors
 import Testing
 
 /// `storegate jws verify` and `storegate offer sign`, run as a person debugging an integration would.

@@ -108,7 +108,7 @@ import Testing
         let jws = OfferMethods.CompactJWS(compactJWS: "eyJhbGciOiJFUzI1NiJ9.e30.sig-_")
         #expect(jws.jsonValue.serialized == Array(try encoder.encode(jws)))
         let legacy = OfferMethods.PromotionalOfferView(
-            signature: PromotionalOfferSignature(
+            PromotionalOfferSignature(
                 keyIdentifier: "ABCDEF1234", nonce: "20fba8a0-2b80-4a7d-a17f-85c1854727f8", timestamp: 1_698_148_900_000,
                 signature: "MEUCIQD/+abc=="))
         #expect(legacy.jsonValue.serialized == Array(try encoder.encode(legacy)))

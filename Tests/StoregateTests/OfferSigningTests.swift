@@ -2,6 +2,7 @@ import AppStoreServer
 import Crypto
 import Foundation
 import Synchronization
+import TestVectors
 import Testing
 
 @Suite struct OfferSigningTests {

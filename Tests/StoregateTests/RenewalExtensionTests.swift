@@ -53,7 +53,7 @@ import Testing
                     "bundleId": Storefront.bundleId, "productId": "com.example.monthly", "extendByDays": 3, "extendReasonCode": 3,
                     "storefrontCountryCodes": ["usa"],
                 ])
-            #expect(((bad["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "storefrontCountryCodes")
+            #expect(((bad["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "storefrontCountryCodes[0]")
             let started = try await s.result(
                 "subscriptions.extendAll", ["bundleId": Storefront.bundleId, "productId": "com.example.monthly", "extendByDays": 3, "extendReasonCode": 3])
             let identifier = try #require(started["requestIdentifier"] as? String)

@@ -58,7 +58,7 @@ import Testing
 
             for (params, field) in [
                 (["cursor": "nonsense"], "cursor"), (["cursor": "Production:abc"], "cursor"), (["limit": 0], "limit"),
-                (["startDate": "2026-02-01T00:00:00Z", "endDate": "2026-01-01T00:00:00Z"], "endDate"), (["productTypes": ["Coins"]], "productTypes"),
+                (["startDate": "2026-02-01T00:00:00Z", "endDate": "2026-01-01T00:00:00Z"], "endDate"), (["productTypes": ["Coins"]], "productTypes[0]"),
                 (["sort": "SIDEWAYS"], "sort"), (["transactionId": "abc"], "transactionId"),
             ] as [([String: Any], String)] {
                 var call: [String: Any] = ["bundleId": bundleId, "transactionId": ids[0]]

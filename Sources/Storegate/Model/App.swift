@@ -38,7 +38,7 @@ public struct App: Sendable, Equatable {
 
 /// An App Store Connect key of an app. The private key is stored sealed and never leaves the key store.
 public struct AppKey: Sendable, Equatable {
-    public enum Kind: String, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
         /// An In-App Purchase key: signs App Store Server API tokens and offers.
         case inAppPurchase
     }

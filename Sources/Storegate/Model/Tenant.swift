@@ -2,7 +2,7 @@ import Foundation
 
 /// An app developer using Storegate. Each tenant's data lives apart from every other tenant's.
 public struct Tenant: Sendable, Equatable {
-    public enum Status: String, Sendable, Codable {
+    public enum Status: String, Sendable, Codable, CaseIterable {
         case active, suspended
     }
 

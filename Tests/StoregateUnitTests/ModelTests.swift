@@ -1,5 +1,6 @@
 import AppStoreServer
 import Foundation
+import TestVectors
 import Testing
 
 /// Every decoded-payload and response fixture in ../shared/vectors/apple/models decodes, and

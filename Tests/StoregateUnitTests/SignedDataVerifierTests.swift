@@ -2,6 +2,7 @@ import AppStoreServer
 import Crypto
 import Foundation
 import SwiftASN1
+import TestVectors
 import Testing
 import X509
 
