@@ -5,7 +5,7 @@ import Storegate
 
 /// `refunds.*`: consumption facts for Apple's refund decisions, what Apple decided, and what to revoke.
 enum RefundMethods {
-    static let all = [reportConsumption, setPolicy, pending, outcomes, history, lookupOrder]
+    static let all = [reportConsumption, setPolicy, getPolicy, pending, outcomes, history, lookupOrder]
 
     @RPCParams struct ReportParams {
         @Field(.bundleId) let bundleId: String
@@ -95,6 +95,18 @@ enum RefundMethods {
             deliveryStatus: p.deliveryStatus, sampleContentProvided: p.sampleContentProvided, refundPreference: p.refundPreference,
             declineAfterRefunds: p.declineAfterRefunds)
         return try await call.services.refunds.setPolicy(tenant: call.caller.tenant, bundleId: p.bundleId, policy: policy, actor: call.caller.actor)
+    }
+
+    @RPCParams struct GetPolicyParams {
+        @Field(.bundleId) let bundleId: String
+    }
+
+    static let getPolicy = RPCMethod<RPCCall>(
+        "refunds.getPolicy", tag: "refunds", summary: "How an app's CONSUMPTION_REQUESTs are answered when no facts were reported.",
+        description: "The policy `refunds.setPolicy` set, or the defaults when none was.", result: "policy",
+        errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+    ) { (p: GetPolicyParams, call) in
+        try await call.services.refunds.policy(tenant: call.caller.tenant, bundleId: p.bundleId)
     }
 
     @RPCParams struct PendingParams {

@@ -107,6 +107,8 @@ import Testing
 
             // Refunds: a policy, a consumption request answered from reported facts, Apple's refund, its history.
             _ = try await result("refunds.setPolicy", ["bundleId": bundleId, "customerConsented": true, "refundPreference": "DECLINE"])
+            let policy = try await result("refunds.getPolicy", ["bundleId": bundleId])
+            #expect(policy["customerConsented"] as? Bool == true && policy["refundPreference"] as? String == "DECLINE", "the policy set is read")
             try await s.simulator.requestRefund(transactionId: coinsId, reason: .unsatisfiedWithPurchase)
             try await s.processed(6)  // 2 purchases, RENEWAL_EXTENDED twice, the mass extension's summary, the request
             _ = try await result("refunds.pending", ["bundleId": bundleId])
