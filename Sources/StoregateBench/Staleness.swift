@@ -25,7 +25,7 @@ enum Staleness {
             while !other.coherence.isFollowing { try await Task.sleep(for: .milliseconds(10)) }
             @Sendable func latest() async throws -> [String] {
                 try await other.subscriptions.status(tenant: tenant, customerId: customer.customerId, bundleId: nil, transactionId: nil, refresh: false)
-                    .map(\.subscription.latestTransactionId)
+                    .map(\.latestTransactionId)
             }
             var delays: [Double] = []
             for round in 0..<300 {

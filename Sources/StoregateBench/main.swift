@@ -146,11 +146,11 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     }
 
     // Status reads: a customer whose subscription arrived by notification.
-    let customer = try await servicesWithApple.accounts.ensure(tenant: tenant, customerId: "bench-customer", actor: .cli)
+    let customer = try await servicesWithApple.accounts.ensureCustomer(tenant: tenant, customerId: "bench-customer", actor: .cli)
     await simulator.store.setNotificationURL(bundleId: bundleId, url: webhook)
     var purchase = SimulatorStore.Purchase(
         customer: "bench-device", bundleId: bundleId, productId: "com.example.monthly", type: .autoRenewableSubscription,
-        appAccountToken: customer.customer.appAccountToken)
+        appAccountToken: customer.appAccountToken)
     purchase.subscriptionGroupIdentifier = "group.bench"
     let bought = try await simulator.purchase(purchase)
     for _ in 0..<200 {
@@ -415,7 +415,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
 
     if runs("stale") {
         try await Staleness.measure(
-            writer: servicesWithApple, tenant: tenant, appId: appId, customer: customer.customer, vault: vault, configuration: config, line: line)
+            writer: servicesWithApple, tenant: tenant, appId: appId, customer: customer, vault: vault, configuration: config, line: line)
     }
 
     if runs("crash") {

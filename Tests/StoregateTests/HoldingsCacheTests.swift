@@ -88,7 +88,7 @@ import Testing
         try await TestDatabase.with(authCacheTTL: .seconds(60)) { services, _ in
             let made = try await Fixtures.tenant(services, slug: "expiring", bundleId: "com.example.expiring")
             let tenant = made.tenant.tenant
-            let customer = try await services.accounts.ensure(tenant: tenant, customerId: "lee", actor: Actor("test")).customer
+            let customer = try await services.accounts.ensureCustomer(tenant: tenant, customerId: "lee", actor: Actor("test"))
             let expires = Date() + 1.5
             _ = try await services.persistence.inTenant(tenant) { unit in
                 try await unit.subscriptions.upsert(
@@ -99,7 +99,7 @@ import Testing
                         offerIdentifier: nil,
                         price: nil, currency: nil, signedDate: Date()))
             }
-            let status = { @Sendable () async throws -> Status? in
+            let status = { @Sendable () async throws -> SubscriptionState.StatusName? in
                 try await services.subscriptions.status(tenant: tenant, customerId: "lee", bundleId: nil, transactionId: nil, refresh: false).first?.status
             }
             #expect(try await status() == .active)

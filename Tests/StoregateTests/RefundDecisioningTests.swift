@@ -211,9 +211,11 @@ import Testing
                 try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .pending, limit: 1).first)
 
             // Too early: the job waits for the policy time, 30 minutes before the deadline.
-            let early = try await s.services.refunds.answer(tenantId: s.tenant.tenant.id, requestId: request.id, now: request.deadline - 3600)
+            let early = try await s.services.refunds.answer(
+                tenantId: s.tenant.tenant.id, requestId: try #require(UUID(uuidString: request.id)), now: request.deadline - 3600)
             #expect(early == .retry(at: request.deadline - 1800, reason: "waiting for facts"))
-            let onTime = try await s.services.refunds.answer(tenantId: s.tenant.tenant.id, requestId: request.id, now: request.deadline - 1700)
+            let onTime = try await s.services.refunds.answer(
+                tenantId: s.tenant.tenant.id, requestId: try #require(UUID(uuidString: request.id)), now: request.deadline - 1700)
             #expect(onTime == .done)
             let expected = """
                 {"customerConsented":true,"consumptionStatus":0,"platform":1,"sampleContentProvided":false,"deliveryStatus":0,"accountTenure":1,\
@@ -229,7 +231,9 @@ import Testing
             try await s.processed(4)
             let second = try #require(
                 try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .pending, limit: 1).first)
-            #expect(try await s.services.refunds.answer(tenantId: s.tenant.tenant.id, requestId: second.id, now: second.deadline + 1) == .done)
+            #expect(
+                try await s.services.refunds.answer(
+                    tenantId: s.tenant.tenant.id, requestId: try #require(UUID(uuidString: second.id)), now: second.deadline + 1) == .done)
             let expired = try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .expired, limit: 5)
             #expect(expired.map(\.id) == [second.id])
         }

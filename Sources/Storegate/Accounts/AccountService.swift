@@ -1,10 +1,36 @@
 import AppStoreServer
 import Foundation
+import JSONRPC
 
-/// A customer with every identifier linked to them.
-public struct CustomerView: Sendable {
-    public let customer: Customer
-    public let links: [AccountLink]
+/// A customer with every identifier linked to them, as stored.
+struct CustomerView: Sendable {
+    let customer: Customer
+    let links: [AccountLink]
+}
+
+/// A customer as every `accounts.*` method answers: the tenant's id of them, their stable
+/// `appAccountToken`, and the App Store identifiers linked to them, each with its app's bundle ID.
+@RPCObject(title: "Customer") public struct LinkedCustomer: Sendable {
+    public let customerId: String
+    /// Pass to StoreKit's appAccountToken purchase option.
+    @Field(.uuid) public let appAccountToken: String
+    public let createdAt: Date
+    public let links: [Link]
+
+    @RPCObject public struct Link: Sendable {
+        public let bundleId: String
+        public let kind: AccountLink.Kind
+        public let value: String
+        public let linkedAt: Date
+    }
+
+    init(_ view: CustomerView, directory: AppDirectory, tenant: Tenant) async throws {
+        let bundles = try await directory.bundleIds(tenant: tenant, covering: view.links.map(\.appId))
+        customerId = view.customer.customerId
+        appAccountToken = view.customer.appAccountToken.uuidString.lowercased()
+        createdAt = view.customer.createdAt
+        links = view.links.map { Link(bundleId: bundles[$0.appId] ?? "", kind: $0.kind, value: $0.value, linkedAt: $0.linkedAt) }
+    }
 }
 
 /// Account linking: a stable `appAccountToken` per customer, App Store identifiers linked to customers
@@ -14,8 +40,18 @@ public struct AccountService: Sendable {
     let persistence: any Persistence
     let verification: Verification
     let gateway: AppStoreGateway
+    let directory: AppDirectory
 
-    public func ensure(tenant: Tenant, customerId: String, actor: Actor) async throws -> CustomerView {
+    public func ensure(tenant: Tenant, customerId: String, actor: Actor) async throws -> LinkedCustomer {
+        try await LinkedCustomer(try await ensured(tenant: tenant, customerId: customerId, actor: actor), directory: directory, tenant: tenant)
+    }
+
+    /// The stored customer, created on first use, for tools that work below the API (the bench).
+    public func ensureCustomer(tenant: Tenant, customerId: String, actor: Actor) async throws -> Customer {
+        try await ensured(tenant: tenant, customerId: customerId, actor: actor).customer
+    }
+
+    func ensured(tenant: Tenant, customerId: String, actor: Actor) async throws -> CustomerView {
         let customerId = try Validate.customerId(customerId)
         return try await persistence.inTenant(tenant) { unit in
             let (customer, created) = try await unit.customers.ensure(customerId: customerId)
@@ -28,7 +64,7 @@ public struct AccountService: Sendable {
     public func linkAppTransaction(
         tenant: Tenant, bundleId: String, customerId: String, signedAppTransaction: String, transfer: Bool, actor: Actor
     )
-        async throws -> CustomerView
+        async throws -> LinkedCustomer
     {
         let customerId = try Validate.customerId(customerId)
         let app = try await persistence.app(tenant, bundleId: bundleId)
@@ -37,14 +73,16 @@ public struct AccountService: Sendable {
         guard let appTransactionId = appTransaction.appTransactionId else {
             throw StoregateError.invalid(field: "signedAppTransaction", reason: "has no appTransactionId")
         }
-        return try await link(tenant: tenant, app: app, customerId: customerId, ids: [(.appTransactionId, appTransactionId)], transfer: transfer, actor: actor)
+        return try await LinkedCustomer(
+            try await link(tenant: tenant, app: app, customerId: customerId, ids: [(.appTransactionId, appTransactionId)], transfer: transfer, actor: actor),
+            directory: directory, tenant: tenant)
     }
 
     /// Verifies a transaction from the device, stores it and links its `originalTransactionId` and `appTransactionId`.
     public func linkTransaction(
         tenant: Tenant, bundleId: String, customerId: String, signedTransaction: String, transfer: Bool, actor: Actor
     )
-        async throws -> CustomerView
+        async throws -> LinkedCustomer
     {
         let customerId = try Validate.customerId(customerId)
         let app = try await persistence.app(tenant, bundleId: bundleId)
@@ -53,13 +91,23 @@ public struct AccountService: Sendable {
             verified, signedTransaction: signedTransaction, renewal: nil, environment: AppStoreEnvironment(rawValue: ""), field: "signedTransaction")
         var ids: [(AccountLink.Kind, String)] = [(.originalTransactionId, purchase.originalTransactionId)]
         if let appTransactionId = purchase.transaction.appTransactionId { ids.append((.appTransactionId, appTransactionId)) }
-        return try await link(
-            tenant: tenant, app: app, customerId: customerId, ids: ids, transfer: transfer, actor: actor,
-            transaction: purchase.stored(appId: app.id, customer: nil))
+        return try await LinkedCustomer(
+            try await link(
+                tenant: tenant, app: app, customerId: customerId, ids: ids, transfer: transfer, actor: actor,
+                transaction: purchase.stored(appId: app.id, customer: nil)), directory: directory, tenant: tenant)
     }
 
     /// The customer behind exactly one identifier. Transaction identifiers need the app's bundle ID.
     public func resolve(
+        tenant: Tenant, bundleId: String?, appAccountToken: UUID?, appTransactionId: String?, originalTransactionId: String?, transactionId: String?
+    ) async throws -> LinkedCustomer {
+        let view = try await resolved(
+            tenant: tenant, bundleId: bundleId, appAccountToken: appAccountToken, appTransactionId: appTransactionId,
+            originalTransactionId: originalTransactionId, transactionId: transactionId)
+        return try await LinkedCustomer(view, directory: directory, tenant: tenant)
+    }
+
+    func resolved(
         tenant: Tenant, bundleId: String?, appAccountToken: UUID?, appTransactionId: String?, originalTransactionId: String?, transactionId: String?
     ) async throws -> CustomerView {
         let given: [(field: String, value: String)] = [
@@ -124,14 +172,14 @@ extension AccountService {
     /// transactions carry the customer's token from now on, and links the `originalTransactionId`.
     public func setAppAccountToken(
         tenant: Tenant, bundleId: String, customerId: String, originalTransactionId: String, transfer: Bool, actor: Actor
-    ) async throws -> CustomerView {
+    ) async throws -> LinkedCustomer {
         let customerId = try Validate.customerId(customerId)
         let original = try Validate.transactionId(originalTransactionId, field: "originalTransactionId")
         let bundleId = try Validate.bundleId(bundleId)
         let found = try await persistence.inTenant(tenant, .read) { try await $0.apps.signingKey(bundleId: bundleId, keyId: nil) }
         guard let (app, key) = found else { throw StoregateError.notFound(field: "bundleId") }
         guard let key else { throw StoregateError.notFound(field: "bundleId") }
-        let customer = try await ensure(tenant: tenant, customerId: customerId, actor: actor).customer
+        let customer = try await ensured(tenant: tenant, customerId: customerId, actor: actor).customer
 
         // Apple's advice: try Production, then Sandbox, when the environment is not known.
         var lastError: AppStoreServerAPIError?
@@ -152,7 +200,9 @@ extension AccountService {
         try await persistence.inTenant(tenant, .read) { unit in
             try await unit.audit(actor, "apple.setAppAccountToken", ["bundleId": bundleId, "originalTransactionId": original, "customerId": customerId])
         }
-        return try await link(tenant: tenant, app: app, customerId: customerId, ids: [(.originalTransactionId, original)], transfer: transfer, actor: actor)
+        return try await LinkedCustomer(
+            try await link(tenant: tenant, app: app, customerId: customerId, ids: [(.originalTransactionId, original)], transfer: transfer, actor: actor),
+            directory: directory, tenant: tenant)
     }
 
     static func describe(_ error: AppStoreServerAPIError?) -> StoregateError {

@@ -1,5 +1,6 @@
 import AppStoreServer
 import Foundation
+import JSONRPC
 
 /// Apple's decision on a refund request, from a `REFUND`, `REFUND_DECLINED` or `REFUND_REVERSED` notification.
 public struct RefundOutcome: Sendable, Equatable {
@@ -57,14 +58,14 @@ public struct RefundOutcome: Sendable, Equatable {
 /// What to take back after Apple's decision: the refunded fraction of a consumable's quantity (rounded
 /// down, in the customer's favour), access for anything else, nothing for a decline, and restoration for
 /// a reversal. `familyMembers` when Apple revoked a family-shared purchase (`FAMILY_REVOKE`).
-public struct RevokeInstruction: Sendable, Equatable {
+@RPCObject public struct RevokeInstruction: Sendable, Equatable {
     public enum Action: String, Sendable, CaseIterable {
         case revokeQuantity, revokeAccess, restore, none
     }
 
     public let action: Action
     /// For a consumable: how many of the purchased quantity to take back.
-    public let quantity: Int?
+    @Field(.minimum(0)) public let quantity: Int?
     /// Also revoke for the family members the purchase was shared with.
     public let familyMembers: Bool
     public let summary: String

@@ -1,6 +1,7 @@
 import AppStoreServer
 @_spi(LegacyConsumption) import AppStoreServer
 import Foundation
+import JSONRPC
 import Logging
 
 /// Refund decisioning inputs: consumption facts, answers to `CONSUMPTION_REQUEST`s before Apple's
@@ -10,6 +11,7 @@ public struct RefundService: Sendable {
     let gateway: AppStoreGateway
     let verification: Verification
     let logger: Logger
+    let directory: AppDirectory
 
     // MARK: Policy and facts
 
@@ -180,12 +182,16 @@ public struct RefundService: Sendable {
 
     // MARK: Reading
 
-    public func requests(tenant: Tenant, bundleId: String?, status: RefundRequest.Status?, limit: Int) async throws -> [RefundRequest] {
+    public func requests(tenant: Tenant, bundleId: String?, status: RefundRequest.Status?, limit: Int) async throws -> [ConsumptionRequestItem] {
         let appId = try await persistence.appId(tenant, bundleId: bundleId)
-        return try await persistence.inTenant(tenant, .read) { try await $0.refunds.requests(appId: appId, transactionId: nil, status: status, limit: limit) }
+        let rows = try await persistence.inTenant(tenant, .read) {
+            try await $0.refunds.requests(appId: appId, transactionId: nil, status: status, limit: limit)
+        }
+        let bundles = try await directory.bundleIds(tenant: tenant, covering: rows.map(\.appId))
+        return try rows.map { try ConsumptionRequestItem($0, bundleId: bundles[$0.appId] ?? "") }
     }
 
-    public func outcomes(tenant: Tenant, bundleId: String?, transactionId: String?, customerId: String?, limit: Int) async throws -> [RefundOutcome] {
+    public func outcomes(tenant: Tenant, bundleId: String?, transactionId: String?, customerId: String?, limit: Int) async throws -> [RefundOutcomeItem] {
         let appId = try await persistence.appId(tenant, bundleId: bundleId)
         if transactionId != nil, appId == nil { throw StoregateError.invalid(field: "bundleId", reason: "is required with transactionId") }
         let transactionId = try transactionId.map { try Validate.transactionId($0, field: "transactionId") }
@@ -195,7 +201,11 @@ public struct RefundService: Sendable {
                 guard let found = try await unit.customers.find(customerId: customerId) else { throw StoregateError.notFound(field: "customerId") }
                 customer = found.id
             }
-            return try await unit.refunds.outcomes(appId: appId, transactionId: transactionId, customer: customer, limit: limit)
+            let rows = try await unit.refunds.outcomes(appId: appId, transactionId: transactionId, customer: customer, limit: limit)
+            var customers: [UUID: String] = [:]
+            for id in Set(rows.compactMap(\.customer)) { customers[id] = try await unit.customers.find(id: id)?.customerId }
+            let bundles = try await directory.bundleIds(tenant: tenant, covering: rows.map(\.appId))
+            return rows.map { RefundOutcomeItem($0, bundleId: bundles[$0.appId] ?? "", customerId: $0.customer.flatMap { customers[$0] }) }
         }
     }
 

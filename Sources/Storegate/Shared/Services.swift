@@ -73,7 +73,9 @@ public struct Services: Sendable {
         self.signingKeys = SigningKeyStore(persistence: persistence, vault: vault)
         self.coherence = CacheCoherence(persistence: persistence, logger: logger)
         self.apiKeys = APIKeyService(persistence: persistence, cacheTTL: authCacheTTL, coherence: coherence)
-        self.apps = AppService(persistence: persistence, vault: vault, signingKeys: signingKeys, directory: AppDirectory(persistence: persistence))
+        // One directory of bundle IDs by app id, for every answer that names apps.
+        let directory = AppDirectory(persistence: persistence)
+        self.apps = AppService(persistence: persistence, vault: vault, signingKeys: signingKeys, directory: directory)
         self.tenants = TenantService(persistence: persistence, signingKeys: signingKeys)
         self.offers = OfferService(persistence: persistence, signingKeys: signingKeys, cacheTTL: authCacheTTL, coherence: coherence)
         // With `ocsp`, every certificate's revocation is checked online (an unreachable responder is a retryable failure)
@@ -82,7 +84,7 @@ public struct Services: Sendable {
         let verification = Verification(chains: chains, allowUnsignedEnvironments: trust?.allowUnsignedEnvironments ?? false)
         let gateway = AppStoreGateway(http: http, baseURL: appStoreURL, signingKeys: signingKeys, persistence: persistence)
         let processor = NotificationProcessor(persistence: persistence, verification: verification)
-        self.refunds = RefundService(persistence: persistence, gateway: gateway, verification: verification, logger: logger)
+        self.refunds = RefundService(persistence: persistence, gateway: gateway, verification: verification, logger: logger, directory: directory)
         let sender = WebhookSender(policy: webhooks.urls)
         let dispatcher = WebhookDispatcher(
             persistence: persistence, vault: vault, sender: sender, policy: webhooks.delivery, lease: webhooks.deliveryLease, logger: logger,
@@ -95,10 +97,11 @@ public struct Services: Sendable {
             persistence: persistence, verification: verification, worker: worker, gateway: gateway, logger: logger,
             webhooks: WebhookTokens(ttl: authCacheTTL, coherence: coherence) { _, target in target.tenant.id })
         self.holdings = HoldingsCache(holdingsCache, ttl: authCacheTTL, coherence: coherence)
-        self.subscriptions = SubscriptionService(persistence: persistence, gateway: gateway, verification: verification, holdings: holdings)
-        self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification)
+        self.subscriptions = SubscriptionService(
+            persistence: persistence, gateway: gateway, verification: verification, holdings: holdings, directory: directory)
+        self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification, directory: directory)
         self.events = EventService(persistence: persistence)
-        self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway)
+        self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)
     }
 
     /// Whether storage is reachable and at the version this build expects.

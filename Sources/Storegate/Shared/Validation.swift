@@ -13,6 +13,10 @@ extension Rule {
     public static let transactionId = Rule.characters("0-9", count: 1...32)
     /// A product or offer identifier as App Store Connect allows it: 1 to 255 printable ASCII characters.
     public static let storeIdentifier = Rule.characters("!-~", count: 1...255)
+    /// An App Store environment, as Apple names it.
+    public static let appStoreEnvironment = Rule.oneOf(AppStoreEnvironment.known.map(\.rawValue))
+    /// An environment an app can use.
+    public static let appEnvironment = Rule.oneOf(Validate.environments.map(\.rawValue))
     /// The tenant's own identifier of a customer.
     public static let customerId = Rule.text(max: 128).described("The tenant's own identifier of the customer.")
 }

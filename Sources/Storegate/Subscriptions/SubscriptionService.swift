@@ -7,11 +7,18 @@ public struct SubscriptionService: Sendable {
     let gateway: AppStoreGateway
     let verification: Verification
     let holdings: HoldingsCache
+    let directory: AppDirectory
 
     /// The subscriptions of a customer (`customerId`), or of the customer behind an app's transaction, from
     /// the holdings cache. With `refresh`, Apple's Get All Subscription Statuses is called first and
     /// reconciled into local state, and the cache is bypassed.
-    public func status(tenant: Tenant, customerId: String?, bundleId: String?, transactionId: String?, refresh: Bool) async throws -> [SubscriptionState] {
+    public func status(tenant: Tenant, customerId: String?, bundleId: String?, transactionId: String?, refresh: Bool) async throws -> [SubscriptionStatus] {
+        let states = try await self.states(tenant: tenant, customerId: customerId, bundleId: bundleId, transactionId: transactionId, refresh: refresh)
+        let bundles = try await directory.bundleIds(tenant: tenant, covering: states.map(\.subscription.appId))
+        return states.map { SubscriptionStatus($0, bundleId: bundles[$0.subscription.appId] ?? "") }
+    }
+
+    func states(tenant: Tenant, customerId: String?, bundleId: String?, transactionId: String?, refresh: Bool) async throws -> [SubscriptionState] {
         switch (customerId, transactionId) {
         case (let customerId?, nil):
             let customerId = try Validate.customerId(customerId)
@@ -103,14 +110,14 @@ public struct SubscriptionService: Sendable {
 
     /// A customer's entitlements: subscriptions that grant access, and purchases of every other type that
     /// are neither revoked nor expired.
-    public func entitlements(tenant: Tenant, customerId: String) async throws -> (subscriptions: [SubscriptionState], purchases: [OneTimePurchase]) {
+    public func entitlements(tenant: Tenant, customerId: String) async throws -> Entitlements {
         let customerId = try Validate.customerId(customerId)
         let now = Date()
         guard let holdings = try await customerHoldings(tenant, customerId: customerId, purchases: true) else {
             throw StoregateError.notFound(field: "customerId")
         }
-        return (
-            holdings.subscriptions.map { SubscriptionState($0, now: now) }.filter(\.grantsAccess), holdings.purchases.filter { $0.grantsAccess(now: now) }
-        )
+        return try await Entitlements(
+            tenant: tenant, customerId: customerId, subscriptions: holdings.subscriptions.map { SubscriptionState($0, now: now) }.filter(\.grantsAccess),
+            purchases: holdings.purchases.filter { $0.grantsAccess(now: now) }, directory: directory)
     }
 }

@@ -1,25 +1,27 @@
 import AppStoreServer
 import Foundation
+import JSONRPC
 
 /// Server-side restore: a customer's purchases rebuilt from Apple, for every app where Storegate knows
 /// one of the customer's identifiers.
 extension TransactionService {
     /// What a sync found in one app.
-    public struct SyncedApp: Sendable {
-        public let appId: UUID
-        public let environment: AppStoreEnvironment
-        /// Transactions in Apple's history, each verified and stored.
-        public let transactions: Int
-        /// Subscriptions whose state Apple's status endpoint gave.
-        public let subscriptions: Int
+    @RPCObject public struct SyncedApp: Sendable {
+        public let bundleId: String
+        @Field(.appStoreEnvironment) public let environment: String
+        /// Transactions in Apple's history, verified and stored.
+        @Field(.minimum(0)) public let transactions: Int
+        /// Subscriptions whose status Apple gave.
+        @Field(.minimum(0)) public let subscriptions: Int
     }
 
-    public struct Sync: Sendable {
-        public let customer: Customer
+    /// What `customers.sync` answers: each app synced, then the customer's subscriptions after the sync
+    /// and their other purchases that grant access now.
+    @RPCObject public struct Sync: Sendable {
+        public let customerId: String
         public let apps: [SyncedApp]
-        /// The customer's subscriptions after the sync, and their other purchases that grant access now.
-        public let subscriptions: [SubscriptionState]
-        public let purchases: [OneTimePurchase]
+        public let subscriptions: [SubscriptionStatus]
+        public let purchases: [OwnedPurchase]
     }
 
     /// For each app with one of the customer's identifiers (a linked `originalTransactionId` or
@@ -46,13 +48,16 @@ extension TransactionService {
             synced.append(try await sync(tenant: tenant, app: app, anyTransactionId: anchor.id, environment: anchor.environment, customer: customer.id))
         }
         let now = Date()
-        return try await persistence.inTenant(tenant) { unit in
+        let (subscriptions, purchases) = try await persistence.inTenant(tenant) { unit in
             try await unit.audit(actor, "customer.sync", ["customerId": customerId, "apps": String(synced.count)])
-            return Sync(
-                customer: customer, apps: synced,
-                subscriptions: try await unit.subscriptions.list(customer: customer.id).map { SubscriptionState($0, now: now) },
-                purchases: try await unit.transactions.oneTimePurchases(customer: customer.id).filter { $0.grantsAccess(now: now) })
+            return (
+                try await unit.subscriptions.list(customer: customer.id).map { SubscriptionState($0, now: now) },
+                try await unit.transactions.oneTimePurchases(customer: customer.id).filter { $0.grantsAccess(now: now) }
+            )
         }
+        let holdings = try await Entitlements(
+            tenant: tenant, customerId: customer.customerId, subscriptions: subscriptions, purchases: purchases, directory: directory)
+        return Sync(customerId: customer.customerId, apps: synced, subscriptions: holdings.subscriptions, purchases: holdings.purchases)
     }
 
     private func sync(tenant: Tenant, app: App, anyTransactionId id: String, environment: AppStoreEnvironment?, customer: UUID) async throws -> SyncedApp {
@@ -80,6 +85,6 @@ extension TransactionService {
             for (purchase, status) in latest { events += try await purchase.store(app: app, status: status, fallback: customer, in: unit).events }
             try await unit.events.append(events)
         }
-        return SyncedApp(appId: app.id, environment: used, transactions: history.count, subscriptions: latest.count)
+        return SyncedApp(bundleId: app.bundleId, environment: used.rawValue, transactions: history.count, subscriptions: latest.count)
     }
 }

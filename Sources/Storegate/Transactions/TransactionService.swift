@@ -7,12 +7,13 @@ public struct TransactionService: Sendable {
     let persistence: any Persistence
     let gateway: AppStoreGateway
     let verification: Verification
+    let directory: AppDirectory
 
-    /// A transaction as Apple signed it, verified, with the customer it is stored for.
+    /// A transaction as Apple signed it, verified, with the tenant's id of the customer it is stored for.
     public struct Found: Sendable {
         public let transaction: JWSTransactionDecodedPayload
         public let environment: AppStoreEnvironment
-        public let customer: UUID?
+        public let customerId: String?
     }
 
     /// Get Transaction Info: the transaction, verified and stored (a subscription's state is left to
@@ -29,12 +30,13 @@ public struct TransactionService: Sendable {
         }
         let purchase = try await verification.purchase(
             signedTransaction: signed, signedRenewalInfo: nil, app: app, environment: environment, field: "signedTransactionInfo")
-        let customer = try await persistence.inTenant(tenant) { unit in
+        let customerId = try await persistence.inTenant(tenant) { unit in
             let (owner, events) = try await purchase.store(app: app, status: nil, subscriptionState: false, in: unit)
             try await unit.events.append(events)
-            return owner
+            guard let owner else { return nil as String? }
+            return try await unit.customers.find(id: owner)?.customerId
         }
-        return Found(transaction: purchase.transaction, environment: purchase.environment, customer: customer)
+        return Found(transaction: purchase.transaction, environment: purchase.environment, customerId: customerId)
     }
 
     /// Which transactions of the history to return; Apple's own filters.
@@ -92,7 +94,7 @@ public struct TransactionService: Sendable {
 
     /// Get App Transaction Info for the customer behind any of their transaction IDs: verified, stored,
     /// and returned with the customer its `appTransactionId` is linked to and any rescinded consent.
-    public func appTransaction(tenant: Tenant, bundleId: String, transactionId: String) async throws -> StoredAppTransaction {
+    public func appTransaction(tenant: Tenant, bundleId: String, transactionId: String) async throws -> AppTransactionInfo {
         let app = try await persistence.app(tenant, bundleId: bundleId)
         let id = try Validate.transactionId(transactionId, field: "transactionId")
         let (response, environment) = try await gateway.firstEnvironment(tenant: tenant, app: app, field: "transactionId") {
@@ -104,15 +106,20 @@ public struct TransactionService: Sendable {
         let appTransaction = try await verification.appTransaction(signed, app: app, environment: environment, field: "signedAppTransactionInfo")
         return try await persistence.inTenant(tenant) { unit in
             try await unit.appTransactions.upsert(appTransaction)
-            return try await unit.appTransactions.find(appId: app.id, appTransactionId: appTransaction.appTransactionId) ?? appTransaction
+            let stored = try await unit.appTransactions.find(appId: app.id, appTransactionId: appTransaction.appTransactionId) ?? appTransaction
+            var customerId: String?
+            if let owner = stored.customer { customerId = try await unit.customers.find(id: owner)?.customerId }
+            return AppTransactionInfo(stored, bundleId: app.bundleId, customerId: customerId)
         }
     }
 
     /// External purchase tokens Apple announced, newest first.
-    public func externalPurchaseTokens(tenant: Tenant, bundleId: String?, limit: Int) async throws -> [ExternalPurchaseTokenRecord] {
+    public func externalPurchaseTokens(tenant: Tenant, bundleId: String?, limit: Int) async throws -> [ExternalPurchaseTokenItem] {
         guard (1...500).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 500") }
         let appId = try await persistence.appId(tenant, bundleId: bundleId)
-        return try await persistence.inTenant(tenant, .read) { try await $0.externalPurchaseTokens.list(appId: appId, limit: limit) }
+        let rows = try await persistence.inTenant(tenant, .read) { try await $0.externalPurchaseTokens.list(appId: appId, limit: limit) }
+        let bundles = try await directory.bundleIds(tenant: tenant, covering: rows.map(\.appId))
+        return rows.map { ExternalPurchaseTokenItem($0, bundleId: bundles[$0.appId] ?? "") }
     }
 
     /// Apple's history pages from `revision` on, until at least `limit` signed transactions or the last page.

@@ -6,28 +6,6 @@ import Storegate
 enum AccountMethods {
     static let all = [ensure, linkAppTransaction, linkTransaction, setAppAccountToken, resolve]
 
-    @RPCObject struct Link {
-        let bundleId: String
-        let kind: AccountLink.Kind
-        let value: String
-        let linkedAt: Date
-    }
-
-    @RPCObject(title: "Customer") struct Customer {
-        let customerId: String
-        /// Pass to StoreKit's appAccountToken purchase option.
-        @Field(.uuid) let appAccountToken: String
-        let createdAt: Date
-        let links: [Link]
-    }
-
-    static func view(_ view: CustomerView, call: RPCCall) async throws -> Customer {
-        let bundles = try await SubscriptionMethods.bundles(call, covering: view.links.map(\.appId))
-        return Customer(
-            customerId: view.customer.customerId, appAccountToken: view.customer.appAccountToken.uuidString.lowercased(), createdAt: view.customer.createdAt,
-            links: view.links.map { Link(bundleId: bundles[$0.appId] ?? "", kind: $0.kind, value: $0.value, linkedAt: $0.linkedAt) })
-    }
-
     @RPCParams struct EnsureParams {
         @Field(.customerId) let customerId: String
     }
@@ -37,7 +15,7 @@ enum AccountMethods {
         description: "StoreKit: `product.purchase(options: [.appAccountToken(UUID(uuidString: appAccountToken)!)])`.", result: "customer",
         errors: [ErrorCode.invalidParams]
     ) { (params: EnsureParams, call) in
-        try await view(try await call.services.accounts.ensure(tenant: call.caller.tenant, customerId: params.customerId, actor: call.caller.actor), call: call)
+        try await call.services.accounts.ensure(tenant: call.caller.tenant, customerId: params.customerId, actor: call.caller.actor)
     }
 
     @RPCParams struct LinkAppTransactionParams {
@@ -53,10 +31,9 @@ enum AccountMethods {
         description: "Send `AppTransaction.shared`'s `jwsRepresentation` from the device. It is verified before anything is linked.", result: "customer",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid]
     ) { (params: LinkAppTransactionParams, call) in
-        try await view(
-            try await call.services.accounts.linkAppTransaction(
-                tenant: call.caller.tenant, bundleId: params.bundleId, customerId: params.customerId, signedAppTransaction: params.signedAppTransaction,
-                transfer: params.transfer ?? false, actor: call.caller.actor), call: call)
+        try await call.services.accounts.linkAppTransaction(
+            tenant: call.caller.tenant, bundleId: params.bundleId, customerId: params.customerId, signedAppTransaction: params.signedAppTransaction,
+            transfer: params.transfer ?? false, actor: call.caller.actor)
     }
 
     @RPCParams struct LinkTransactionParams {
@@ -72,10 +49,9 @@ enum AccountMethods {
         description: "Send a `Transaction`'s `jwsRepresentation` from the device. It is verified and stored before anything is linked.", result: "customer",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid]
     ) { (params: LinkTransactionParams, call) in
-        try await view(
-            try await call.services.accounts.linkTransaction(
-                tenant: call.caller.tenant, bundleId: params.bundleId, customerId: params.customerId, signedTransaction: params.signedTransaction,
-                transfer: params.transfer ?? false, actor: call.caller.actor), call: call)
+        try await call.services.accounts.linkTransaction(
+            tenant: call.caller.tenant, bundleId: params.bundleId, customerId: params.customerId, signedTransaction: params.signedTransaction,
+            transfer: params.transfer ?? false, actor: call.caller.actor)
     }
 
     @RPCParams struct ResolveParams {
@@ -96,10 +72,9 @@ enum AccountMethods {
         description: "Give exactly one of appAccountToken, appTransactionId, originalTransactionId, transactionId; the last three need bundleId.",
         result: "customer", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: ResolveParams, call) in
-        try await view(
-            try await call.services.accounts.resolve(
-                tenant: call.caller.tenant, bundleId: params.bundleId, appAccountToken: params.appAccountToken, appTransactionId: params.appTransactionId,
-                originalTransactionId: params.originalTransactionId, transactionId: params.transactionId), call: call)
+        try await call.services.accounts.resolve(
+            tenant: call.caller.tenant, bundleId: params.bundleId, appAccountToken: params.appAccountToken, appTransactionId: params.appTransactionId,
+            originalTransactionId: params.originalTransactionId, transactionId: params.transactionId)
     }
 }
 
@@ -126,9 +101,8 @@ extension AccountMethods {
             """, result: "customer",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError, ErrorCode.keyUnavailable]
     ) { (params: SetAppAccountTokenParams, call) in
-        try await view(
-            try await call.services.accounts.setAppAccountToken(
-                tenant: call.caller.tenant, bundleId: params.bundleId, customerId: params.customerId, originalTransactionId: params.originalTransactionId,
-                transfer: params.transfer ?? false, actor: call.caller.actor), call: call)
+        try await call.services.accounts.setAppAccountToken(
+            tenant: call.caller.tenant, bundleId: params.bundleId, customerId: params.customerId, originalTransactionId: params.originalTransactionId,
+            transfer: params.transfer ?? false, actor: call.caller.actor)
     }
 }

@@ -14,19 +14,8 @@ enum ExternalPurchaseTokenMethods {
         @Field(.range(1...500)) let limit: Int?
     }
 
-    @RPCObject struct Token {
-        let bundleId: String
-        let environment: String
-        let externalPurchaseId: String
-        let tokenCreationDate: Date?
-        /// UNREPORTED: Apple has no report of this token yet.
-        let subtype: String?
-        @Field(.uuid) let notificationUUID: String
-        let receivedAt: Date?
-    }
-
     @RPCObject struct TokensResult {
-        let tokens: [Token]
+        let tokens: [ExternalPurchaseTokenItem]
     }
 
     static let list = RPCMethod<RPCCall>(
@@ -36,14 +25,7 @@ enum ExternalPurchaseTokenMethods {
             report it with Apple's External Purchase Server API.
             """, result: "externalPurchaseTokens", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: TokensParams, call) in
-        let tokens = try await call.services.transactions.externalPurchaseTokens(tenant: call.caller.tenant, bundleId: p.bundleId, limit: p.limit ?? 100)
-        let bundles = try await SubscriptionMethods.bundles(call, covering: tokens.map(\.appId))
-        return TokensResult(
-            tokens: tokens.map {
-                Token(
-                    bundleId: bundles[$0.appId] ?? "", environment: $0.environment.rawValue, externalPurchaseId: $0.externalPurchaseId,
-                    tokenCreationDate: $0.tokenCreationDate, subtype: $0.subtype?.rawValue, notificationUUID: $0.notificationUUID.uuidString.lowercased(),
-                    receivedAt: $0.receivedAt)
-            })
+        TokensResult(
+            tokens: try await call.services.transactions.externalPurchaseTokens(tenant: call.caller.tenant, bundleId: p.bundleId, limit: p.limit ?? 100))
     }
 }

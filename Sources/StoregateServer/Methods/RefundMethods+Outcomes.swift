@@ -5,40 +5,6 @@ import Storegate
 
 /// What to revoke after Apple's refund decisions, Apple's refund history, and order lookup.
 extension RefundMethods {
-    @RPCObject struct Revoke {
-        let action: RevokeInstruction.Action
-        @Field(.minimum(0)) let quantity: Int?
-        let familyMembers: Bool
-        let summary: String
-
-        init(_ r: RevokeInstruction) {
-            action = r.action
-            quantity = r.quantity
-            familyMembers = r.familyMembers
-            summary = r.summary
-        }
-    }
-
-    @RPCObject struct Outcome {
-        @Field(.oneOf(RefundOutcome.outcomes.map(\.rawValue))) let outcome: String
-        let bundleId: String
-        let environment: String
-        let transactionId: String
-        let originalTransactionId: String
-        let productId: String
-        let productType: String
-        @Field(.minimum(1)) let quantity: Int
-        /// Apple's revocationPercentage, in milliunits (75000 is 75%).
-        @Field(.minimum(0)) let refundPercentage: Int?
-        @Field(.oneOf(["REFUND_FULL", "REFUND_PRORATED", "FAMILY_REVOKE"])) let revocationType: String?
-        /// 0 other, 1 an issue in the app.
-        let revocationReason: Int?
-        let familyShared: Bool
-        let customerId: String?
-        let signedDate: Date?
-        let revoke: Revoke
-    }
-
     @RPCParams struct OutcomesParams {
         /// The app's bundle ID; required with a transaction ID.
         @Field(.bundleId) let bundleId: String?
@@ -51,7 +17,7 @@ extension RefundMethods {
     }
 
     @RPCObject struct OutcomesResult {
-        let outcomes: [Outcome]
+        let outcomes: [RefundOutcomeItem]
     }
 
     static let outcomes = RPCMethod<RPCCall>(
@@ -62,19 +28,9 @@ extension RefundMethods {
             (anything else; familyMembers for REVOKE and FAMILY_REVOKE), none (declined) or restore (reversed).
             """, result: "refundOutcomes", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: OutcomesParams, call) in
-        let rows = try await call.services.refunds.outcomes(
-            tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, customerId: p.customerId, limit: p.limit ?? 50)
-        let bundles = try await SubscriptionMethods.bundles(call, covering: rows.map(\.appId))
-        let customers = try await call.services.accounts.customerIds(tenant: call.caller.tenant, ids: Set(rows.compactMap(\.customer)))
-        return OutcomesResult(
-            outcomes: rows.map {
-                Outcome(
-                    outcome: $0.outcome.rawValue, bundleId: bundles[$0.appId] ?? "", environment: $0.environment.rawValue, transactionId: $0.transactionId,
-                    originalTransactionId: $0.originalTransactionId, productId: $0.productId, productType: $0.productType.rawValue, quantity: $0.quantity,
-                    refundPercentage: $0.refundPercentage, revocationType: $0.revocationType?.rawValue,
-                    revocationReason: $0.revocationReason.map { Int($0.rawValue) },
-                    familyShared: $0.familyShared, customerId: $0.customer.flatMap { customers[$0] }, signedDate: $0.signedDate, revoke: Revoke($0.revoke))
-            })
+        OutcomesResult(
+            outcomes: try await call.services.refunds.outcomes(
+                tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, customerId: p.customerId, limit: p.limit ?? 50))
     }
 
     @RPCParams struct HistoryParams {

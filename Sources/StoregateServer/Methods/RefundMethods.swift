@@ -118,29 +118,8 @@ enum RefundMethods {
         @Field(.range(1...200)) let limit: Int?
     }
 
-    @RPCObject struct Request {
-        @Field(.uuid) let id: String
-        let bundleId: String
-        let environment: String
-        let transactionId: String
-        let originalTransactionId: String
-        let productType: String
-        /// Apple's consumptionRequestReason.
-        let reason: String?
-        let requestedAt: Date
-        let deadline: Date
-        let status: RefundRequest.Status
-        let statusReason: String?
-        let apiVersion: ConsumptionAPI?
-        /// Exactly what was sent to Apple.
-        @Field(.object) let sentBody: JSONValue?
-        let sentAt: Date?
-        @Field(.minimum(0)) let attempts: Int
-        let lastError: String?
-    }
-
     @RPCObject struct PendingResult {
-        let requests: [Request]
+        let requests: [ConsumptionRequestItem]
     }
 
     static let pending = RPCMethod<RPCCall>(
@@ -148,18 +127,8 @@ enum RefundMethods {
         description: "Newest first; by default only those still pending (status: pending, sent, not_sent or expired to see others).",
         result: "consumptionRequests", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: PendingParams, call) in
-        let rows = try await call.services.refunds.requests(
-            tenant: call.caller.tenant, bundleId: p.bundleId, status: p.status ?? .pending, limit: p.limit ?? 50)
-        let bundles = try await SubscriptionMethods.bundles(call, covering: rows.map(\.appId))
-        return PendingResult(
-            requests: try rows.map {
-                Request(
-                    id: $0.id.uuidString.lowercased(), bundleId: bundles[$0.appId] ?? "", environment: $0.environment.rawValue, transactionId: $0.transactionId,
-                    originalTransactionId: $0.originalTransactionId, productType: $0.productType.rawValue, reason: $0.reason?.rawValue,
-                    requestedAt: $0.requestedAt,
-                    deadline: $0.deadline, status: $0.status, statusReason: $0.statusReason, apiVersion: $0.apiVersion,
-                    sentBody: try $0.sentBody.map { try JSONParser.parse(Array($0.utf8)) }, sentAt: $0.sentAt, attempts: $0.attempts,
-                    lastError: $0.lastError)
-            })
+        PendingResult(
+            requests: try await call.services.refunds.requests(
+                tenant: call.caller.tenant, bundleId: p.bundleId, status: p.status ?? .pending, limit: p.limit ?? 50))
     }
 }

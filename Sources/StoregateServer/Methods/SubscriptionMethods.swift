@@ -7,97 +7,6 @@ import Storegate
 enum SubscriptionMethods {
     static let all = [status, extendRenewalDate, extendAll, extensionStatus]
 
-    @RPCObject(title: "Subscription") struct Subscription {
-        let bundleId: String
-        @Field(.appStoreEnvironment) let environment: String
-        let subscriptionGroupIdentifier: String?
-        let originalTransactionId: String
-        let latestTransactionId: String
-        let productId: String
-        /// An active subscription past its expiry with no renewal reads as expired.
-        let status: SubscriptionState.StatusName
-        /// Apple's status: 1 active, 2 expired, 3 billing retry, 4 billing grace period, 5 revoked.
-        let statusCode: Int32
-        let purchaseDate: Date?
-        let expiresDate: Date?
-        let autoRenewStatus: Bool?
-        /// The product the subscription renews to.
-        let autoRenewProductId: String?
-        let inBillingRetry: Bool
-        let gracePeriodExpiresDate: Date?
-        /// Apple's offerType of the latest transaction: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
-        let offerType: Int32?
-        let offerIdentifier: String?
-        /// In milliunits of the currency.
-        let price: Int64?
-        /// ISO 4217.
-        let currency: String?
-        /// The latest transaction's offer duration, ISO 8601 (P1M).
-        let offerPeriod: String?
-        let renewal: Renewal?
-        let updatedAt: Date?
-
-        /// The next renewal, from Apple's renewal info.
-        @RPCObject(title: "RenewalTerms") struct Renewal {
-            /// The renewal price, in milliunits of the currency.
-            let price: Int64?
-            /// ISO 4217.
-            let currency: String?
-            /// The offer that applies at renewal, as offerType above.
-            let offerType: Int32?
-            let offerIdentifier: String?
-            /// ISO 8601 duration of that offer.
-            let offerPeriod: String?
-            /// A win-back offer the customer may redeem.
-            let eligibleWinBackOfferIds: [String]?
-            /// Apple's: 0 not yet responded, 1 consented to the price increase.
-            let priceIncreaseStatus: Int32?
-            /// Apple's: 1 cancelled, 2 billing error, 3 declined a price increase, 4 product unavailable, 5 other.
-            let expirationIntent: Int32?
-
-            init(_ t: RenewalTerms) {
-                price = t.renewalPrice
-                currency = t.currency
-                offerType = t.offerType?.rawValue
-                offerIdentifier = t.offerIdentifier
-                offerPeriod = t.offerPeriod
-                eligibleWinBackOfferIds = t.eligibleWinBackOfferIds
-                priceIncreaseStatus = t.priceIncreaseStatus?.rawValue
-                expirationIntent = t.expirationIntent?.rawValue
-            }
-        }
-
-        init(_ state: SubscriptionState, bundles: [UUID: String]) {
-            let r = state.subscription
-            bundleId = bundles[r.appId] ?? ""
-            environment = r.environment.rawValue
-            subscriptionGroupIdentifier = r.subscriptionGroupIdentifier
-            originalTransactionId = r.originalTransactionId
-            latestTransactionId = r.latestTransactionId
-            productId = r.productId
-            status = state.statusName
-            statusCode = state.status.rawValue
-            purchaseDate = r.purchaseDate
-            expiresDate = r.expiresDate
-            autoRenewStatus = r.autoRenewStatus
-            autoRenewProductId = r.autoRenewProductId
-            inBillingRetry = r.inBillingRetry
-            gracePeriodExpiresDate = r.gracePeriodExpiresDate
-            offerType = r.offerType?.rawValue
-            offerIdentifier = r.offerIdentifier
-            price = r.price
-            currency = r.currency
-            offerPeriod = r.offerPeriod
-            renewal = r.renewal.map(Renewal.init)
-            updatedAt = r.updatedAt
-        }
-    }
-
-    /// Bundle IDs of the caller's apps `appIds`, for results that name apps.
-    static func bundles(_ call: RPCCall, covering appIds: some Sequence<UUID>) async throws -> [UUID: String] {
-        try await call.services.apps.bundleIds(tenant: call.caller.tenant, covering: appIds)
-    }
-
     @RPCParams struct StatusParams {
         @Field(.customerId) let customerId: String?
         /// The app's bundle ID; required with a transaction ID.
@@ -109,7 +18,7 @@ enum SubscriptionMethods {
     }
 
     @RPCObject struct StatusResult {
-        let subscriptions: [Subscription]
+        let subscriptions: [SubscriptionStatus]
     }
 
     static let status = RPCMethod<RPCCall>(
@@ -119,11 +28,10 @@ enum SubscriptionMethods {
             with `refresh: true` Apple's Get All Subscription Statuses is called first and reconciled into it (older signed data never replaces newer).
             """, result: "subscriptions", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid]
     ) { (params: StatusParams, call) in
-        let states = try await call.services.subscriptions.status(
-            tenant: call.caller.tenant, customerId: params.customerId, bundleId: params.bundleId, transactionId: params.transactionId,
-            refresh: params.refresh ?? false)
-        let bundles = try await bundles(call, covering: states.map(\.subscription.appId))
-        return StatusResult(subscriptions: states.map { Subscription($0, bundles: bundles) })
+        StatusResult(
+            subscriptions: try await call.services.subscriptions.status(
+                tenant: call.caller.tenant, customerId: params.customerId, bundleId: params.bundleId, transactionId: params.transactionId,
+                refresh: params.refresh ?? false))
     }
 
     @RPCParams struct ExtendParams {

@@ -30,8 +30,7 @@ enum TransactionMethods {
             """, result: "transaction", errors: lookupErrors
     ) { (p: GetParams, call) in
         let found = try await call.services.transactions.get(tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId)
-        let customers = try await call.services.accounts.customerIds(tenant: call.caller.tenant, ids: Set([found.customer].compactMap { $0 }))
-        return GetResult(transaction: TransactionView(found.transaction), customerId: found.customer.flatMap { customers[$0] })
+        return GetResult(transaction: TransactionView(found.transaction), customerId: found.customerId)
     }
 
     @RPCParams struct HistoryParams {
