@@ -15,7 +15,7 @@ struct StoregateCommand: AsyncParsableCommand {
             ServeCommand.self, MigrateCommand.self, TenantCommand.self, AppCommand.self, APIKeyCommand.self, WebhookCommand.self, KeysCommand.self,
             JWSCommand.self,
             OfferCommand.self, SimulatorCommand.self,
-            OpenRPCCommand.self,
+            OpenRPCCommand.self, SchemaCommand.self,
         ]
     )
 
