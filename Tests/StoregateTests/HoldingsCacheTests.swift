@@ -27,9 +27,14 @@ import Testing
             let original = try #require(bought.originalTransactionId)
             try await s.processed(1)
 
+            // The other process runs a job worker too, so it may be the one that applies the renewal: like every
+            // server of a deployment it trusts the same root (the simulator's here), or it could not verify it.
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("simulator-root-\(UUID()).der")
+            try s.simulator.ca.rootDER.write(to: root)
+            defer { try? FileManager.default.removeItem(at: root) }
             let port = try FreePort.find()
             let other = try Subprocess(
-                CLITests.binary, ["serve", "--port", String(port)],
+                CLITests.binary, ["serve", "--port", String(port), "--trust-root", root.path],
                 environment: ["STOREGATE_DATABASE_URL": s.databaseURL, "STOREGATE_LOG_LEVEL": "error", "PATH": "/usr/bin:/bin"])
             defer { other.signal(SIGKILL) }
             let there = TestServer(baseURL: "http://127.0.0.1:\(port)", client: s.server.client)
