@@ -18,12 +18,13 @@ extension CustomerRepository {
             """
         ) { row -> (UUID, Held?) in
             var cells = Cells(row)
-            let customer: UUID = try cells.next()
-            switch try cells.next(String?.self) {
+            let customer: UUID = try cells.next("id")
+            switch try cells.next("kind", String?.self) {
             case "subscription"?:
                 return (customer, .subscription(try SubscriptionRepository.subscription(&cells)))
             case "purchase"?:
-                cells.skip(SubscriptionRepository.typedColumns.count)
+                cells.skip(SubscriptionRepository.columns.count)
+                cells.prefix = HoldingsSQL.purchasePrefix
                 return (customer, .purchase(try TransactionRepository.purchase(&cells)))
             case nil:
                 return (customer, nil)
@@ -51,17 +52,15 @@ extension CustomerRepository {
 
 /// The statement's parts, which differ only in the schema name.
 enum HoldingsSQL {
-    static let subscriptionNulls = SubscriptionRepository.typedColumns.map { "NULL::\($0.type)" }.joined(separator: ", ")
-    static let purchaseNulls = TransactionRepository.oneTimeTypedColumns.map { "NULL::\($0.type)" }.joined(separator: ", ")
-    /// The same, named `p_` and the column's name (`p_purchase_date`): a UNION takes its names from its first part.
-    static let namedPurchaseNulls = TransactionRepository.oneTimeTypedColumns.map { column in
-        let name = column.name.split(separator: " ").last.flatMap { $0.split(separator: ".").last } ?? ""
-        return "NULL::\(column.type) AS p_\(name)"
-    }.joined(separator: ", ")
+    /// A UNION takes its names from its first part, a subscription's: purchases' columns are named `p_` and theirs.
+    static let purchasePrefix = "p_"
+    static let subscriptionNulls = SubscriptionRepository.columns.nulls()
+    static let purchaseNulls = TransactionRepository.oneTimeColumns.nulls()
+    static let namedPurchaseNulls = TransactionRepository.oneTimeColumns.nulls(named: purchasePrefix)
 
     /// Subscription rows.
     static func subscriptions(_ s: String) -> String {
-        let columns = SubscriptionRepository.columns
+        let columns = SubscriptionRepository.columns.selected
         return """
             SELECT 'subscription' AS kind, \(columns), \(namedPurchaseNulls) FROM \(s).subscriptions s WHERE s.customer = c.id
             UNION ALL
@@ -73,7 +72,7 @@ enum HoldingsSQL {
 
     /// Subscription rows, then rows of every other purchase.
     static func entitlements(_ s: String) -> String {
-        let columns = TransactionRepository.oneTimeColumns
+        let columns = TransactionRepository.oneTimeColumns.selected
         return """
             \(subscriptions(s))
             UNION ALL
@@ -88,14 +87,44 @@ enum HoldingsSQL {
     }
 }
 
-/// A row's cells, read in order: for rows whose columns come in parts.
+/// A column a reader takes from a row: what the statement selects, the name the row gives it, and its type
+/// (for the typed NULLs a UNION needs). A reader's columns are declared once, and the SELECT list and the
+/// NULLs are made from them.
+struct Column: Sendable {
+    let expression: String
+    let name: String
+    let type: String
+
+    /// `expression` is named for its last part (`s.app_id` is `app_id`) unless `name` says otherwise.
+    init(_ expression: String, _ type: String, as name: String? = nil) {
+        self.expression = expression
+        self.type = type
+        self.name = name ?? String(expression.split(separator: ".").last ?? "")
+    }
+}
+
+extension [Column] {
+    /// `expression AS name, …`
+    var selected: String { map { "\($0.expression) AS \($0.name)" }.joined(separator: ", ") }
+
+    /// `NULL::type, …`, each named `prefix` and the column's name when a prefix is given.
+    func nulls(named prefix: String? = nil) -> String {
+        map { column in prefix.map { "NULL::\(column.type) AS \($0)\(column.name)" } ?? "NULL::\(column.type)" }.joined(separator: ", ")
+    }
+}
+
+/// A row's cells, read in order, each by the name the reader expects: a cell whose column has another
+/// name is an error, so a statement and its reader that disagree fail instead of reading the wrong column.
 struct Cells {
     private var iterator: PostgresRow.Iterator
+    /// Put before each expected name: a UNION's later parts carry the names its first part gave them.
+    var prefix = ""
 
     init(_ row: PostgresRow) { iterator = row.makeIterator() }
 
-    mutating func next<T: PostgresDecodable>(_ type: T.Type = T.self) throws -> T {
-        guard let cell = iterator.next() else { throw DatabaseError.unreadable("a row has fewer columns than its reader expects") }
+    mutating func next<T: PostgresDecodable>(_ name: String, _ type: T.Type = T.self) throws -> T {
+        guard let cell = iterator.next() else { throw DatabaseError.unreadable("a row has no column \(prefix + name) where its reader expects one") }
+        guard cell.columnName == prefix + name else { throw DatabaseError.unreadable("column \(cell.columnName) was read as \(prefix + name)") }
         return try cell.decode(T.self)
     }
 

@@ -8,16 +8,16 @@ struct SubscriptionRepository: SubscriptionStore {
     let scope: TenantScope
     var s: String { scope.sql }
 
-    /// The columns a `Subscription` is read from, in order, with their types (for typed NULLs in a UNION).
-    static let typedColumns: [(name: String, type: String)] = [
-        ("s.app_id", "uuid"), ("s.environment", "text"), ("s.original_transaction_id", "text"), ("s.subscription_group_identifier", "text"),
-        ("s.customer", "uuid"), ("s.status", "integer"), ("s.product_id", "text"), ("s.latest_transaction_id", "text"),
-        ("s.purchase_date", "timestamptz"), ("s.expires_date", "timestamptz"), ("s.auto_renew_status", "boolean"), ("s.auto_renew_product_id", "text"),
-        ("s.in_billing_retry", "boolean"), ("s.grace_period_expires_date", "timestamptz"), ("s.offer_type", "integer"), ("s.offer_identifier", "text"),
-        ("s.price", "bigint"), ("s.currency", "text"), ("s.signed_date", "timestamptz"), ("s.offer_period", "text"), ("s.renewal::text", "text"),
-        ("s.updated_at", "timestamptz"),
+    /// The columns a `Subscription` is read from, in the order `subscription(_:)` reads them.
+    static let columns: [Column] = [
+        Column("s.app_id", "uuid"), Column("s.environment", "text"), Column("s.original_transaction_id", "text"),
+        Column("s.subscription_group_identifier", "text"), Column("s.customer", "uuid"), Column("s.status", "integer"), Column("s.product_id", "text"),
+        Column("s.latest_transaction_id", "text"), Column("s.purchase_date", "timestamptz"), Column("s.expires_date", "timestamptz"),
+        Column("s.auto_renew_status", "boolean"), Column("s.auto_renew_product_id", "text"), Column("s.in_billing_retry", "boolean"),
+        Column("s.grace_period_expires_date", "timestamptz"), Column("s.offer_type", "integer"), Column("s.offer_identifier", "text"),
+        Column("s.price", "bigint"), Column("s.currency", "text"), Column("s.signed_date", "timestamptz"), Column("s.offer_period", "text"),
+        Column("s.renewal::text", "text", as: "renewal"), Column("s.updated_at", "timestamptz"),
     ]
-    static let columns = typedColumns.map(\.name).joined(separator: ", ")
 
     /// The previous state is read in the same statement, so from the same snapshot: what was committed
     /// when it started. (A change another unit commits to the same subscription while this one runs is
@@ -85,9 +85,9 @@ struct SubscriptionRepository: SubscriptionStore {
     func list(customer: UUID) async throws -> [Subscription] {
         try await rows(
             """
-            SELECT \(unescaped: Self.columns) FROM \(unescaped: s).subscriptions s WHERE s.customer = \(customer)
+            SELECT \(unescaped: Self.columns.selected) FROM \(unescaped: s).subscriptions s WHERE s.customer = \(customer)
             UNION
-            SELECT \(unescaped: Self.columns) FROM \(unescaped: s).account_links l
+            SELECT \(unescaped: Self.columns.selected) FROM \(unescaped: s).account_links l
             JOIN \(unescaped: s).subscriptions s ON s.app_id = l.app_id AND s.original_transaction_id = l.value
             WHERE l.customer = \(customer) AND l.kind = 'originalTransactionId'
             ORDER BY app_id, subscription_group_identifier, signed_date DESC
@@ -97,7 +97,7 @@ struct SubscriptionRepository: SubscriptionStore {
     func list(appId: UUID, originalTransactionId: String) async throws -> [Subscription] {
         try await rows(
             """
-            SELECT \(unescaped: Self.columns) FROM \(unescaped: s).subscriptions s
+            SELECT \(unescaped: Self.columns.selected) FROM \(unescaped: s).subscriptions s
             WHERE s.app_id = \(appId) AND s.original_transaction_id = \(originalTransactionId)
             """)
     }
@@ -109,16 +109,18 @@ struct SubscriptionRepository: SubscriptionStore {
         }
     }
 
-    /// A subscription from the next cells of a row, in the order of `typedColumns`.
+    /// A subscription from the next cells of a row, each read by its name in `columns`.
     static func subscription(_ c: inout Cells) throws -> Subscription {
         Subscription(
-            appId: try c.next(), environment: AppStoreEnvironment(rawValue: try c.next()), originalTransactionId: try c.next(),
-            subscriptionGroupIdentifier: try c.next(), customer: try c.next(), status: Status(rawValue: Int32(try c.next(Int.self))),
-            productId: try c.next(), latestTransactionId: try c.next(), purchaseDate: try c.next(), expiresDate: try c.next(),
-            autoRenewStatus: try c.next(), autoRenewProductId: try c.next(), inBillingRetry: try c.next(), gracePeriodExpiresDate: try c.next(),
-            offerType: try c.next(Int?.self).map { OfferType(rawValue: Int32($0)) }, offerIdentifier: try c.next(), price: try c.next(),
-            currency: try c.next(), signedDate: try c.next(), offerPeriod: try c.next(),
-            renewal: try c.next(String?.self).map { try JSONColumn.decode(RenewalTerms.self, from: $0, column: "subscriptions.renewal") },
-            updatedAt: try c.next())
+            appId: try c.next("app_id"), environment: AppStoreEnvironment(rawValue: try c.next("environment")),
+            originalTransactionId: try c.next("original_transaction_id"), subscriptionGroupIdentifier: try c.next("subscription_group_identifier"),
+            customer: try c.next("customer"), status: Status(rawValue: Int32(try c.next("status", Int.self))), productId: try c.next("product_id"),
+            latestTransactionId: try c.next("latest_transaction_id"), purchaseDate: try c.next("purchase_date"), expiresDate: try c.next("expires_date"),
+            autoRenewStatus: try c.next("auto_renew_status"), autoRenewProductId: try c.next("auto_renew_product_id"),
+            inBillingRetry: try c.next("in_billing_retry"), gracePeriodExpiresDate: try c.next("grace_period_expires_date"),
+            offerType: try c.next("offer_type", Int?.self).map { OfferType(rawValue: Int32($0)) }, offerIdentifier: try c.next("offer_identifier"),
+            price: try c.next("price"), currency: try c.next("currency"), signedDate: try c.next("signed_date"), offerPeriod: try c.next("offer_period"),
+            renewal: try c.next("renewal", String?.self).map { try JSONColumn.decode(RenewalTerms.self, from: $0, column: "subscriptions.renewal") },
+            updatedAt: try c.next("updated_at"))
     }
 }

@@ -47,21 +47,20 @@ struct TransactionRepository: TransactionStore {
         }.first
     }
 
-    /// The columns a `OneTimePurchase` is read from, in order, with their types (for typed NULLs in a UNION).
-    static let oneTimeTypedColumns: [(name: String, type: String)] = [
-        ("t.app_id", "uuid"), ("t.environment", "text"), ("t.transaction_id", "text"), ("t.original_transaction_id", "text"), ("t.product_id", "text"),
-        ("t.product_type", "text"), ("t.purchase_date", "timestamptz"), ("t.expires_date", "timestamptz"), ("t.revocation_date", "timestamptz"),
-        ("coalesce((t.payload->>'quantity')::integer, 1) AS quantity", "integer"),
+    /// The columns a `OneTimePurchase` is read from, in the order `purchase(_:)` reads them.
+    static let oneTimeColumns: [Column] = [
+        Column("t.app_id", "uuid"), Column("t.environment", "text"), Column("t.transaction_id", "text"), Column("t.original_transaction_id", "text"),
+        Column("t.product_id", "text"), Column("t.product_type", "text"), Column("t.purchase_date", "timestamptz"), Column("t.expires_date", "timestamptz"),
+        Column("t.revocation_date", "timestamptz"), Column("coalesce((t.payload->>'quantity')::integer, 1)", "integer", as: "quantity"),
     ]
-    static let oneTimeColumns = oneTimeTypedColumns.map(\.name).joined(separator: ", ")
 
     func oneTimePurchases(customer: UUID) async throws -> [OneTimePurchase] {
         try await scope.all(
             """
-            SELECT \(unescaped: Self.oneTimeColumns) FROM \(unescaped: s).transactions t
+            SELECT \(unescaped: Self.oneTimeColumns.selected) FROM \(unescaped: s).transactions t
             WHERE t.customer = \(customer) AND t.product_type <> 'Auto-Renewable Subscription'
             UNION
-            SELECT \(unescaped: Self.oneTimeColumns) FROM \(unescaped: s).account_links l
+            SELECT \(unescaped: Self.oneTimeColumns.selected) FROM \(unescaped: s).account_links l
             JOIN \(unescaped: s).transactions t ON t.app_id = l.app_id AND t.original_transaction_id = l.value
             WHERE l.customer = \(customer) AND l.kind = 'originalTransactionId' AND t.product_type <> 'Auto-Renewable Subscription'
             ORDER BY purchase_date
@@ -72,11 +71,12 @@ struct TransactionRepository: TransactionStore {
         }
     }
 
-    /// A one-time purchase from the next cells of a row, in the order of `oneTimeTypedColumns`.
+    /// A one-time purchase from the next cells of a row, each read by its name in `oneTimeColumns`.
     static func purchase(_ c: inout Cells) throws -> OneTimePurchase {
         OneTimePurchase(
-            appId: try c.next(), environment: AppStoreEnvironment(rawValue: try c.next()), transactionId: try c.next(), originalTransactionId: try c.next(),
-            productId: try c.next(), productType: ProductType(rawValue: try c.next()), purchaseDate: try c.next(), expiresDate: try c.next(),
-            revocationDate: try c.next(), quantity: try c.next())
+            appId: try c.next("app_id"), environment: AppStoreEnvironment(rawValue: try c.next("environment")), transactionId: try c.next("transaction_id"),
+            originalTransactionId: try c.next("original_transaction_id"), productId: try c.next("product_id"),
+            productType: ProductType(rawValue: try c.next("product_type")), purchaseDate: try c.next("purchase_date"), expiresDate: try c.next("expires_date"),
+            revocationDate: try c.next("revocation_date"), quantity: try c.next("quantity"))
     }
 }
