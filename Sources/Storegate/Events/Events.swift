@@ -63,13 +63,6 @@ enum Events {
     }
 
     struct Refund: Encodable {
-        struct Revoke: Encodable {
-            let action: String
-            let quantity: Int?
-            let familyMembers: Bool
-            let summary: String
-        }
-
         let notificationUUID: String
         let transactionId: String
         let originalTransactionId: String
@@ -79,7 +72,8 @@ enum Events {
         let refundPercentage: Int?
         let revocationType: String?
         let revocationReason: Int32?
-        let revoke: Revoke
+        /// What to revoke, as `refunds.outcomes` says it.
+        let revoke: RevokeInstruction
     }
 
     /// `refund.granted`, `refund.declined` or `refund.reversed`, with what `refunds.outcomes` says to revoke;
@@ -92,7 +86,6 @@ enum Events {
         case .refundReversed: type = .refundReversed
         default: return nil
         }
-        let revoke = o.revoke
         return try NewEvent(
             type, appId: o.appId, environment: o.environment, customer: o.customer,
             data: Refund(
@@ -100,7 +93,7 @@ enum Events {
                 productId: o.productId,
                 productType: o.productType.rawValue, quantity: o.quantity, refundPercentage: o.refundPercentage, revocationType: o.revocationType?.rawValue,
                 revocationReason: o.revocationReason?.rawValue,
-                revoke: Refund.Revoke(action: revoke.action.rawValue, quantity: revoke.quantity, familyMembers: revoke.familyMembers, summary: revoke.summary)))
+                revoke: o.revoke))
     }
 
     struct ConsumptionRequested: Encodable {

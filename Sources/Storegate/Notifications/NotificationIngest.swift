@@ -17,6 +17,7 @@ public struct NotificationIngest: Sendable {
     let gateway: AppStoreGateway
     let logger: Logger
     let webhooks: WebhookTokens
+    let directory: AppDirectory
 
     /// What to answer Apple.
     public enum Outcome: Equatable, Sendable {
@@ -82,6 +83,14 @@ public struct NotificationIngest: Sendable {
 
     public func list(tenant: Tenant, appId: UUID?, limit: Int) async throws -> [StoredNotification] {
         try await persistence.inTenant(tenant, .read) { try await $0.notifications.list(appId: appId, limit: limit) }
+    }
+
+    /// `notifications.list`: what Apple sent the tenant's apps (or one app), newest first, each named by bundle ID.
+    public func received(tenant: Tenant, bundleId: String?, limit: Int) async throws -> [ReceivedNotification] {
+        let appId = try await persistence.appId(tenant, bundleId: bundleId)
+        let stored = try await list(tenant: tenant, appId: appId, limit: limit)
+        let bundles = try await directory.bundleIds(tenant: tenant, covering: stored.map(\.appId))
+        return stored.map { ReceivedNotification($0, bundleId: bundles[$0.appId] ?? "") }
     }
 }
 

@@ -95,7 +95,7 @@ public struct Services: Sendable {
         self.webhooks = WebhookService(persistence: persistence, vault: vault, policy: webhooks.urls, sender: sender)
         self.notifications = NotificationIngest(
             persistence: persistence, verification: verification, worker: worker, gateway: gateway, logger: logger,
-            webhooks: WebhookTokens(ttl: authCacheTTL, coherence: coherence) { _, target in target.tenant.id })
+            webhooks: WebhookTokens(ttl: authCacheTTL, coherence: coherence) { _, target in target.tenant.id }, directory: directory)
         self.holdings = HoldingsCache(holdingsCache, ttl: authCacheTTL, coherence: coherence)
         self.subscriptions = SubscriptionService(
             persistence: persistence, gateway: gateway, verification: verification, holdings: holdings, directory: directory)
