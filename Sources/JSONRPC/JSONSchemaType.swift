@@ -1,0 +1,131 @@
+import Foundation
+
+/// A type a field can have: it knows its JSON Schema under a rule, and how a value breaks the rule.
+public protocol JSONSchemaType: SendableMetatype {
+    static func jsonSchema(rule: Rule?, description: String?) -> JSONValue
+    /// Why `value` breaks `rule`, or nil.
+    static func violation(_ value: Self, rule: Rule) -> Violation?
+    /// The value as JSON, where a result is written without `JSONEncoder`; nil leaves the member out.
+    static func json(_ value: Self) -> JSONValue?
+}
+
+extension JSONSchemaType {
+    public static func violation(_ value: Self, rule: Rule) -> Violation? { nil }
+    public static func json(_ value: Self) -> JSONValue? { preconditionFailure("\(Self.self) is not written without JSONEncoder") }
+}
+
+/// How a value breaks its field's rule: `path` below the field (`[2]` for an array's element) and why.
+public struct Violation: Sendable {
+    public let path: String
+    public let reason: String
+
+    public init(path: String = "", reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}
+
+/// A string enumeration is documented with its cases.
+extension JSONSchemaType where Self: CaseIterable & RawRepresentable, RawValue == String {
+    public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue {
+        keywords("string", [("enum", .array(allCases.map { .string($0.rawValue) }))], description)
+    }
+
+    public static func json(_ value: Self) -> JSONValue? { .string(value.rawValue) }
+}
+
+/// Optional fields are not required, and their rule applies to a value that is there.
+protocol OptionalField {}
+
+extension Optional: OptionalField {}
+
+extension Optional: JSONSchemaType where Wrapped: JSONSchemaType {
+    public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { Wrapped.jsonSchema(rule: rule, description: description) }
+    public static func violation(_ value: Self, rule: Rule) -> Violation? { value.flatMap { Wrapped.violation($0, rule: rule) } }
+    public static func json(_ value: Self) -> JSONValue? { value.flatMap { Wrapped.json($0) } }
+}
+
+extension Array: JSONSchemaType where Element: JSONSchemaType {
+    public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("type", "array"), ("items", Element.jsonSchema(rule: rule, description: nil))]
+        if let description { members.append(("description", .string(description))) }
+        return .object(members)
+    }
+
+    /// Names the first element that breaks the rule (the field is reported as `name[2]`).
+    public static func violation(_ value: Self, rule: Rule) -> Violation? {
+        for (index, element) in value.enumerated() {
+            if let violation = Element.violation(element, rule: rule) { return Violation(path: "[\(index)]" + violation.path, reason: violation.reason) }
+        }
+        return nil
+    }
+
+    public static func json(_ value: Self) -> JSONValue? { .array(value.map { Element.json($0) ?? .null }) }
+}
+
+extension Dictionary: JSONSchemaType where Key == String, Value: JSONSchemaType {
+    public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("type", "object"), ("additionalProperties", Value.jsonSchema(rule: rule, description: nil))]
+        if let description { members.append(("description", .string(description))) }
+        return .object(members)
+    }
+}
+
+extension String: JSONSchemaType {
+    public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue {
+        keywords("string", rule?.stringKeywords ?? [], description)
+    }
+
+    public static func violation(_ value: String, rule: Rule) -> Violation? { rule.violation(value).map { Violation(reason: $0) } }
+    public static func json(_ value: String) -> JSONValue? { .string(value) }
+}
+
+extension Bool: JSONSchemaType {
+    public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("boolean", [], description) }
+    public static func json(_ value: Bool) -> JSONValue? { .bool(value) }
+}
+
+extension Date: JSONSchemaType {
+    public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("string", [("format", "date-time")], description) }
+}
+
+extension UUID: JSONSchemaType {
+    public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("string", [("format", "uuid")], description) }
+    public static func json(_ value: UUID) -> JSONValue? { .string(value.uuidString.lowercased()) }
+}
+
+extension JSONValue: JSONSchemaType {
+    public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue {
+        guard let members = rule?.requiredMembers else { return keywords(nil, [], description) }
+        guard !members.isEmpty else { return keywords("object", [], description) }
+        var schema: [(key: String, value: JSONValue)] = [
+            ("type", "object"), ("properties", .object(members.map { (key: $0, value: ["type": "string"]) })),
+            ("required", .array(members.map { .string($0) })), ("additionalProperties", true),
+        ]
+        if let description { schema.append(("description", .string(description))) }
+        return .object(schema)
+    }
+
+    public static func violation(_ value: JSONValue, rule: Rule) -> Violation? { rule.violation(value).map { Violation(reason: $0) } }
+    public static func json(_ value: JSONValue) -> JSONValue? { value }
+}
+
+/// Integers: `integer` with the rule's `minimum` and `maximum`.
+public protocol JSONInteger: JSONSchemaType, BinaryInteger {}
+
+extension JSONInteger {
+    public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("integer", rule?.integerKeywords ?? [], description) }
+    public static func violation(_ value: Self, rule: Rule) -> Violation? { rule.violation(Int64(value)).map { Violation(reason: $0) } }
+    public static func json(_ value: Self) -> JSONValue? { .number(String(value)) }
+}
+
+extension Int: JSONInteger {}
+extension Int32: JSONInteger {}
+extension Int64: JSONInteger {}
+
+func keywords(_ type: String?, _ members: [(key: String, value: JSONValue)], _ description: String?) -> JSONValue {
+    var schema: [(key: String, value: JSONValue)] = type.map { [("type", .string($0))] } ?? []
+    schema += members
+    if let description { schema.append(("description", .string(description))) }
+    return .object(schema)
+}

@@ -1,0 +1,25 @@
+/// An object in a result (or a whole result): `@RPCObject` gives it `fields` and `title`.
+public protocol RPCObject: RPCResult, JSONSchemaType {
+    static var fields: [Field<Self>] { get }
+    static var title: String? { get }
+}
+
+extension RPCObject {
+    public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue {
+        var schema = Schema.object(fields.map { ($0.name, $0.propertySchema) }, required: fields.filter(\.required).map(\.name), title: title)
+        if let description, case .object(var members) = schema {
+            members.append(("description", .string(description)))
+            schema = .object(members)
+        }
+        return schema
+    }
+
+    public static var schema: JSONValue { jsonSchema(rule: nil, description: nil) }
+
+    /// The object as JSON, members sorted by name as `JSONEncoder` writes them (for `JSONValueConvertible`).
+    public var jsonValue: JSONValue {
+        .object(Self.fields.sorted { $0.name < $1.name }.compactMap { field in field.json(self).map { (key: field.name, value: $0) } })
+    }
+
+    public static func json(_ value: Self) -> JSONValue? { value.jsonValue }
+}
