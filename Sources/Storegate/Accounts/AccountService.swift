@@ -219,15 +219,3 @@ extension AccountService {
         return .appStore(field: "originalTransactionId", code: code, reason: reason, retryable: error.isRetryable)
     }
 }
-
-extension AccountService {
-    /// The tenant's own identifiers of stored customers.
-    public func customerIds(tenant: Tenant, ids: Set<UUID>) async throws -> [UUID: String] {
-        guard !ids.isEmpty else { return [:] }
-        return try await persistence.inTenant(tenant, .read) { unit in
-            var out: [UUID: String] = [:]
-            for id in ids { out[id] = try await unit.customers.find(id: id)?.customerId }
-            return out
-        }
-    }
-}

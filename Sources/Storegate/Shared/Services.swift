@@ -75,7 +75,7 @@ public struct Services: Sendable {
         self.apiKeys = APIKeyService(persistence: persistence, cacheTTL: authCacheTTL, coherence: coherence)
         // One directory of bundle IDs by app id, for every answer that names apps.
         let directory = AppDirectory(persistence: persistence)
-        self.apps = AppService(persistence: persistence, vault: vault, signingKeys: signingKeys, directory: directory)
+        self.apps = AppService(persistence: persistence, vault: vault, signingKeys: signingKeys)
         self.tenants = TenantService(persistence: persistence, signingKeys: signingKeys)
         self.offers = OfferService(persistence: persistence, signingKeys: signingKeys, cacheTTL: authCacheTTL, coherence: coherence)
         // With `ocsp`, every certificate's revocation is checked online (an unreachable responder is a retryable failure)

@@ -15,7 +15,6 @@ public struct AppService: Sendable {
     let persistence: any Persistence
     let vault: KeyVault
     let signingKeys: SigningKeyStore
-    let directory: AppDirectory
 
     public func add(tenant: Tenant, bundleId: String, appAppleId: Int64?, environments: [String], actor: Actor) async throws -> AppDetails {
         let bundleId = try Validate.bundleId(bundleId)
@@ -63,12 +62,6 @@ public struct AppService: Sendable {
             guard let app = try await unit.apps.find(id: appId) else { throw StoregateError.notFound(field: "appId") }
             return try await Self.details(app, in: unit)
         }
-    }
-
-    /// The bundle IDs of the tenant's apps `appIds`, for results that name apps (usually without a query:
-    /// see `AppDirectory`). A removed app has none.
-    public func bundleIds(tenant: Tenant, covering appIds: some Sequence<UUID>) async throws -> [UUID: String] {
-        try await directory.bundleIds(tenant: tenant, covering: appIds)
     }
 
     static func details(_ app: App, in unit: any TenantUnit) async throws -> AppDetails {
