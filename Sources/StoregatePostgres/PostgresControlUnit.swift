@@ -25,6 +25,8 @@ struct PostgresControlUnit: ControlUnit {
 
     /// For the tenant's audit and manifest rows; holdings written here would not be announced.
     func inTenant(_ tenant: Tenant) throws -> any TenantUnit {
-        PostgresTenantUnit(tenant: tenant, schema: try TenantSchema(validating: tenant.storageName), conn: conn, logger: logger, changes: UnitChanges())
+        PostgresTenantUnit(
+            tenant: tenant, schema: try TenantSchema(validating: tenant.storageName), conn: conn, logger: logger,
+            changes: UnitChanges(tenant: tenant.id, observers: nil))
     }
 }

@@ -14,8 +14,8 @@ public struct PostgresPersistence: Persistence {
     public let logger: Logger
     public let migrator: Migrator
     public let deadlines: DatabaseDeadlines
-    /// Told of the holdings each tenant unit changed, as it commits (see `observeCommits`).
-    private let commits = CommitObservers()
+    /// Told of each tenant unit's writes to customers' holdings (see `observeHoldingsWrites`).
+    private let writes = WriteObservers()
 
     public init(
         client: PostgresClient, tenantPools: TenantPools? = nil, logger: Logger, tenantChain: MigrationChain = TenantChain.chain,
@@ -28,36 +28,31 @@ public struct PostgresPersistence: Persistence {
         self.deadlines = deadlines
     }
 
-    public func observeCommits(_ observer: @escaping @Sendable (UUID, Set<UUID>) -> Void) { commits.add(observer) }
+    public func observeHoldingsWrites(_ observer: @escaping @Sendable (HoldingsWrite) -> Void) { writes.add(observer) }
 
     public func control<T: Sendable>(_ access: UnitAccess, _ body: (any ControlUnit) async throws -> T) async throws -> T {
         try await withConnection(access) { conn in try await body(PostgresControlUnit(conn: conn, logger: logger, migrator: migrator)) }
     }
 
     /// The customers whose holdings the unit changed are announced to the other processes by the unit's
-    /// last statement (in its transaction, so heard as it commits) and told to this process's observers
-    /// before it returns. A `.read` unit that fails after changing some (its statements commit one by
-    /// one) still tells this process, and the others when its connection still serves.
+    /// last statement (in its transaction, so heard as it commits). This process's observers hear of each
+    /// as it is written and again once the unit is over, committed or not, before it returns. A `.read`
+    /// unit that fails after changing some (its statements commit one by one) still announces them when
+    /// its connection still serves.
     public func inTenant<T: Sendable>(_ tenant: Tenant, _ access: UnitAccess, _ body: (any TenantUnit) async throws -> T) async throws -> T {
         let schema = try TenantSchema(validating: tenant.storageName)
-        let changes = UnitChanges()
-        do {
-            let value = try await withConnection(access, tenant: tenant.id) { conn in
-                let value: T
-                do {
-                    value = try await body(PostgresTenantUnit(tenant: tenant, schema: schema, conn: conn, logger: logger, changes: changes))
-                } catch {
-                    if access == .read { try? await changes.announce(tenant: tenant.id, on: conn, logger: logger) }
-                    throw error
-                }
-                try await changes.announce(tenant: tenant.id, on: conn, logger: logger)
-                return value
+        let changes = UnitChanges(tenant: tenant.id, observers: writes)
+        defer { writes.tell(.settled(tenant: tenant.id, customers: changes.customers)) }
+        return try await withConnection(access, tenant: tenant.id) { conn in
+            let value: T
+            do {
+                value = try await body(PostgresTenantUnit(tenant: tenant, schema: schema, conn: conn, logger: logger, changes: changes))
+            } catch {
+                if access == .read { try? await changes.announce(on: conn, logger: logger) }
+                throw error
             }
-            commits.tell(tenant.id, changes.customers)
+            try await changes.announce(on: conn, logger: logger)
             return value
-        } catch {
-            if access == .read { commits.tell(tenant.id, changes.customers) }
-            throw error
         }
     }
 

@@ -1,23 +1,34 @@
 import Foundation
 import Logging
 import PostgresNIO
+import Storegate
 import Synchronization
 
 /// The customers whose holdings (subscriptions, transactions, account links) a tenant unit of work
-/// changed: its repositories record them as they write, from the rows the statements return.
+/// changed: its repositories record them as they write, from the rows the statements return, and this
+/// process's observers hear of each customer at once (`HoldingsWrite.writing`).
 final class UnitChanges: Sendable {
+    let tenant: UUID
+    private let observers: WriteObservers?
     private let changed = Mutex(Set<UUID>())
+
+    /// Without `observers`, the writes are heard by no one in this process (a control unit's work on a
+    /// tenant's audit and manifest rows).
+    init(tenant: UUID, observers: WriteObservers?) {
+        self.tenant = tenant
+        self.observers = observers
+    }
 
     var customers: Set<UUID> { changed.withLock { $0 } }
 
     func holdings(of customer: UUID?) {
-        guard let customer else { return }
-        changed.withLock { _ = $0.insert(customer) }
+        guard let customer, changed.withLock({ $0.insert(customer).inserted }) else { return }
+        observers?.tell(.writing(tenant: tenant, customer: customer))
     }
 
     /// Tells the other processes, on the change feed: `<tenant> <customer>` per customer. Inside a
     /// transaction the notifications go out as it commits, and not at all when it rolls back.
-    func announce(tenant: UUID, on conn: PostgresConnection, logger: Logger) async throws {
+    func announce(on conn: PostgresConnection, logger: Logger) async throws {
         let customers = Array(customers)
         guard !customers.isEmpty else { return }
         _ = try await conn.hot(
@@ -28,14 +39,14 @@ final class UnitChanges: Sendable {
     }
 }
 
-/// This process's observers of what tenant units changed, told as each commits.
-final class CommitObservers: Sendable {
-    private let observers = Mutex<[@Sendable (UUID, Set<UUID>) -> Void]>([])
+/// This process's observers of tenant units' writes to customers' holdings.
+final class WriteObservers: Sendable {
+    private let observers = Mutex<[@Sendable (HoldingsWrite) -> Void]>([])
 
-    func add(_ observer: @escaping @Sendable (UUID, Set<UUID>) -> Void) { observers.withLock { $0.append(observer) } }
+    func add(_ observer: @escaping @Sendable (HoldingsWrite) -> Void) { observers.withLock { $0.append(observer) } }
 
-    func tell(_ tenant: UUID, _ customers: Set<UUID>) {
-        guard !customers.isEmpty else { return }
-        for observer in observers.withLock({ $0 }) { observer(tenant, customers) }
+    func tell(_ write: HoldingsWrite) {
+        if case .settled(_, let customers) = write, customers.isEmpty { return }
+        for observer in observers.withLock({ $0 }) { observer(write) }
     }
 }

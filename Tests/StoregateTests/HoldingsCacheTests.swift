@@ -87,6 +87,53 @@ import Testing
         }
     }
 
+    /// While a unit of work writes a customer's holdings, this process neither serves nor keeps them: its
+    /// commit may land at any moment, and a reader that learns of it from a row it polls (a notification
+    /// marked processed in the same transaction) must not be served the entry from before. Once the unit
+    /// is over, committed or rolled back, they are kept again.
+    @Test func holdingsBeingWrittenAreNeitherServedNorKept() async throws {
+        try await TestDatabase.with(authCacheTTL: .seconds(60)) { services, _ in
+            let made = try await Fixtures.tenant(services, slug: "writing", bundleId: "com.example.writing")
+            let tenant = made.tenant.tenant
+            let customer = try await services.accounts.ensureCustomer(tenant: tenant, customerId: "ash", actor: Actor("test"))
+            func subscription(autoRenew: Bool) -> Subscription {
+                Subscription(
+                    appId: made.appId, environment: .sandbox, originalTransactionId: "2000", subscriptionGroupIdentifier: "group", customer: customer.id,
+                    status: .active, productId: "com.example.monthly", latestTransactionId: "2000", purchaseDate: Date(), expiresDate: Date() + 3600,
+                    autoRenewStatus: autoRenew, autoRenewProductId: nil, inBillingRetry: false, gracePeriodExpiresDate: nil, offerType: nil,
+                    offerIdentifier: nil, price: nil, currency: nil, signedDate: Date())
+            }
+            let autoRenews = { @Sendable () async throws -> Bool? in
+                try await services.subscriptions.status(tenant: tenant, customerId: "ash", bundleId: nil, transactionId: nil, refresh: false).first?
+                    .autoRenewStatus
+            }
+            let held = { services.holdings.cached(tenant: tenant.id, .customer("ash", purchases: false)) != nil }
+            _ = try await services.persistence.inTenant(tenant, .write) { try await $0.subscriptions.upsert(subscription(autoRenew: true)) }
+            #expect(try await autoRenews() == true)
+            #expect(held())
+
+            try await services.persistence.inTenant(tenant, .write) { unit in
+                _ = try await unit.subscriptions.upsert(subscription(autoRenew: false))
+                #expect(!held(), "dropped as it is written, before the commit")
+                #expect(try await autoRenews() == true, "read from the database before the commit")
+                #expect(!held(), "and not kept while the unit may commit")
+            }
+            #expect(try await autoRenews() == false)
+            #expect(held())
+
+            struct RolledBack: Error {}
+            await #expect(throws: RolledBack.self) {
+                try await services.persistence.inTenant(tenant, .write) { unit in
+                    _ = try await unit.subscriptions.upsert(subscription(autoRenew: true))
+                    throw RolledBack()
+                }
+            }
+            #expect(!held())
+            #expect(try await autoRenews() == false, "the rolled-back write is not read")
+            #expect(held(), "kept again once the unit is over")
+        }
+    }
+
     /// A subscription that expires turns `expired` at its expiry, read from the same cached entry: no
     /// write, no reload.
     @Test func anExpiryTurnsTheStatusWithNoWrite() async throws {

@@ -19,11 +19,21 @@ public protocol Persistence: Sendable {
     /// heard, then `changed` with each change as it commits, until the task is cancelled or the
     /// connection is lost (thrown).
     func followChanges(listening: @Sendable () -> Void, changed: @Sendable (CacheChange) -> Void) async throws
-    /// Tells `observer`, in this process, of the customers whose holdings a unit of work changed, once it
-    /// committed and before it returns (so a caller reads its own writes). A tenant unit records them
-    /// itself as it writes subscriptions, transactions and account links, and announces them to the other
-    /// processes in the same transaction.
-    func observeCommits(_ observer: @escaping @Sendable (_ tenant: UUID, _ customers: Set<UUID>) -> Void)
+    /// Tells `observer`, in this process, of each tenant unit's writes to customers' holdings: `.writing`
+    /// as soon as the unit wrote a customer's holdings (before it commits), `.settled` once the unit is
+    /// over, committed or rolled back, before it returns (so a caller reads its own writes). A tenant unit
+    /// records the customers itself as it writes subscriptions, transactions and account links, and
+    /// announces them to the other processes in the same transaction.
+    func observeHoldingsWrites(_ observer: @escaping @Sendable (HoldingsWrite) -> Void)
+}
+
+/// A tenant unit of work's writes to a customer's holdings, as this process hears them. Between
+/// `.writing` and `.settled` the customer's holdings may change at any moment (at the commit, or at
+/// once for a `.read` unit's statement), so a cache neither serves nor keeps them: a reader that learns
+/// of the commit another way (a row it polls) must not be served what was there before.
+public enum HoldingsWrite: Sendable, Hashable {
+    case writing(tenant: UUID, customer: UUID)
+    case settled(tenant: UUID, customers: Set<UUID>)
 }
 
 /// What a cached value was loaded from changed.

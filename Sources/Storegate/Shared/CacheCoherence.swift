@@ -7,7 +7,8 @@ import Synchronization
 /// tenant, its API keys, apps, app keys or webhooks as it commits (`Persistence.followChanges`), and each
 /// cache drops that tenant's entries at once: a revoked key is refused on its next use, a new app key
 /// signs the next offer. A change to a customer's holdings drops that customer's holdings alone; this
-/// process hears its own such changes as they commit (`Persistence.observeCommits`).
+/// process hears its own such writes as they are made and as their unit ends
+/// (`Persistence.observeHoldingsWrites`), and in between neither serves nor keeps them.
 ///
 /// While changes are followed, entries are kept for `followedTTL`. While they are not (before the first
 /// listen, or after the listening connection is lost and until it is back) a change may go unheard, so
@@ -27,9 +28,7 @@ public final class CacheCoherence: Sendable {
         self.persistence = persistence
         self.logger = logger
         self.followedTTL = followedTTL
-        persistence.observeCommits { [weak self] tenant, customers in
-            for customer in customers { self?.changed(holdingsOf: customer, tenant: tenant) }
-        }
+        persistence.observeHoldingsWrites { [weak self] write in self?.heard(write) }
     }
 
     /// Whether changes are followed now.
@@ -81,6 +80,16 @@ public final class CacheCoherence: Sendable {
         for cache in caches.withLock({ $0 }) { cache.forget(customer: customer, tenant: tenant) }
     }
 
+    /// This process's own unit wrote a customer's holdings, or is over.
+    func heard(_ write: HoldingsWrite) {
+        for cache in caches.withLock({ $0 }) {
+            switch write {
+            case .writing(let tenant, let customer): cache.writing(customer: customer, tenant: tenant)
+            case .settled(let tenant, let customers): for customer in customers { cache.settled(customer: customer, tenant: tenant) }
+            }
+        }
+    }
+
     /// Returns whether changes were followed before.
     @discardableResult private func changed(following now: Bool) -> Bool {
         changes.add(1, ordering: .acquiringAndReleasing)
@@ -94,10 +103,16 @@ public final class CacheCoherence: Sendable {
 protocol TenantCache: Sendable {
     func forget(tenant: UUID)
     func forgetAll()
-    /// A customer's holdings changed.
+    /// A customer's holdings changed (heard from the change feed).
     func forget(customer: UUID, tenant: UUID)
+    /// This process is writing a customer's holdings: until `settled`, they may change at any moment.
+    func writing(customer: UUID, tenant: UUID)
+    /// The unit that was writing a customer's holdings is over, committed or not.
+    func settled(customer: UUID, tenant: UUID)
 }
 
 extension TenantCache {
     func forget(customer: UUID, tenant: UUID) {}
+    func writing(customer: UUID, tenant: UUID) {}
+    func settled(customer: UUID, tenant: UUID) {}
 }

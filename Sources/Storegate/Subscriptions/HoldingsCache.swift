@@ -7,10 +7,12 @@ import Synchronization
 /// status with no write at all.
 ///
 /// Invalidation is exact, per customer: a unit of work that writes a customer's subscriptions,
-/// transactions or links records the customer, and when it commits this process drops the customer's
-/// entries before the unit returns (read your own writes), while the other processes hear it through the
-/// change feed (`CacheChange.holdings`). A load that overlaps an invalidation of its customer (or of its
-/// tenant, or of everything) is returned but not remembered. While the change feed is not heard, entries
+/// transactions or links records the customer. This process drops the customer's entries as the unit
+/// writes them, neither serves nor keeps any until the unit is over (its commit may land at any moment,
+/// and a reader may learn of it from a row it polls), and drops them again before the unit returns (read
+/// your own writes); the other processes hear it through the change feed (`CacheChange.holdings`).
+/// A load that overlaps an invalidation of its customer (or of its tenant, or of everything) is returned
+/// but not remembered. While the change feed is not heard, entries
 /// are kept only `ttl`; whenever following starts or stops, everything is dropped.
 ///
 /// Bounded in entries and in (estimated) bytes, the least recently used going first.
@@ -69,6 +71,8 @@ public final class HoldingsCache: TenantCache {
         var tenantsInvalidated: [UUID: UInt64] = [:]
         /// Loads started before this are not remembered: the invalidations before it were forgotten.
         var horizon: UInt64 = 0
+        /// Customers this process's units are writing now, with how many units.
+        var writers: [Owner: Int] = [:]
     }
 
     let settings: Settings
@@ -129,7 +133,9 @@ public final class HoldingsCache: TenantCache {
         let retention = coherence.isFollowing ? coherence.followedTTL : ttl
         let entry = Entry(holdings: holdings, bytes: Self.estimatedBytes(holdings), until: .now + retention)
         let evicted = state.withLock { state -> Int in
-            guard since >= state.horizon, (state.invalidated[owner] ?? 0) <= since, (state.tenantsInvalidated[tenant] ?? 0) <= since else { return 0 }
+            guard since >= state.horizon, state.writers[owner] == nil, (state.invalidated[owner] ?? 0) <= since,
+                (state.tenantsInvalidated[tenant] ?? 0) <= since
+            else { return 0 }
             state.drop(key)
             state.entries[key] = entry
             state.order.use(key)
@@ -146,12 +152,22 @@ public final class HoldingsCache: TenantCache {
     }
 
     func forget(customer: UUID, tenant: UUID) {
+        state.withLock { $0.invalidate(Owner(tenant: tenant, customer: customer)) }
+    }
+
+    func writing(customer: UUID, tenant: UUID) {
         let owner = Owner(tenant: tenant, customer: customer)
         state.withLock { state in
-            state.clock += 1
-            state.invalidated[owner] = state.clock
-            for key in state.keys[owner] ?? [] { state.drop(key) }
-            state.forgetOldInvalidations()
+            state.writers[owner, default: 0] += 1
+            state.invalidate(owner)
+        }
+    }
+
+    func settled(customer: UUID, tenant: UUID) {
+        let owner = Owner(tenant: tenant, customer: customer)
+        state.withLock { state in
+            if let count = state.writers[owner] { state.writers[owner] = count > 1 ? count - 1 : nil }
+            state.invalidate(owner)
         }
     }
 
@@ -167,7 +183,7 @@ public final class HoldingsCache: TenantCache {
     func forgetAll() {
         state.withLock { state in
             let clock = state.clock + 1
-            state = State()
+            state = State(writers: state.writers)
             state.clock = clock
             state.horizon = clock
         }
@@ -190,6 +206,13 @@ public final class HoldingsCache: TenantCache {
 }
 
 extension HoldingsCache.State {
+    fileprivate mutating func invalidate(_ owner: HoldingsCache.Owner) {
+        clock += 1
+        invalidated[owner] = clock
+        for key in keys[owner] ?? [] { drop(key) }
+        forgetOldInvalidations()
+    }
+
     fileprivate mutating func drop(_ key: HoldingsCache.Key) {
         guard let entry = entries.removeValue(forKey: key) else { return }
         order.remove(key)
