@@ -48,6 +48,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Makes StoregatePostgres's migration files into Swift as it builds (run by the plugin below).
+        .executableTarget(name: "MigrationEmbedder", swiftSettings: swiftSettings),
+        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["MigrationEmbedder"]),
         // Envelope encryption of private keys (AES-256-GCM data keys wrapped by a master key).
         .target(
             name: "KeyVault",
@@ -70,6 +73,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Persistence over PostgreSQL: the control schema, a schema per tenant, migrations, units of work.
+        // Its migrations are SQL files (`Migrations/<Chain>/NN-name.sql`), made into Swift as it builds.
         .target(
             name: "StoregatePostgres",
             dependencies: [
@@ -81,7 +85,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            plugins: ["EmbedMigrations"]
         ),
         // Domain: its types, the persistence it needs (protocols), and the services: tenants, apps, offers,
         // accounts, refunds, subscriptions, notifications, events and webhooks, jobs.

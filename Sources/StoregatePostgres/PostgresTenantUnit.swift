@@ -4,6 +4,7 @@ import PostgresNIO
 import Storegate
 
 /// A unit of work inside one tenant: control rows filtered by the tenant's id, and the tenant's schema.
+/// Each repository's file says how a unit reaches it (`extension PostgresTenantUnit { var … }`).
 struct PostgresTenantUnit: TenantUnit {
     let tenant: Tenant
     let schema: TenantSchema
@@ -12,20 +13,6 @@ struct PostgresTenantUnit: TenantUnit {
     let changes: UnitChanges
 
     var scope: TenantScope { TenantScope(conn: conn, logger: logger, tenantId: tenant.id, schema: schema, changes: changes) }
-
-    var apps: any AppRegistry { AppRepository(scope: scope) }
-    var apiKeys: any APIKeyStore { APIKeyRepository(conn: conn, logger: logger, tenantId: tenant.id) }
-    var customers: any CustomerStore { CustomerRepository(scope: scope) }
-    var transactions: any TransactionStore { TransactionRepository(scope: scope) }
-    var subscriptions: any SubscriptionStore { SubscriptionRepository(scope: scope) }
-    var notifications: any NotificationStore { NotificationRepository(scope: scope) }
-    var refunds: any RefundStore { RefundRepository(scope: scope) }
-    var extensions: any RenewalExtensionStore { RenewalExtensionRepository(scope: scope) }
-    var appTransactions: any AppTransactionStore { AppTransactionRepository(scope: scope) }
-    var externalPurchaseTokens: any ExternalPurchaseTokenStore { ExternalPurchaseTokenRepository(scope: scope) }
-    var events: any EventStore { EventRepository(scope: scope) }
-    var webhookEndpoints: any WebhookEndpointStore { WebhookEndpointRepository(scope: scope) }
-    var webhookDeliveries: any WebhookDeliveryStore { WebhookDeliveryRepository(scope: scope) }
 
     func enqueue(_ kind: Job.Kind, ref: String, due: Date) async throws {
         try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).enqueue(kind, ref: ref, due: due)

@@ -2,15 +2,10 @@
 public enum ControlChain {
     public static let schema = "storegate"
 
-    public static let chain = MigrationChain([
-        tenantsApiKeysApps, jobQueue, changesTenantsApiKeys, webhookEndpoints, jobClaimsHeldWorker, jobsClaimedClaimOrder, notificationsReceivedInbox,
-    ])
+    public static let chain = MigrationChain(migrations)
 }
 
 /// The chain every tenant schema runs. Each statement names `{{schema}}`.
 public enum TenantChain {
-    public static let chain = MigrationChain([
-        customers, notifications, accountLinksTransactions, subscriptionsRefundsConsumptionRequests, subscriptionsOriginaltransactionid, revokeRefundOutcomes,
-        subscriptionRenewalTerms, appTransactionsExternalPurchase, signedDataCompressedLz4, notificationsStoredOnceSigned, events, webhookDeliveries,
-    ])
+    public static let chain = MigrationChain(migrations)
 }

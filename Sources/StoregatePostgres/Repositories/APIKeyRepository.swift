@@ -46,3 +46,7 @@ struct APIKeyRepository: APIKeyLookup, APIKeyStore {
         try await conn.run("UPDATE storegate.api_keys SET last_used_at = now() WHERE id = \(id)", logger: logger)
     }
 }
+
+extension PostgresTenantUnit {
+    var apiKeys: any APIKeyStore { APIKeyRepository(conn: conn, logger: logger, tenantId: tenant.id) }
+}

@@ -128,3 +128,7 @@ struct AppRepository: AppRegistry {
         }
     }
 }
+
+extension PostgresTenantUnit {
+    var apps: any AppRegistry { AppRepository(scope: scope) }
+}

@@ -58,3 +58,7 @@ struct AppTransactionRepository: AppTransactionStore {
         }
     }
 }
+
+extension PostgresTenantUnit {
+    var appTransactions: any AppTransactionStore { AppTransactionRepository(scope: scope) }
+}

@@ -106,3 +106,7 @@ struct CustomerRepository: CustomerStore {
             """, as: UUID?.self) ?? nil
     }
 }
+
+extension PostgresTenantUnit {
+    var customers: any CustomerStore { CustomerRepository(scope: scope) }
+}

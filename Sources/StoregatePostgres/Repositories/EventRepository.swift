@@ -72,3 +72,7 @@ struct EventRepository: EventStore {
             customer: r.7, customerId: r.8, data: r.9, signedPayload: r.10)
     }
 }
+
+extension PostgresTenantUnit {
+    var events: any EventStore { EventRepository(scope: scope) }
+}

@@ -35,3 +35,7 @@ struct ExternalPurchaseTokenRepository: ExternalPurchaseTokenStore {
         }
     }
 }
+
+extension PostgresTenantUnit {
+    var externalPurchaseTokens: any ExternalPurchaseTokenStore { ExternalPurchaseTokenRepository(scope: scope) }
+}

@@ -134,3 +134,7 @@ struct NotificationRepository: NotificationStore {
                 """, as: UUID.self))
     }
 }
+
+extension PostgresTenantUnit {
+    var notifications: any NotificationStore { NotificationRepository(scope: scope) }
+}

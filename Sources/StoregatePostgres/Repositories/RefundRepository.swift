@@ -162,3 +162,7 @@ struct RefundRepository: RefundStore {
         }
     }
 }
+
+extension PostgresTenantUnit {
+    var refunds: any RefundStore { RefundRepository(scope: scope) }
+}

@@ -62,3 +62,7 @@ struct RenewalExtensionRepository: RenewalExtensionStore {
         }.first
     }
 }
+
+extension PostgresTenantUnit {
+    var extensions: any RenewalExtensionStore { RenewalExtensionRepository(scope: scope) }
+}

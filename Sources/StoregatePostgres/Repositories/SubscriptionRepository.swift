@@ -124,3 +124,7 @@ struct SubscriptionRepository: SubscriptionStore {
             updatedAt: try c.next("updated_at"))
     }
 }
+
+extension PostgresTenantUnit {
+    var subscriptions: any SubscriptionStore { SubscriptionRepository(scope: scope) }
+}

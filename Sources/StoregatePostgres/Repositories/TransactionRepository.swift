@@ -80,3 +80,7 @@ struct TransactionRepository: TransactionStore {
             revocationDate: try c.next("revocation_date"), quantity: try c.next("quantity"))
     }
 }
+
+extension PostgresTenantUnit {
+    var transactions: any TransactionStore { TransactionRepository(scope: scope) }
+}

@@ -157,3 +157,7 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
         return (Array(Set(touched)), touched.count)
     }
 }
+
+extension PostgresTenantUnit {
+    var webhookDeliveries: any WebhookDeliveryStore { WebhookDeliveryRepository(scope: scope) }
+}

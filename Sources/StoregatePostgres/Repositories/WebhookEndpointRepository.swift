@@ -91,3 +91,7 @@ struct WebhookEndpointRepository: WebhookEndpointStore {
             environment: r.6.map(AppStoreEnvironment.init(rawValue:)), failingSince: r.7, createdAt: r.8)
     }
 }
+
+extension PostgresTenantUnit {
+    var webhookEndpoints: any WebhookEndpointStore { WebhookEndpointRepository(scope: scope) }
+}
