@@ -13,6 +13,8 @@ public struct Rule: Sendable {
     var text = false
     var minimum: Int64?
     var maximum: Int64?
+    /// The value taken when the field is absent (JSON Schema's `default`).
+    var standard: Int64?
     public internal(set) var values: [String]?
     var format: String?
     /// An opaque JSON object's documented shape: the members it must have (each a string), more allowed.
@@ -93,6 +95,14 @@ public struct Rule: Sendable {
         var rule = Rule()
         rule.minimum = values.lowerBound
         rule.maximum = values.upperBound
+        return rule
+    }
+
+    /// From `values`, and `standard` when absent.
+    public static func range(_ values: ClosedRange<Int64>, default standard: Int64) -> Rule {
+        precondition(values.contains(standard), "a default outside its range")
+        var rule = Rule.range(values)
+        rule.standard = standard
         return rule
     }
 
@@ -199,6 +209,7 @@ extension Rule {
         var members: [(key: String, value: JSONValue)] = []
         if let minimum { members.append(("minimum", .number(String(minimum)))) }
         if let maximum { members.append(("maximum", .number(String(maximum)))) }
+        if let standard { members.append(("default", .number(String(standard)))) }
         return members
     }
 }

@@ -8,10 +8,10 @@ struct WebhookCommand: AsyncParsableCommand {
         commandName: "webhook", abstract: "List, add, remove and test the endpoints a tenant's events are sent to.",
         subcommands: [List.self, Add.self, Remove.self, Test.self])
 
-    static func line(_ endpoint: WebhookEndpoint) -> String {
+    static func line(_ endpoint: WebhookEndpointInfo) -> String {
         let types = endpoint.eventTypes.isEmpty ? "all events" : endpoint.eventTypes.map(\.rawValue).joined(separator: ",")
         let status = endpoint.failingSince.map { "failing since \(ISO8601DateFormatter().string(from: $0))" } ?? "active"
-        return "\(endpoint.displayId)\t\(endpoint.url)\t\(types)\t\(endpoint.environment?.rawValue ?? "any environment")\t\(status)"
+        return "\(endpoint.id)\t\(endpoint.url)\t\(types)\t\(endpoint.bundleId ?? "every app")\t\(endpoint.environment ?? "any environment")\t\(status)"
     }
 
     struct List: AsyncParsableCommand {
@@ -45,8 +45,8 @@ struct WebhookCommand: AsyncParsableCommand {
                 let webhooks = allowPrivate ? services.webhooks.allowingPrivateURLs() : services.webhooks
                 return try await webhooks.create(tenant: try await services.tenants.get(slug: slug), spec, actor: .cli)
             }
-            print("added \(WebhookCommand.line(created.endpoint))")
-            print("signing secret (shown once): \(created.secret)")
+            print("added \(WebhookCommand.line(created))")
+            print("signing secret (shown once): \(created.secret ?? "")")
         }
     }
 

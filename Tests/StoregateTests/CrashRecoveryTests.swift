@@ -132,7 +132,7 @@ import Testing
                     throw error
                 }
             }
-            let received = try await services.events.list(tenant: tenant, after: 0, types: [.notificationReceived], limit: 100)
+            let received = try await services.events.list(tenant: tenant, after: 0, types: [.notificationReceived], limit: 100).events
             #expect(received.count == count, "each notification applied exactly once")
             #expect(Set(received.compactMap(\.signedPayload)).count == count)
             #expect(try await Self.jobsLeft(services) == 0)

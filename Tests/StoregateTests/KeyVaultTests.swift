@@ -72,12 +72,12 @@ import Testing
             let oldOnly = try services.with(vault: TestDatabase.makeVault([old]))
             await #expect(throws: StoregateError.self) { try await oldOnly.signingKeys.privateKey(for: key, of: a.tenant.tenant) }
 
-            let secrets = try await services.persistence.inTenant(a.tenant.tenant, .read) {
-                try await $0.webhookEndpoints.secrets(endpointId: endpoint.endpoint.id)
+            let (endpointId, secrets) = try await services.persistence.inTenant(a.tenant.tenant, .read) { unit in
+                let stored = try #require(try await unit.webhookEndpoints.list().first { $0.displayId == endpoint.id })
+                return (stored.id, try await unit.webhookEndpoints.secrets(endpointId: stored.id))
             }
-            let aad = SealedWebhookSecret.associatedData(
-                tenantId: a.tenant.tenant.id, endpointId: endpoint.endpoint.id, secretId: try #require(secrets.first).id)
-            #expect(try TestDatabase.makeVault([new]).open(try #require(secrets.first).sealed, associatedData: aad) == Data(endpoint.secret.utf8))
+            let aad = SealedWebhookSecret.associatedData(tenantId: a.tenant.tenant.id, endpointId: endpointId, secretId: try #require(secrets.first).id)
+            #expect(try TestDatabase.makeVault([new]).open(try #require(secrets.first).sealed, associatedData: aad) == Data(try #require(endpoint.secret).utf8))
             #expect(throws: KeyVaultError.self) { try TestDatabase.makeVault([old]).open(try #require(secrets.first).sealed, associatedData: aad) }
         }
     }

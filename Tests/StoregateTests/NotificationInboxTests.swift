@@ -133,7 +133,7 @@ import Testing
 
     /// The notifications applied, by the `notification.received` event each makes once.
     static func applied(_ services: Services, _ tenant: Tenant) async throws -> [UUID] {
-        try await services.events.list(tenant: tenant, after: 0, types: [.notificationReceived], limit: 100).compactMap {
+        try await services.events.list(tenant: tenant, after: 0, types: [.notificationReceived], limit: 100).events.compactMap {
             $0.signedPayload.flatMap(NotificationIngest.unverifiedNotificationUUID)
         }
     }

@@ -5,11 +5,21 @@ import Foundation
 public struct EventService: Sendable {
     let persistence: any Persistence
 
-    public static let limits = 1...500
+    public static let page = PageSize(standard: 100, maximum: 500)
 
-    public func list(tenant: Tenant, after sequence: Int64, types: [Event.Kind], limit: Int) async throws -> [Event] {
+    /// Events after one a reader has, and where to read on.
+    public struct Page: Sendable {
+        public let events: [Event]
+        /// Pass as `after` to read on: the last sequence number returned, or `after` when none were.
+        public let next: Int64
+    }
+
+    /// The events after `sequence` (from the first when nil), oldest first; of these types only when given.
+    public func list(tenant: Tenant, after sequence: Int64?, types: [Event.Kind]?, limit: Int?) async throws -> Page {
+        let sequence = sequence ?? 0
         guard sequence >= 0 else { throw StoregateError.invalid(field: "after", reason: "must be 0 or a sequence number") }
-        guard Self.limits.contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 500") }
-        return try await persistence.inTenant(tenant, .read) { try await $0.events.list(after: sequence, types: types, limit: limit) }
+        let limit = try Self.page.limit(limit)
+        let events = try await persistence.inTenant(tenant, .read) { try await $0.events.list(after: sequence, types: types ?? [], limit: limit) }
+        return Page(events: events, next: events.last?.sequence ?? sequence)
     }
 }

@@ -86,7 +86,11 @@ public struct NotificationIngest: Sendable {
     }
 
     /// `notifications.list`: what Apple sent the tenant's apps (or one app), newest first, each named by bundle ID.
-    public func received(tenant: Tenant, bundleId: String?, limit: Int) async throws -> [ReceivedNotification] {
+    public static let receivedPage = PageSize(standard: 50, maximum: 200)
+
+    /// `notifications.list`: what Apple sent the tenant's apps (or one app), newest first, each named by bundle ID.
+    public func received(tenant: Tenant, bundleId: String?, limit: Int?) async throws -> [ReceivedNotification] {
+        let limit = try Self.receivedPage.limit(limit)
         let appId = try await persistence.appId(tenant, bundleId: bundleId)
         let stored = try await list(tenant: tenant, appId: appId, limit: limit)
         let bundles = try await directory.bundleIds(tenant: tenant, covering: stored.map(\.appId))

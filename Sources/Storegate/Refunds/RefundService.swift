@@ -12,6 +12,7 @@ public struct RefundService: Sendable {
     let verification: Verification
     let logger: Logger
     let directory: AppDirectory
+    let jobs: JobSignal
 
     // MARK: Policy and facts
 
@@ -45,11 +46,12 @@ public struct RefundService: Sendable {
         public let pendingRequest: RefundRequest?
     }
 
-    /// Stores a transaction's consumption facts; an open request for it is answered right away.
+    /// Stores a transaction's consumption facts; an open request for it is answered right away (its job
+    /// is added and the worker woken).
     public func reportConsumption(tenant: Tenant, bundleId: String, transactionId: String, facts: ConsumptionFacts, actor: Actor) async throws -> Reported {
         let app = try await persistence.app(tenant, bundleId: bundleId)
         let transactionId = try Validate.transactionId(transactionId, field: "transactionId")
-        return try await persistence.inTenant(tenant) { unit in
+        let reported = try await persistence.inTenant(tenant) { unit in
             guard let known = try await unit.transactions.facts(appId: app.id, transactionId: transactionId) else {
                 throw StoregateError.notFound(field: "transactionId")
             }
@@ -62,6 +64,8 @@ public struct RefundService: Sendable {
                 ["bundleId": app.bundleId, "transactionId": transactionId, "customerConsented": facts.customerConsented ? "true" : "false"])
             return Reported(transactionId: transactionId, pendingRequest: pending)
         }
+        if reported.pendingRequest != nil { jobs.poke() }
+        return reported
     }
 
     // MARK: Answering Apple
@@ -182,7 +186,12 @@ public struct RefundService: Sendable {
 
     // MARK: Reading
 
-    public func requests(tenant: Tenant, bundleId: String?, status: RefundRequest.Status?, limit: Int) async throws -> [ConsumptionRequestItem] {
+    public static let requestsPage = PageSize(standard: 50, maximum: 200)
+    public static let outcomesPage = PageSize(standard: 50, maximum: 200)
+
+    /// Apple's CONSUMPTION_REQUESTs, newest first: those in `status`, pending ones when nil.
+    public func requests(tenant: Tenant, bundleId: String?, status: RefundRequest.Status?, limit: Int?) async throws -> [ConsumptionRequestItem] {
+        let (status, limit) = (status ?? .pending, try Self.requestsPage.limit(limit))
         let appId = try await persistence.appId(tenant, bundleId: bundleId)
         let rows = try await persistence.inTenant(tenant, .read) {
             try await $0.refunds.requests(appId: appId, transactionId: nil, status: status, limit: limit)
@@ -191,7 +200,8 @@ public struct RefundService: Sendable {
         return try rows.map { try ConsumptionRequestItem($0, bundleId: bundles[$0.appId] ?? "") }
     }
 
-    public func outcomes(tenant: Tenant, bundleId: String?, transactionId: String?, customerId: String?, limit: Int) async throws -> [RefundOutcomeItem] {
+    public func outcomes(tenant: Tenant, bundleId: String?, transactionId: String?, customerId: String?, limit: Int?) async throws -> [RefundOutcomeItem] {
+        let limit = try Self.outcomesPage.limit(limit)
         let appId = try await persistence.appId(tenant, bundleId: bundleId)
         if transactionId != nil, appId == nil { throw StoregateError.invalid(field: "bundleId", reason: "is required with transactionId") }
         let transactionId = try transactionId.map { try Validate.transactionId($0, field: "transactionId") }

@@ -25,8 +25,7 @@ public final class JobWorker: Sendable {
     let id = UUID()
     /// The ids of the jobs this worker claimed and has not settled: their leases are renewed.
     private let held = Mutex(Set<Int64>())
-    private let wakeups: AsyncStream<Void>
-    private let wake: AsyncStream<Void>.Continuation
+    let signal: JobSignal
     private let stopped = Atomic(false)
     private let paused = Atomic(false)
     /// The claimed jobs being run now, cancelled when the worker stops.
@@ -40,7 +39,7 @@ public final class JobWorker: Sendable {
 
     init(
         persistence: any Persistence, processor: NotificationProcessor, refunds: RefundService, webhooks: WebhookDispatcher, logger: Logger,
-        pollInterval: Duration = .seconds(1), lease: Duration = .seconds(10), coherence: CacheCoherence
+        pollInterval: Duration = .seconds(1), lease: Duration = .seconds(10), coherence: CacheCoherence, signal: JobSignal
     ) {
         self.persistence = persistence
         self.tenants = ExpiringCache(ttl: .seconds(5), coherence: coherence) { id, _ in id }
@@ -50,16 +49,16 @@ public final class JobWorker: Sendable {
         self.logger = logger
         self.pollInterval = pollInterval
         self.lease = lease
-        (wakeups, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        self.signal = signal
     }
 
     /// Asks the worker to look for due jobs now.
-    public func poke() { wake.yield() }
+    public func poke() { signal.poke() }
 
     /// Asks `run` to return, claiming no more: the jobs in hand are cancelled and handed back at once.
     public func stop() {
         stopped.store(true, ordering: .sequentiallyConsistent)
-        wake.finish()
+        signal.finish()
         inHand.withLock { $0?.cancel() }
     }
 
@@ -75,10 +74,10 @@ public final class JobWorker: Sendable {
     /// Works until stopped or cancelled, renewing the leases of the jobs it holds.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { [wake, pollInterval] in
+            group.addTask { [signal, pollInterval] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: pollInterval)
-                    if case .terminated = wake.yield() { return }
+                    if !signal.poke() { return }
                 }
             }
             group.addTask {
@@ -87,7 +86,7 @@ public final class JobWorker: Sendable {
                     await self.renewLeases()
                 }
             }
-            for await _ in wakeups {
+            for await _ in signal.wakeups {
                 if Task.isCancelled || isStopped { break }
                 while !Task.isCancelled, !isStopped, await runDueUnlessStopped() > 0 {}
             }

@@ -84,15 +84,18 @@ public struct Services: Sendable {
         let verification = Verification(chains: chains, allowUnsignedEnvironments: trust?.allowUnsignedEnvironments ?? false)
         let gateway = AppStoreGateway(http: http, baseURL: appStoreURL, signingKeys: signingKeys, persistence: persistence)
         let processor = NotificationProcessor(persistence: persistence, verification: verification)
-        self.refunds = RefundService(persistence: persistence, gateway: gateway, verification: verification, logger: logger, directory: directory)
+        // Wakes the worker when a service adds a job.
+        let jobs = JobSignal()
+        self.refunds = RefundService(
+            persistence: persistence, gateway: gateway, verification: verification, logger: logger, directory: directory, jobs: jobs)
         let sender = WebhookSender(policy: webhooks.urls)
         let dispatcher = WebhookDispatcher(
             persistence: persistence, vault: vault, sender: sender, policy: webhooks.delivery, lease: webhooks.deliveryLease, logger: logger,
             observe: webhooks.observe)
         self.worker = JobWorker(
             persistence: persistence, processor: processor, refunds: refunds, webhooks: dispatcher, logger: logger, pollInterval: workerPollInterval,
-            lease: webhooks.jobLease, coherence: coherence)
-        self.webhooks = WebhookService(persistence: persistence, vault: vault, policy: webhooks.urls, sender: sender)
+            lease: webhooks.jobLease, coherence: coherence, signal: jobs)
+        self.webhooks = WebhookService(persistence: persistence, vault: vault, policy: webhooks.urls, sender: sender, directory: directory)
         self.notifications = NotificationIngest(
             persistence: persistence, verification: verification, worker: worker, gateway: gateway, logger: logger,
             webhooks: WebhookTokens(ttl: authCacheTTL, coherence: coherence) { _, target in target.tenant.id }, directory: directory)

@@ -63,16 +63,19 @@ public struct TransactionService: Sendable {
         public let hasMore: Bool
     }
 
+    /// How many transactions `history` gathers before it stops (a page of Apple's is never split).
+    public static let historyPage = PageSize(standard: 200, maximum: 1000)
+
     /// Get Transaction History for the customer behind any of their transaction IDs: Apple's pages are
     /// followed until at least `limit` transactions are in hand or none are left (a page is never split),
     /// each transaction verified and stored. `cursor` continues where a previous call stopped.
     public func history(
-        tenant: Tenant, bundleId: String, transactionId: String, filter: HistoryFilter, cursor: String?, limit: Int
+        tenant: Tenant, bundleId: String, transactionId: String, filter: HistoryFilter, cursor: String?, limit: Int?
     ) async throws -> HistoryPage {
         let app = try await persistence.app(tenant, bundleId: bundleId)
         let id = try Validate.transactionId(transactionId, field: "transactionId")
         let request = try Self.request(filter)
-        guard (1...1000).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 1000") }
+        let limit = try Self.historyPage.limit(limit)
         let start = try cursor.map(Cursor.init(parsing:))
         if let start, !app.environments.contains(start.environment) {
             throw StoregateError.invalid(field: "cursor", reason: "is not a cursor of this app's transaction history")
@@ -114,8 +117,10 @@ public struct TransactionService: Sendable {
     }
 
     /// External purchase tokens Apple announced, newest first.
-    public func externalPurchaseTokens(tenant: Tenant, bundleId: String?, limit: Int) async throws -> [ExternalPurchaseTokenItem] {
-        guard (1...500).contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 500") }
+    public static let externalPurchaseTokensPage = PageSize(standard: 100, maximum: 500)
+
+    public func externalPurchaseTokens(tenant: Tenant, bundleId: String?, limit: Int?) async throws -> [ExternalPurchaseTokenItem] {
+        let limit = try Self.externalPurchaseTokensPage.limit(limit)
         let appId = try await persistence.appId(tenant, bundleId: bundleId)
         let rows = try await persistence.inTenant(tenant, .read) { try await $0.externalPurchaseTokens.list(appId: appId, limit: limit) }
         let bundles = try await directory.bundleIds(tenant: tenant, covering: rows.map(\.appId))

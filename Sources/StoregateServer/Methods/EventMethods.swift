@@ -10,8 +10,8 @@ enum EventMethods {
     @RPCParams struct ListParams {
         /// The last sequence number the reader has (0, the default, reads from the first event).
         @Field(.minimum(0)) let after: Int64?
-        /// At most this many (default 100).
-        @Field(.range(1...500)) let limit: Int?
+        /// At most this many.
+        @Field(.page(EventService.page)) let limit: Int?
         /// Only these event types.
         let types: [Event.Kind]?
     }
@@ -30,9 +30,8 @@ enum EventMethods {
             """,
         result: "events", errors: [ErrorCode.invalidParams]
     ) { (params: ListParams, call) in
-        let after = params.after ?? 0
-        let events = try await call.services.events.list(tenant: call.caller.tenant, after: after, types: params.types ?? [], limit: params.limit ?? 100)
-        return ListResult(events: try events.map(EventView.init), next: events.last?.sequence ?? after)
+        let page = try await call.services.events.list(tenant: call.caller.tenant, after: params.after, types: params.types, limit: params.limit)
+        return ListResult(events: try page.events.map(EventView.init), next: page.next)
     }
 }
 

@@ -10,8 +10,8 @@ enum ExternalPurchaseTokenMethods {
     @RPCParams struct TokensParams {
         /// One app's tokens (default: every app's).
         @Field(.bundleId) let bundleId: String?
-        /// At most this many (default 100).
-        @Field(.range(1...500)) let limit: Int?
+        /// At most this many.
+        @Field(.page(TransactionService.externalPurchaseTokensPage)) let limit: Int?
     }
 
     @RPCObject struct TokensResult {
@@ -26,6 +26,6 @@ enum ExternalPurchaseTokenMethods {
             """, result: "externalPurchaseTokens", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: TokensParams, call) in
         TokensResult(
-            tokens: try await call.services.transactions.externalPurchaseTokens(tenant: call.caller.tenant, bundleId: p.bundleId, limit: p.limit ?? 100))
+            tokens: try await call.services.transactions.externalPurchaseTokens(tenant: call.caller.tenant, bundleId: p.bundleId, limit: p.limit))
     }
 }

@@ -10,8 +10,8 @@ enum NotificationMethods {
     @RPCParams struct ListParams {
         /// Only this app's notifications.
         @Field(.bundleId) let bundleId: String?
-        /// At most this many (default 50).
-        @Field(.range(1...200)) let limit: Int?
+        /// At most this many.
+        @Field(.page(NotificationIngest.receivedPage)) let limit: Int?
     }
 
     @RPCObject struct ListResult {
@@ -24,6 +24,6 @@ enum NotificationMethods {
         errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: ListParams, call) in
         ListResult(
-            notifications: try await call.services.notifications.received(tenant: call.caller.tenant, bundleId: params.bundleId, limit: params.limit ?? 50))
+            notifications: try await call.services.notifications.received(tenant: call.caller.tenant, bundleId: params.bundleId, limit: params.limit))
     }
 }

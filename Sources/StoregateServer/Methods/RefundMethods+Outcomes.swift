@@ -12,8 +12,8 @@ extension RefundMethods {
         @Field(.transactionId) let transactionId: String?
         /// One customer.
         @Field(.maxLength(128)) let customerId: String?
-        /// At most this many (default 50).
-        @Field(.range(1...200)) let limit: Int?
+        /// At most this many.
+        @Field(.page(RefundService.outcomesPage)) let limit: Int?
     }
 
     @RPCObject struct OutcomesResult {
@@ -30,7 +30,7 @@ extension RefundMethods {
     ) { (p: OutcomesParams, call) in
         OutcomesResult(
             outcomes: try await call.services.refunds.outcomes(
-                tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, customerId: p.customerId, limit: p.limit ?? 50))
+                tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, customerId: p.customerId, limit: p.limit))
     }
 
     @RPCParams struct HistoryParams {

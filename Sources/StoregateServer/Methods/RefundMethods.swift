@@ -57,7 +57,6 @@ enum RefundMethods {
             platform: p.platform)
         let reported = try await call.services.refunds.reportConsumption(
             tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, facts: facts, actor: call.caller.actor)
-        if reported.pendingRequest != nil { call.services.worker.poke() }
         return ReportResult(
             transactionId: reported.transactionId, pendingRequestId: reported.pendingRequest?.id.uuidString.lowercased(),
             deadline: reported.pendingRequest?.deadline)
@@ -114,8 +113,8 @@ enum RefundMethods {
         @Field(.bundleId) let bundleId: String?
         /// Default pending.
         let status: RefundRequest.Status?
-        /// At most this many (default 50).
-        @Field(.range(1...200)) let limit: Int?
+        /// At most this many.
+        @Field(.page(RefundService.requestsPage)) let limit: Int?
     }
 
     @RPCObject struct PendingResult {
@@ -129,6 +128,6 @@ enum RefundMethods {
     ) { (p: PendingParams, call) in
         PendingResult(
             requests: try await call.services.refunds.requests(
-                tenant: call.caller.tenant, bundleId: p.bundleId, status: p.status ?? .pending, limit: p.limit ?? 50))
+                tenant: call.caller.tenant, bundleId: p.bundleId, status: p.status, limit: p.limit))
     }
 }

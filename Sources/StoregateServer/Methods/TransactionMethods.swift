@@ -55,8 +55,8 @@ enum TransactionMethods {
         let sort: Order?
         /// The `cursor` of the previous call, to continue.
         @Field(.maxLength(600)) let cursor: String?
-        /// Stop after at least this many transactions (default 200); Apple's pages are never split.
-        @Field(.range(1...1000)) let limit: Int?
+        /// Stop after at least this many transactions; Apple's pages are never split.
+        @Field(.page(TransactionService.historyPage)) let limit: Int?
     }
 
     @RPCObject struct HistoryResult {
@@ -84,7 +84,7 @@ enum TransactionMethods {
         filter.revoked = p.revoked
         filter.sort = p.sort
         let page = try await call.services.transactions.history(
-            tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, filter: filter, cursor: p.cursor, limit: p.limit ?? 200)
+            tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, filter: filter, cursor: p.cursor, limit: p.limit)
         return HistoryResult(
             transactions: page.transactions.map(TransactionView.init), environment: page.environment.rawValue, hasMore: page.hasMore, cursor: page.cursor)
     }

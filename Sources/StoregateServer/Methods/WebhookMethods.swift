@@ -7,44 +7,8 @@ import Storegate
 enum WebhookMethods {
     static let all = [create, list, update, delete, rotateSecret, test, deliveries, redeliver]
 
-    @RPCObject(title: "WebhookEndpoint") struct EndpointView {
-        @Field(.characters("a-z2-7", count: 26...26, prefix: "we_")) let id: String
-        @Field(.url(maxLength: 2048)) let url: String
-        let description: String
-        let eventTypes: [Event.Kind]
-        @Field(.bundleId) let bundleId: String?
-        @Field(.appEnvironment) let environment: String?
-        /// `failing` once a delivery was dead-lettered, until one succeeds again.
-        @Field(.oneOf(["active", "failing"])) let status: String
-        let failingSince: Date?
-        let createdAt: Date
-        /// The signing secret (`whsec_…`), only in the answer to webhooks.create and webhooks.rotateSecret: store it, it is not shown again.
-        @Field(.characters("A-Za-z0-9+/=", count: 44...44, prefix: "whsec_")) let secret: String?
-
-        init(_ endpoint: WebhookEndpoint, bundleId: String?, secret: String? = nil) {
-            id = endpoint.displayId
-            url = endpoint.url
-            description = endpoint.description
-            eventTypes = endpoint.eventTypes
-            self.bundleId = bundleId
-            environment = endpoint.environment?.rawValue
-            status = endpoint.failingSince == nil ? "active" : "failing"
-            failingSince = endpoint.failingSince
-            createdAt = endpoint.createdAt
-            self.secret = secret
-        }
-    }
-
     @RPCObject struct EndpointList {
-        let endpoints: [EndpointView]
-    }
-
-    static func view(_ endpoint: WebhookEndpoint, secret: String? = nil, call: RPCCall) async throws -> EndpointView {
-        EndpointView(endpoint, bundleId: try await bundleIds(call)[endpoint.appId ?? UUID()], secret: secret)
-    }
-
-    static func bundleIds(_ call: RPCCall) async throws -> [UUID: String] {
-        Dictionary(uniqueKeysWithValues: try await call.services.apps.list(tenant: call.caller.tenant).map { ($0.app.id, $0.app.bundleId) })
+        let endpoints: [WebhookEndpointInfo]
     }
 
     @RPCParams struct SpecParams {
@@ -70,16 +34,13 @@ enum WebhookMethods {
             """,
         result: "endpoint", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict]
     ) { (params: SpecParams, call) in
-        let created = try await call.services.webhooks.create(tenant: call.caller.tenant, params.spec, actor: call.caller.actor)
-        return try await view(created.endpoint, secret: created.secret, call: call)
+        try await call.services.webhooks.create(tenant: call.caller.tenant, params.spec, actor: call.caller.actor)
     }
 
     static let list = RPCMethod<RPCCall>(
         "webhooks.list", tag: "webhooks", summary: "The tenant's endpoints (never their secrets).", result: "endpoints"
     ) { (_: NoParams, call) in
-        let ids = try await bundleIds(call)
-        return EndpointList(
-            endpoints: try await call.services.webhooks.list(tenant: call.caller.tenant).map { EndpointView($0, bundleId: $0.appId.flatMap { ids[$0] }) })
+        EndpointList(endpoints: try await call.services.webhooks.list(tenant: call.caller.tenant))
     }
 
     @RPCParams struct IdParams {
@@ -103,7 +64,7 @@ enum WebhookMethods {
     ) { (p: UpdateParams, call) in
         let spec = WebhookEndpointSpec(
             url: p.url, description: p.description ?? "", eventTypes: p.eventTypes?.map(\.rawValue) ?? [], bundleId: p.bundleId, environment: p.environment)
-        return try await view(try await call.services.webhooks.update(tenant: call.caller.tenant, id: p.id, spec, actor: call.caller.actor), call: call)
+        return try await call.services.webhooks.update(tenant: call.caller.tenant, id: p.id, spec, actor: call.caller.actor)
     }
 
     @RPCObject struct Deleted {
@@ -126,8 +87,7 @@ enum WebhookMethods {
             """,
         result: "endpoint", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: IdParams, call) in
-        let rotated = try await call.services.webhooks.rotateSecret(tenant: call.caller.tenant, id: p.id, actor: call.caller.actor)
-        return try await view(rotated.endpoint, secret: rotated.secret, call: call)
+        try await call.services.webhooks.rotateSecret(tenant: call.caller.tenant, id: p.id, actor: call.caller.actor)
     }
 
     @RPCObject struct TestResult {
@@ -157,8 +117,8 @@ enum WebhookMethods {
         @Field(.deliveryStatus) let status: String?
         /// Only deliveries older than this one (`wd_…`, the last of the previous page).
         @Field(.deliveryId) let before: String?
-        /// At most this many (default 50).
-        @Field(.range(1...100)) let limit: Int?
+        /// At most this many.
+        @Field(.page(WebhookService.deliveriesPage)) let limit: Int?
     }
 
     @RPCObject(title: "WebhookDelivery") struct DeliveryView {
@@ -192,7 +152,7 @@ enum WebhookMethods {
         result: "deliveries", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: DeliveriesParams, call) in
         let found = try await call.services.webhooks.deliveries(
-            tenant: call.caller.tenant, endpointId: p.endpointId, status: p.status, before: p.before, limit: p.limit ?? 50)
+            tenant: call.caller.tenant, endpointId: p.endpointId, status: p.status, before: p.before, limit: p.limit)
         return DeliveryList(
             deliveries: found.map { d in
                 DeliveryView(
@@ -235,16 +195,4 @@ enum WebhookMethods {
             throw StoregateError.invalid(field: "deliveryId", reason: "give exactly one of deliveryId and since")
         }
     }
-}
-
-extension Rule {
-    /// A webhook endpoint's id.
-    static let endpointId = Rule.characters("a-z2-7", count: 26...26, prefix: "we_").described("The endpoint's id (`we_…`).")
-    /// A webhook delivery's id.
-    static let deliveryId = Rule.characters("a-z2-7", count: 26...26, prefix: "wd_")
-    static let deliveryStatus = Rule.oneOf(["pending", "delivered", "failed"])
-    static let webhookURL = Rule.url(maxLength: 2048).described("Where events are POSTed: an https URL whose host resolves to public addresses only.")
-    static let webhookDescription = Rule.maxLength(200).described("A note for people.")
-    static let webhookEventTypes = Rule(description: "Only these event types (all when absent or empty).")
-    static let webhookEnvironment = Rule.appEnvironment.described("Only this environment's events.")
 }

@@ -44,6 +44,7 @@ public struct WebhookService: Sendable {
     let vault: KeyVault
     public let policy: WebhookURLPolicy
     let sender: WebhookSender
+    let directory: AppDirectory
 
     /// How long a rotated secret keeps signing beside the new one.
     public static let rotationOverlap: TimeInterval = 24 * 3600
@@ -53,17 +54,25 @@ public struct WebhookService: Sendable {
     /// The same service accepting http and private addresses: for the CLI's development flag.
     public func allowingPrivateURLs() -> WebhookService {
         let policy = WebhookURLPolicy(allowPrivate: true)
-        return WebhookService(persistence: persistence, vault: vault, policy: policy, sender: sender)
+        return WebhookService(persistence: persistence, vault: vault, policy: policy, sender: sender, directory: directory)
     }
 
-    public func create(tenant: Tenant, _ spec: WebhookEndpointSpec, actor: Actor) async throws -> WebhookEndpointWithSecret {
+    /// A new endpoint, with its secret (shown this once).
+    public func create(tenant: Tenant, _ spec: WebhookEndpointSpec, actor: Actor) async throws -> WebhookEndpointInfo {
         let url = try await policy.validate(spec.url)
-        return try await persistence.inTenant(tenant) { unit in
+        let created = try await persistence.inTenant(tenant) { unit in
             guard try await unit.webhookEndpoints.list().count < Self.maxEndpoints else {
                 throw StoregateError.conflict(field: "url", reason: "the tenant has \(Self.maxEndpoints) endpoints, the most it may have")
             }
             return try await insert(url: url, try await Self.filters(spec, in: unit), actor: actor, in: unit)
         }
+        return try await info([created.endpoint], tenant: tenant, secret: created.secret)[0]
+    }
+
+    /// The answers for `endpoints`, each named by its app's bundle ID.
+    func info(_ endpoints: [WebhookEndpoint], tenant: Tenant, secret: String? = nil) async throws -> [WebhookEndpointInfo] {
+        let bundles = try await directory.bundleIds(tenant: tenant, covering: endpoints.compactMap(\.appId))
+        return endpoints.map { WebhookEndpointInfo($0, bundleId: $0.appId.flatMap { bundles[$0] }, secret: secret) }
     }
 
     /// Stores a new endpoint at `url` (already validated) with a new secret, in `unit`.
@@ -77,8 +86,8 @@ public struct WebhookService: Sendable {
         return WebhookEndpointWithSecret(endpoint: endpoint, secret: secret)
     }
 
-    public func list(tenant: Tenant) async throws -> [WebhookEndpoint] {
-        try await persistence.inTenant(tenant, .read) { try await $0.webhookEndpoints.list() }
+    public func list(tenant: Tenant) async throws -> [WebhookEndpointInfo] {
+        try await info(try await persistence.inTenant(tenant, .read) { try await $0.webhookEndpoints.list() }, tenant: tenant)
     }
 
     public func get(tenant: Tenant, id: String) async throws -> WebhookEndpoint {
@@ -90,10 +99,10 @@ public struct WebhookService: Sendable {
     }
 
     /// Replaces the endpoint's URL, description and filters with `spec`.
-    public func update(tenant: Tenant, id: String, _ spec: WebhookEndpointSpec, actor: Actor) async throws -> WebhookEndpoint {
+    public func update(tenant: Tenant, id: String, _ spec: WebhookEndpointSpec, actor: Actor) async throws -> WebhookEndpointInfo {
         let uuid = try Self.endpointId(id)
         let url = try await policy.validate(spec.url)
-        return try await persistence.inTenant(tenant) { unit in
+        let updated = try await persistence.inTenant(tenant) { unit in
             guard var endpoint = try await unit.webhookEndpoints.find(id: uuid) else { throw StoregateError.notFound(field: "id") }
             endpoint.url = url
             try await Self.filters(spec, in: unit).apply(to: &endpoint)
@@ -101,6 +110,7 @@ public struct WebhookService: Sendable {
             try await unit.audit(actor, "webhook.update", ["endpoint": endpoint.displayId, "url": url])
             return endpoint
         }
+        return try await info([updated], tenant: tenant)[0]
     }
 
     /// Removes the endpoint with its secrets and deliveries.
@@ -114,7 +124,7 @@ public struct WebhookService: Sendable {
     }
 
     /// A new secret, shown once; the previous one keeps signing beside it for 24 hours.
-    public func rotateSecret(tenant: Tenant, id: String, actor: Actor) async throws -> WebhookEndpointWithSecret {
+    public func rotateSecret(tenant: Tenant, id: String, actor: Actor) async throws -> WebhookEndpointInfo {
         let endpoint = try await get(tenant: tenant, id: id)
         let secret = StandardWebhooks.newSecret()
         let sealed = try seal(secret, endpoint: endpoint)
@@ -122,7 +132,7 @@ public struct WebhookService: Sendable {
             try await unit.webhookEndpoints.rotate(endpointId: endpoint.id, to: sealed, previousUntil: Date() + Self.rotationOverlap)
             try await unit.audit(actor, "webhook.rotate-secret", ["endpoint": endpoint.displayId])
         }
-        return WebhookEndpointWithSecret(endpoint: endpoint, secret: secret)
+        return try await info([endpoint], tenant: tenant, secret: secret)[0]
     }
 
     /// Sends a signed `webhook.test` message now (not an event: it is neither stored nor retried).
@@ -144,10 +154,10 @@ public struct WebhookService: Sendable {
         let data: Data
     }
 
-    public static let deliveryLimits = 1...100
+    public static let deliveriesPage = PageSize(standard: 50, maximum: 100)
 
     /// Deliveries newest first, with every attempt; of one endpoint and one status when given.
-    public func deliveries(tenant: Tenant, endpointId: String?, status: String?, before: String?, limit: Int) async throws -> [WebhookDelivery] {
+    public func deliveries(tenant: Tenant, endpointId: String?, status: String?, before: String?, limit: Int?) async throws -> [WebhookDelivery] {
         let endpoint = try endpointId.map { try Self.endpointId($0, field: "endpointId") }
         let status = try status.map { text in
             guard let status = WebhookDelivery.Status(rawValue: text) else {
@@ -157,7 +167,7 @@ public struct WebhookService: Sendable {
             return status
         }
         let cursor = try before.map { try Self.deliveryId($0, field: "before") }
-        guard Self.deliveryLimits.contains(limit) else { throw StoregateError.invalid(field: "limit", reason: "must be 1 to 100") }
+        let limit = try Self.deliveriesPage.limit(limit)
         return try await persistence.inTenant(tenant, .read) { unit in
             if let endpoint, try await unit.webhookEndpoints.find(id: endpoint) == nil { throw StoregateError.notFound(field: "endpointId") }
             return try await unit.webhookDeliveries.list(endpointId: endpoint, status: status, before: cursor, limit: limit)
