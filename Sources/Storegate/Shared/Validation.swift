@@ -33,16 +33,10 @@ public enum Validate {
         return value
     }
 
-    /// Free text such as a tenant name or an API key label: trimmed, 1...`max` characters, no control
-    /// characters, no U+FFFD (which stands in for bytes that were not valid UTF-8).
+    /// Free text such as a tenant name or an API key label: trimmed, then `Rule.text(max:)` (1...`max`
+    /// characters, no control characters, no U+FFFD, which stands in for bytes that were not valid UTF-8).
     public static func text(_ value: String, field: String, max: Int = 200) throws(StoregateError) -> String {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw .invalid(field: field, reason: "must not be empty") }
-        guard trimmed.count <= max else { throw .invalid(field: field, reason: "must be at most \(max) characters") }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{FFFD}" }) else {
-            throw .invalid(field: field, reason: "must be valid UTF-8 text without control characters")
-        }
-        return trimmed
+        try rule(.text(max: max), value.trimmingCharacters(in: .whitespaces), field: field)
     }
 
     /// `value` if it keeps `rule`; otherwise refused, naming `field`.
