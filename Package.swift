@@ -175,7 +175,7 @@ let package = Package(
         .testTarget(
             name: "StoregateUnitTests",
             dependencies: [
-                "JSONRPC", "KeyVault", "AppStoreServer", "Storegate", "StoregateServer", "TestVectors",
+                "JSONRPC", "KeyVault", "AppStoreServer", "Storegate", "StoregatePostgres", "StoregateServer", "TestVectors",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

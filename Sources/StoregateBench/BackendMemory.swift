@@ -7,7 +7,7 @@ import StoregatePostgres
 /// `/proc/<pid>/status`: catalog caches, plans, work memory; not the shared buffers), when PostgreSQL runs
 /// on this machine.
 enum BackendMemory {
-    static func measure(_ client: PostgresClient) async throws -> String {
+    static func measure(_ client: DatabaseClient) async throws -> String {
         let logger = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
         let pids = try await client.withConnection { conn in
             var pids: [Int32] = []

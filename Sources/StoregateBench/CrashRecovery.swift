@@ -17,7 +17,7 @@ import StoregatePostgres
 /// acknowledged (the backlog of the load too).
 enum CrashRecovery {
     static func measure(
-        simulator: AppStoreSimulator, tenant: Tenant, webhookToken: String, notifications: [String], postgres: PostgresClient, seconds: Double,
+        simulator: AppStoreSimulator, tenant: Tenant, webhookToken: String, notifications: [String], postgres: DatabaseClient, seconds: Double,
         line: (String, String) -> Void
     ) async throws {
         let label = "kill -9 of storegate serve under notification load"

@@ -16,7 +16,7 @@ enum Staleness {
         line: (String, String) -> Void
     ) async throws {
         let logger = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
-        let client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
+        let client = DatabaseClient(configuration: configuration, backgroundLogger: logger)
         let other = try Services(persistence: PostgresPersistence(client: client, logger: logger), vault: vault, logger: logger, authCacheTTL: .seconds(5))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }

@@ -37,8 +37,8 @@ let tenantPools = TenantPools.Settings(
 let config = try DatabaseConfiguration(
     url: ProcessInfo.processInfo.environment["STOREGATE_DATABASE_URL"] ?? DatabaseConfiguration.defaultURL,
     maximumConnections: 20 - tenantPools.count * tenantPools.connectionsEach)
-let postgres = PostgresClient(configuration: config.client, backgroundLogger: quiet)
-let pools = TenantPools(configuration: config.client, settings: tenantPools, backgroundLogger: quiet)
+let postgres = DatabaseClient(configuration: config, backgroundLogger: quiet)
+let pools = TenantPools(client: postgres, settings: tenantPools)
 let http = HTTPClient(eventLoopGroupProvider: .singleton)
 let simulator = try AppStoreSimulator(sender: NotificationSender(http: http, logger: quiet))
 let vault = KeyVault(ring: MasterKeyRing(active: try MasterKey(base64: MasterKey.generate()), previous: []))

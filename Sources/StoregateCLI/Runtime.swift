@@ -47,9 +47,8 @@ enum Runtime {
     ) throws -> (Services, PostgresPersistence) {
         var clientLogger = logger
         clientLogger.logLevel = .warning
-        let postgres = PostgresPersistence(
-            client: PostgresClient(configuration: config.client, backgroundLogger: clientLogger),
-            tenantPools: TenantPools(configuration: config.client, settings: tenantPools, backgroundLogger: clientLogger), logger: logger)
+        let client = DatabaseClient(configuration: config, backgroundLogger: clientLogger)
+        let postgres = PostgresPersistence(client: client, tenantPools: TenantPools(client: client, settings: tenantPools), logger: logger)
         let services = try Services(
             persistence: postgres, vault: vault(), logger: logger, trust: trust,
             appStoreURL: environment["STOREGATE_APP_STORE_URL"].flatMap { $0.isEmpty ? nil : $0 }, ocsp: ocsp, webhooks: webhooks,

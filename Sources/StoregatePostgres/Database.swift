@@ -5,60 +5,146 @@ import NIOPosix
 import NIOSSL
 import PostgresNIO
 
-/// Where the database is: parsed from a `postgres://user:password@host:port/database?sslmode=…` URL.
-public struct DatabaseConfiguration: Sendable {
+/// Where the database is: parsed from a `postgres://user:password@host:port/database?sslmode=…` URL, or
+/// libpq's form with several nodes, `postgres://user@host1:port1,host2:port2/database`: a primary and its
+/// standbys, of which Storegate always uses the writable one (`DatabaseNodes`). `target_session_attrs` may
+/// say `read-write` or `primary`, which is what Storegate does anyway; it writes, so other values are refused.
+public struct DatabaseConfiguration: Sendable, CustomStringConvertible {
     public static let defaultURL = "postgres://storegate@127.0.0.1:54329/storegate?sslmode=disable"
-    public var client: PostgresClient.Configuration
-    /// The same settings for one connection outside the pool, as `check` opens.
-    var connection: PostgresConnection.Configuration
-    /// Where it is, for messages: `host:port/database` (no user, no password).
+
+    /// One node: a host and port, or a Unix socket's directory.
+    public struct Node: Sendable, Hashable, CustomStringConvertible {
+        public let host: String
+        public let port: Int
+        var isSocket: Bool { host.hasPrefix("/") }
+        public var description: String { isSocket ? host : host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    }
+
+    /// The nodes, in the URL's order.
+    public let nodes: [Node]
+    let username: String
+    let password: String?
+    let database: String
+    let sslmode: String
+    let maximumConnections: Int
+    let connectTimeout: Duration
+    let statementTimeout: Duration
+    /// Where it is, for messages: `host:port/database` (no user, no password), every node.
     public let location: String
+    /// Never the password.
+    public var description: String { "postgres://\(username)@\(location)" }
 
     /// Each connection starts with `statement_timeout` and `idle_in_transaction_session_timeout` set, so
     /// the server ends work its client gave up on; migrations lift the statement timeout for themselves.
     public init(
         url: String, maximumConnections: Int = 10, connectTimeout: Duration = .seconds(3), statementTimeout: Duration = .seconds(10)
     ) throws(DatabaseError) {
-        guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
-            let user = parts.user, !user.isEmpty
-        else {
-            throw .invalidConfiguration("STOREGATE_DATABASE_URL must look like postgres://user:password@host:port/database")
+        let shape = "STOREGATE_DATABASE_URL must look like postgres://user:password@host:port/database (or host1:port1,host2:port2)"
+        guard let schemeEnd = url.range(of: "://"), ["postgres", "postgresql"].contains(url[..<schemeEnd.lowerBound]) else {
+            throw .invalidConfiguration(shape)
         }
-        let database = parts.path.hasPrefix("/") ? String(parts.path.dropFirst()) : parts.path
-        let query = Dictionary((parts.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
-        var config: PostgresClient.Configuration
+        var rest = url[schemeEnd.upperBound...]
+        let queryText = rest.firstIndex(of: "?").map { index -> Substring in
+            defer { rest = rest[..<index] }
+            return rest[rest.index(after: index)...]
+        }
+        let path = rest.firstIndex(of: "/").map { index -> Substring in
+            defer { rest = rest[..<index] }
+            return rest[rest.index(after: index)...]
+        }
+        guard let at = rest.lastIndex(of: "@") else { throw .invalidConfiguration(shape) }
+        let userinfo = rest[..<at].split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let hostList = rest[rest.index(after: at)...]
+        guard let user = userinfo.first.flatMap({ String($0).removingPercentEncoding }), !user.isEmpty else { throw .invalidConfiguration(shape) }
+        username = user
+        password = userinfo.count == 2 ? String(userinfo[1]).removingPercentEncoding : nil
+        database = path.flatMap { String($0).removingPercentEncoding } ?? ""
+        var query: [String: String] = [:]
+        for item in (queryText ?? "").split(separator: "&") {
+            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            query[String(pair[0]).removingPercentEncoding ?? ""] = pair.count == 2 ? (String(pair[1]).removingPercentEncoding ?? "") : ""
+        }
+        if let attributes = query["target_session_attrs"], !["read-write", "primary", "any"].contains(attributes) {
+            throw .invalidConfiguration("target_session_attrs=\(attributes): Storegate writes, so it always uses the writable node (read-write)")
+        }
         if let socket = query["host"], socket.hasPrefix("/") {
-            config = .init(unixSocketPath: socket, username: user, password: parts.password, database: database)
-            connection = .init(unixSocketPath: socket, username: user, password: parts.password, database: database)
-            location = "\(socket)/\(database)"
+            nodes = [Node(host: socket, port: 5432)]
         } else {
-            let sslmode = query["sslmode"] ?? "prefer"
+            var nodes: [Node] = []
+            for item in hostList.split(separator: ",", omittingEmptySubsequences: false) where !hostList.isEmpty {
+                guard !item.isEmpty, let node = Self.node(item) else { throw .invalidConfiguration(shape) }
+                nodes.append(node)
+            }
+            self.nodes = nodes.isEmpty ? [Node(host: "127.0.0.1", port: 5432)] : nodes
+        }
+        sslmode = query["sslmode"] ?? "prefer"
+        self.maximumConnections = maximumConnections
+        self.connectTimeout = connectTimeout
+        self.statementTimeout = statementTimeout
+        location = nodes.map(\.description).joined(separator: ",") + "/" + database
+    }
+
+    /// `host`, `host:port`, `[v6]` or `[v6]:port`.
+    private static func node(_ text: Substring) -> Node? {
+        var host = text
+        var port = 5432
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            host = text[text.index(after: text.startIndex)..<close]
+            let after = text[text.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":"), let number = Int(after.dropFirst()) else { return nil }
+                port = number
+            }
+        } else if let colon = text.lastIndex(of: ":") {
+            guard let number = Int(text[text.index(after: colon)...]) else { return nil }
+            host = text[..<colon]
+            port = number
+        }
+        guard (1...65535).contains(port) else { return nil }
+        guard !host.isEmpty else { return nil }
+        return Node(host: String(host), port: port)
+    }
+
+    /// A pool's settings for `node`, with at most `maximumConnections` connections (the URL's when nil).
+    public func client(for node: Node, maximumConnections: Int? = nil) -> PostgresClient.Configuration {
+        var config: PostgresClient.Configuration
+        if node.isSocket {
+            config = .init(unixSocketPath: node.host, username: username, password: password, database: database)
+        } else {
             let tls: PostgresClient.Configuration.TLS =
                 switch sslmode {
                 case "disable": .disable
                 case "require", "verify-full": .require(.makeClientConfiguration())
                 default: .prefer(.makeClientConfiguration())
                 }
-            let connectionTLS: PostgresConnection.Configuration.TLS =
-                switch sslmode {
-                case "disable": .disable
-                case "require", "verify-full": try Self.tls(.require, .makeClientConfiguration())
-                default: try Self.tls(.prefer, .makeClientConfiguration())
-                }
-            let host = parts.host ?? "127.0.0.1"
-            let port = parts.port ?? 5432
-            config = .init(host: host, port: port, username: user, password: parts.password, database: database, tls: tls)
-            connection = .init(host: host, port: port, username: user, password: parts.password, database: database, tls: connectionTLS)
-            location = "\(host):\(port)/\(database)"
+            config = .init(host: node.host, port: node.port, username: username, password: password, database: database, tls: tls)
         }
-        config.options.maximumConnections = maximumConnections
+        config.options.maximumConnections = maximumConnections ?? self.maximumConnections
         config.options.connectTimeout = connectTimeout
         let milliseconds = String(statementTimeout.components.seconds * 1000 + statementTimeout.components.attoseconds / 1_000_000_000_000_000)
         config.options.additionalStartupParameters = [
             ("statement_timeout", milliseconds), ("idle_in_transaction_session_timeout", milliseconds),
         ]
+        return config
+    }
+
+    /// One connection's settings for `node`, as `check` and `DatabaseNodes` open outside the pools.
+    func connection(for node: Node) throws(DatabaseError) -> PostgresConnection.Configuration {
+        var connection: PostgresConnection.Configuration
+        if node.isSocket {
+            connection = .init(unixSocketPath: node.host, username: username, password: password, database: database)
+        } else {
+            let tls: PostgresConnection.Configuration.TLS =
+                switch sslmode {
+                case "disable": .disable
+                case "require", "verify-full": try Self.tls(.require, .makeClientConfiguration())
+                default: try Self.tls(.prefer, .makeClientConfiguration())
+                }
+            connection = .init(host: node.host, port: node.port, username: username, password: password, database: database, tls: tls)
+        }
         connection.options.connectTimeout = .nanoseconds(connectTimeout.components.seconds * 1_000_000_000)
-        self.client = config
+        return connection
     }
 
     private enum TLSMode { case require, prefer }
@@ -72,15 +158,21 @@ public struct DatabaseConfiguration: Sendable {
         }
     }
 
-    /// Opens one connection and closes it: fails within the connect timeout with where the database is
-    /// and why it cannot be reached (PostgreSQL's own reason, such as `database "x" does not exist`).
+    /// Opens one connection to each node until one answers, and closes it: fails within the connect
+    /// timeout with where the database is and why it cannot be reached (PostgreSQL's own reason, such as
+    /// `database "x" does not exist`).
     public func check(logger: Logger) async throws(DatabaseError) {
-        do {
-            let conn = try await PostgresConnection.connect(configuration: connection, id: 0, logger: logger)
-            try? await conn.close()
-        } catch {
-            throw .unreachable(location: location, reason: (error as? PSQLError)?.reason ?? DatabaseUnavailable.describe(error))
+        var reasons: [String] = []
+        for node in nodes {
+            do {
+                let conn = try await PostgresConnection.connect(configuration: try connection(for: node), id: 0, logger: logger)
+                try? await conn.close()
+                return
+            } catch {
+                reasons.append((nodes.count > 1 ? "\(node): " : "") + ((error as? PSQLError)?.reason ?? DatabaseUnavailable.describe(error)))
+            }
         }
+        throw .unreachable(location: location, reason: reasons.joined(separator: "; "))
     }
 
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(DatabaseError) -> DatabaseConfiguration {
@@ -171,8 +263,8 @@ public enum DatabaseUnavailable {
     }
 
     /// admin, crash and startup shutdowns, too many connections, statement timeout, unknown role or database,
-    /// failed authentication.
-    static let unavailableStates: Set<String> = ["57P01", "57P02", "57P03", "53300", "57014", "28000", "28P01", "3D000"]
+    /// failed authentication, and a write refused as read-only (the node is a standby now: after a failover).
+    static let unavailableStates: Set<String> = ["57P01", "57P02", "57P03", "53300", "57014", "28000", "28P01", "3D000", "25006"]
 
     /// A network error in a few words: `connection refused`, `timed out after 3 seconds`.
     static func describe(_ error: any Error) -> String {

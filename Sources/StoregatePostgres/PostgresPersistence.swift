@@ -8,7 +8,7 @@ import Storegate
 /// tenant unit, to the tenant's schema, so no call site names a schema or a connection.
 public struct PostgresPersistence: Persistence {
     /// The control schema's work, and tenants' too unless `tenantPools` has pools. Run by its owner.
-    public let client: PostgresClient
+    public let client: DatabaseClient
     /// Tenants' work, each tenant in a pool of its own (see `TenantPools`); run by its owner.
     public let tenantPools: TenantPools?
     public let logger: Logger
@@ -18,7 +18,7 @@ public struct PostgresPersistence: Persistence {
     private let writes = WriteObservers()
 
     public init(
-        client: PostgresClient, tenantPools: TenantPools? = nil, logger: Logger, tenantChain: MigrationChain = TenantChain.chain,
+        client: DatabaseClient, tenantPools: TenantPools? = nil, logger: Logger, tenantChain: MigrationChain = TenantChain.chain,
         deadlines: DatabaseDeadlines = .init()
     ) {
         self.client = client
@@ -86,6 +86,8 @@ public struct PostgresPersistence: Persistence {
                 return try await client.withConnection(unit)
             }
         } catch {
+            // Also a deadline that passed: the primary may be gone (a failover), so it is looked for.
+            if DatabaseUnavailable.reason(error) != nil { client.nodes.suspect() }
             throw Self.translate(error)
         }
     }

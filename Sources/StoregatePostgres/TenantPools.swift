@@ -37,26 +37,22 @@ public final class TenantPools: Service, Sendable {
     }
 
     public let settings: Settings
-    private let pools: [Pool]
+    private let pools: [DatabaseClient]
     /// Where tenants' schemas are created and dropped: DDL fills a backend's catalog cache with every
     /// schema it creates (10,000 tenants created on the control pool left a backend of 175 MB), so it
     /// runs on connections of its own (two: onboarding creates tenants side by side, and on one connection
     /// 10,000 took 1,030 s against 807 s on four), replaced after `schemaChangesPerGeneration` units.
-    private let schemaChanges: Pool?
+    private let schemaChanges: DatabaseClient?
     static let schemaChangesPerGeneration = 100
 
-    /// Pools of `configuration`'s database, each with `settings.connectionsEach` connections.
-    public init(configuration: PostgresClient.Configuration, settings: Settings, backgroundLogger: Logger) {
-        var configuration = configuration
-        configuration.options.maximumConnections = max(1, settings.connectionsEach)
-        configuration.options.minimumConnections = 0
+    /// Pools of the database `client` connects to (and of whichever node is its primary), each with
+    /// `settings.connectionsEach` connections.
+    public init(client: DatabaseClient, settings: Settings) {
         self.settings = settings
-        self.pools = (0..<max(0, settings.count)).map { _ in Pool(configuration: configuration, settings: settings, logger: backgroundLogger) }
-        configuration.options.maximumConnections = 2
-        var schemaSettings = settings
-        schemaSettings.connectionsEach = 2
-        schemaSettings.tenantsPerGeneration = Self.schemaChangesPerGeneration
-        self.schemaChanges = pools.isEmpty ? nil : Pool(configuration: configuration, settings: schemaSettings, logger: backgroundLogger)
+        let renewal = DatabaseClient.Renewal(tenantsPerGeneration: settings.tenantsPerGeneration, lifetime: settings.lifetime)
+        self.pools = (0..<max(0, settings.count)).map { _ in client.sibling(maximumConnections: settings.connectionsEach, renewal: renewal) }
+        let schemaRenewal = DatabaseClient.Renewal(tenantsPerGeneration: Self.schemaChangesPerGeneration, lifetime: settings.lifetime)
+        self.schemaChanges = pools.isEmpty ? nil : client.sibling(maximumConnections: 2, renewal: schemaRenewal)
     }
 
     var isEmpty: Bool { pools.isEmpty }
@@ -95,113 +91,6 @@ public final class TenantPools: Service, Sendable {
                 for pool in self.pools + [self.schemaChanges].compactMap({ $0 }) { group.addTask { await pool.run() } }
                 if self.pools.isEmpty {
                     group.addTask { while !Task.isCancelled { try? await Task.sleep(for: .seconds(3_600)) } }
-                }
-            }
-        }
-    }
-}
-
-extension TenantPools {
-    /// One pool, as a succession of generations: each a PostgresClient, run from its start until it is
-    /// replaced and none of its units is left.
-    final class Pool: Sendable {
-        private let configuration: PostgresClient.Configuration
-        private let settings: Settings
-        private let logger: Logger
-        private let state: Mutex<State>
-        /// New generations, for `run` to start.
-        private let starts: AsyncStream<Generation>.Continuation
-        private let startStream: AsyncStream<Generation>
-
-        final class Generation: Sendable {
-            let client: PostgresClient
-            let born = ContinuousClock.now
-            /// Finished once the generation was replaced and its last unit ended.
-            let drained: AsyncStream<Void>
-            let drain: AsyncStream<Void>.Continuation
-            init(client: PostgresClient) {
-                self.client = client
-                (drained, drain) = AsyncStream<Void>.makeStream()
-            }
-        }
-
-        private struct State {
-            var current: Generation
-            var number = 1
-            var tenants: Set<UUID> = []
-            /// Units running, by generation.
-            var units: [ObjectIdentifier: Int] = [:]
-            var replaced: Set<ObjectIdentifier> = []
-        }
-
-        init(configuration: PostgresClient.Configuration, settings: Settings, logger: Logger) {
-            self.configuration = configuration
-            self.settings = settings
-            self.logger = logger
-            let first = Generation(client: PostgresClient(configuration: configuration, backgroundLogger: logger))
-            self.state = Mutex(State(current: first))
-            (startStream, starts) = AsyncStream<Generation>.makeStream()
-            starts.yield(first)
-        }
-
-        var started: Int { state.withLock { $0.number } }
-
-        /// Whether the current generation has a unit on each of its connections.
-        var isFull: Bool { state.withLock { $0.units[ObjectIdentifier($0.current), default: 0] >= settings.connectionsEach } }
-
-        func withConnection<T: Sendable>(tenant: UUID, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-            let generation = enter(tenant)
-            defer { leave(generation) }
-            return try await generation.client.withConnection(body)
-        }
-
-        /// The generation for a unit of `tenant`: the current one, unless it has met enough tenants (this one
-        /// new among them) or lived long enough, when a new one takes its place.
-        private func enter(_ tenant: UUID) -> Generation {
-            state.withLock { state in
-                let full = !state.tenants.contains(tenant) && state.tenants.count >= settings.tenantsPerGeneration
-                if full || state.current.born.duration(to: .now) >= settings.lifetime {
-                    let old = ObjectIdentifier(state.current)
-                    state.replaced.insert(old)
-                    if state.units[old, default: 0] == 0 { finish(state.current, in: &state) }
-                    state.current = Generation(client: PostgresClient(configuration: configuration, backgroundLogger: logger))
-                    state.number += 1
-                    state.tenants = []
-                    starts.yield(state.current)
-                }
-                state.tenants.insert(tenant)
-                state.units[ObjectIdentifier(state.current), default: 0] += 1
-                return state.current
-            }
-        }
-
-        private func leave(_ generation: Generation) {
-            state.withLock { state in
-                let id = ObjectIdentifier(generation)
-                let left = state.units[id, default: 1] - 1
-                state.units[id] = left
-                if left == 0, state.replaced.contains(id) { finish(generation, in: &state) }
-            }
-        }
-
-        private func finish(_ generation: Generation, in state: inout State) {
-            let id = ObjectIdentifier(generation)
-            state.units[id] = nil
-            state.replaced.remove(id)
-            generation.drain.finish()
-        }
-
-        /// Runs each generation's client from its start until it has drained; then its connections close.
-        func run() async {
-            await withDiscardingTaskGroup { group in
-                for await generation in startStream {
-                    group.addTask {
-                        await withDiscardingTaskGroup { inner in
-                            inner.addTask { await generation.client.run() }
-                            for await _ in generation.drained {}
-                            inner.cancelAll()
-                        }
-                    }
                 }
             }
         }

@@ -92,7 +92,7 @@ import Testing
 /// Services of a second process on the same database and master key: its own pool, its own caches.
 struct OtherProcess {
     let services: Services
-    let client: PostgresClient
+    let client: DatabaseClient
 
     var tenants: TenantService { services.tenants }
     var apiKeys: APIKeyService { services.apiKeys }
@@ -101,7 +101,7 @@ struct OtherProcess {
     static func with(url: String, vault: KeyVault, _ body: @Sendable (OtherProcess) async throws -> Void) async throws {
         let logger = Logger(label: "other", factory: { _ in SwiftLogNoOpLogHandler() })
         let config = try DatabaseConfiguration(url: url, maximumConnections: 2)
-        let client = PostgresClient(configuration: config.client, backgroundLogger: logger)
+        let client = DatabaseClient(configuration: config, backgroundLogger: logger)
         let services = try Services(persistence: PostgresPersistence(client: client, logger: logger), vault: vault, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
@@ -111,8 +111,10 @@ struct OtherProcess {
     }
 
     func sql(_ query: PostgresQuery) async throws -> Int {
-        let rows = try await client.query(query)
-        for try await count in rows.decode(Int.self) { return count }
-        return 0
+        try await client.withConnection { conn in
+            let rows = try await conn.query(query, logger: Logger(label: "other"))
+            for try await count in rows.decode(Int.self) { return count }
+            return 0
+        }
     }
 }

@@ -50,14 +50,16 @@ import Testing
         try await TestDatabase.with { services, _ in
             let tenant = try await services.tenants.create(slug: "claim-order", name: "Claim order", actor: Actor("test"))
             let dead = UUID()
-            _ = try await services.postgres.client.query(
-                """
-                INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at, claimed_by) VALUES
-                    (\(tenant.id), 'process_notification', 'backlog-1', now() - interval '1 minute', NULL),
-                    (\(tenant.id), 'process_notification', 'backlog-2', now() - interval '30 seconds', NULL),
-                    (\(tenant.id), 'process_notification', 'dead-worker', now() - interval '1 second', \(dead)),
-                    (\(tenant.id), 'process_notification', 'leased', now() + interval '10 seconds', \(UUID()))
-                """)
+            try await services.postgres.client.withConnection { conn in
+                try await conn.run(
+                    """
+                    INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at, claimed_by) VALUES
+                        (\(tenant.id), 'process_notification', 'backlog-1', now() - interval '1 minute', NULL),
+                        (\(tenant.id), 'process_notification', 'backlog-2', now() - interval '30 seconds', NULL),
+                        (\(tenant.id), 'process_notification', 'dead-worker', now() - interval '1 second', \(dead)),
+                        (\(tenant.id), 'process_notification', 'leased', now() + interval '10 seconds', \(UUID()))
+                    """, logger: services.postgres.logger)
+            }
             let worker = UUID()
             let claimed = try await services.persistence.control(.read) { try await $0.jobs.claim(limit: 2, lease: .seconds(10), worker: worker) }
             #expect(Set(claimed.map(\.ref)) == ["dead-worker", "backlog-1"], "not backlog-2, due before it")

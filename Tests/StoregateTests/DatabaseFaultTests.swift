@@ -65,7 +65,7 @@ import Testing
     @Test func checkoutDeadlinesRacingTheLeaseNeverStrandAUnit() async throws {
         try await TestDatabase.with { _, url in
             let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-            let client = PostgresClient(configuration: try DatabaseConfiguration(url: url, maximumConnections: 2).client, backgroundLogger: logger)
+            let client = DatabaseClient(configuration: try DatabaseConfiguration(url: url, maximumConnections: 2), backgroundLogger: logger)
             await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await client.run() }
                 defer { group.cancelAll() }

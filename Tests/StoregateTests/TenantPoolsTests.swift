@@ -105,8 +105,8 @@ struct PooledPersistence {
     static func with(url: String, settings: TenantPools.Settings, _ body: @Sendable (PooledPersistence) async throws -> Void) async throws {
         let logger = Logger(label: "pooled", factory: { _ in SwiftLogNoOpLogHandler() })
         let config = try DatabaseConfiguration(url: url, maximumConnections: 2)
-        let client = PostgresClient(configuration: config.client, backgroundLogger: logger)
-        let pools = TenantPools(configuration: config.client, settings: settings, backgroundLogger: logger)
+        let client = DatabaseClient(configuration: config, backgroundLogger: logger)
+        let pools = TenantPools(client: client, settings: settings)
         let persistence = PostgresPersistence(client: client, tenantPools: pools, logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
@@ -137,9 +137,11 @@ struct PooledPersistence {
     /// Which of `backends` are still running.
     func alive(_ backends: Set<Int>) async throws -> Set<Int> {
         let pids = Array(backends)
-        let rows = try await persistence.client.query("SELECT pid FROM pg_stat_activity WHERE pid = ANY(\(pids))")
-        var alive: Set<Int> = []
-        for try await pid in rows.decode(Int.self) { alive.insert(pid) }
-        return alive
+        return try await persistence.client.withConnection { conn in
+            let rows = try await conn.query("SELECT pid FROM pg_stat_activity WHERE pid = ANY(\(pids))", logger: persistence.logger)
+            var alive: Set<Int> = []
+            for try await pid in rows.decode(Int.self) { alive.insert(pid) }
+            return alive
+        }
     }
 }

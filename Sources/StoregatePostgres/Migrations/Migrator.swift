@@ -7,14 +7,14 @@ import PostgresNIO
 /// conflict and a failure leaves that schema as it was; tenants migrate with bounded concurrency and a
 /// run can be repeated until everything is current.
 public struct Migrator: Sendable {
-    public let client: PostgresClient
+    public let client: DatabaseClient
     public let logger: Logger
     public let controlChain: MigrationChain
     public let tenantChain: MigrationChain
     public let concurrency: Int
 
     public init(
-        client: PostgresClient, logger: Logger, controlChain: MigrationChain = ControlChain.chain, tenantChain: MigrationChain = TenantChain.chain,
+        client: DatabaseClient, logger: Logger, controlChain: MigrationChain = ControlChain.chain, tenantChain: MigrationChain = TenantChain.chain,
         concurrency: Int = 4
     ) {
         self.client = client
@@ -41,10 +41,13 @@ public struct Migrator: Sendable {
     /// Migrates every tenant whose recorded version is behind, reporting `(done, total)` as it goes.
     public func migrateTenants(progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) async throws -> TenantReport {
         let target = tenantChain.latestVersion
-        var pending: [(id: UUID, schema: String)] = []
-        let rows = try await client.query(
-            "SELECT id, schema_name FROM storegate.tenants WHERE schema_version < \(target) ORDER BY created_at, id", logger: logger)
-        for try await (id, schema) in rows.decode((UUID, String).self) { pending.append((id, schema)) }
+        let pending = try await client.withConnection { conn in
+            var pending: [(id: UUID, schema: String)] = []
+            let rows = try await conn.query(
+                "SELECT id, schema_name FROM storegate.tenants WHERE schema_version < \(target) ORDER BY created_at, id", logger: logger)
+            for try await (id, schema) in rows.decode((UUID, String).self) { pending.append((id, schema)) }
+            return pending
+        }
 
         var report = TenantReport(total: pending.count)
         progress(0, pending.count)

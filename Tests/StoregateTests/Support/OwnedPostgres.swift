@@ -87,7 +87,7 @@ struct OwnedPostgres: Sendable {
     ) async throws -> T {
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         let config = try DatabaseConfiguration(url: url, maximumConnections: 4, connectTimeout: .seconds(1))
-        let client = PostgresClient(configuration: config.client, backgroundLogger: logger)
+        let client = DatabaseClient(configuration: config, backgroundLogger: logger)
         let postgres = PostgresPersistence(client: client, logger: logger, deadlines: deadlines)
         let services = try Services(persistence: postgres, vault: TestDatabase.makeVault(), logger: logger, authCacheTTL: authCacheTTL)
         return try await withThrowingTaskGroup(of: T?.self) { group in

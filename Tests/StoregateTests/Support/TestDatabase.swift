@@ -48,7 +48,7 @@ enum TestDatabase {
         let url = url(database: String(name))
         do {
             let config = try DatabaseConfiguration(url: url, maximumConnections: 8)
-            let client = PostgresClient(configuration: config.client, backgroundLogger: logger)
+            let client = DatabaseClient(configuration: config, backgroundLogger: logger)
             let postgres = PostgresPersistence(client: client, logger: logger)
             let services = try Services(
                 persistence: postgres, vault: vault, logger: logger, authCacheTTL: authCacheTTL, trust: trust, appStoreURL: appStoreURL,
@@ -93,7 +93,7 @@ enum TestDatabase {
     private static func admin(_ body: @Sendable (PostgresConnection, Logger) async throws -> Void) async throws {
         let logger = Logger(label: "test-admin", factory: { _ in SwiftLogNoOpLogHandler() })
         let config = try DatabaseConfiguration(url: adminURL, maximumConnections: 1)
-        let client = PostgresClient(configuration: config.client, backgroundLogger: logger)
+        let client = DatabaseClient(configuration: config, backgroundLogger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }

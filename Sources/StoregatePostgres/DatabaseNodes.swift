@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// The nodes the database URL names and which of them is the primary now. With one node there is nothing
+/// to choose: a connection lost is simply opened again. With several (a primary and its standbys, as
+/// pg_auto_failover keeps them), work fails as if the database were away when the primary fails or is
+/// demoted; each such failure is a suspicion (`suspect`), and then every node is asked at once
+/// (`pg_is_in_recovery()`) until one is writable. When that is another node, the primary's `epoch` moves
+/// on, and every `DatabaseClient` replaces its connections with new ones to it.
+final class DatabaseNodes: Sendable {
+    struct Primary: Sendable, Equatable {
+        let node: DatabaseConfiguration.Node
+        /// Counts the moves: a client whose connections are of an earlier epoch replaces them.
+        let epoch: Int
+    }
+
+    let configuration: DatabaseConfiguration
+    let logger: Logger
+    private let state: Mutex<Primary>
+    private let suspicions: AsyncStream<Void>
+    private let suspicion: AsyncStream<Void>.Continuation
+    /// How long between rounds of asking while no node is writable (a failover under way).
+    static let retry = Duration.milliseconds(250)
+
+    init(configuration: DatabaseConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        state = Mutex(Primary(node: configuration.nodes[0], epoch: 0))
+        (suspicions, suspicion) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    var primary: Primary { state.withLock { $0 } }
+
+    /// Work failed as if the database were away: with several nodes, the primary is looked for again.
+    func suspect() {
+        guard configuration.nodes.count > 1 else { return }
+        suspicion.yield()
+    }
+
+    /// Looks for the primary at the start and after each suspicion, until cancelled.
+    func run() async {
+        guard configuration.nodes.count > 1 else { return }
+        await locate()
+        for await _ in suspicions {
+            if Task.isCancelled { return }
+            await locate()
+        }
+    }
+
+    /// Asks every node until one is writable (the current primary preferred when two say so); moves the
+    /// primary there. Asks again every `retry` while none is.
+    func locate() async {
+        var rounds = 0
+        while !Task.isCancelled {
+            let current = primary
+            let writable = await withTaskGroup(of: DatabaseConfiguration.Node?.self) { group in
+                for node in configuration.nodes { group.addTask { await self.isWritable(node) ? node : nil } }
+                var found: [DatabaseConfiguration.Node] = []
+                for await node in group { if let node { found.append(node) } }
+                return found
+            }
+            if let node = writable.contains(current.node) ? current.node : configuration.nodes.first(where: writable.contains) {
+                if node != current.node {
+                    let moved = state.withLock { state in
+                        state = Primary(node: node, epoch: state.epoch + 1)
+                        return state
+                    }
+                    logger.warning("database: the primary is now \(node)", metadata: ["epoch": "\(moved.epoch)", "after_rounds": "\(rounds + 1)"])
+                }
+                return
+            }
+            rounds += 1
+            if rounds == 1 {
+                logger.warning("database: no node is writable; asking again every \(Self.retry)", metadata: ["nodes": "\(configuration.location)"])
+            }
+            try? await Task.sleep(for: Self.retry)
+        }
+    }
+
+    /// Whether `node` answers and is not in recovery (a standby is).
+    func isWritable(_ node: DatabaseConfiguration.Node) async -> Bool {
+        do {
+            let conn = try await PostgresConnection.connect(configuration: try configuration.connection(for: node), id: 0, logger: logger)
+            defer { conn.close().whenComplete { _ in } }
+            let rows = try await conn.query("SELECT pg_is_in_recovery()", logger: logger)
+            for try await inRecovery in rows.decode(Bool.self) { return !inRecovery }
+            return false
+        } catch {
+            return false
+        }
+    }
+}
