@@ -17,7 +17,8 @@ import Synchronization
 // Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
 // STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
 // Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--tenants N] [--tenant-pools N] [--tenant-pool-tenants N]; the phases: signing,
-// reads, tenants, ingest, stale, crash. Like `storegate serve`, 20 connections: 4 tenant pools of 4 and 4 for the
+// reads, tenants, ingest, stale, crash, and (only when named) failover with --failover-command, --kill-command and
+// --wait-command (see deploy/local/ha). Like `storegate serve`, 20 connections: 4 tenant pools of 4 and 4 for the
 // control schema (`--tenant-pools 0`: all 20 shared).
 // openssl (if installed) is run beside the batch rounds for the yardstick. The tenants phase creates N
 // tenants (default 1,000) and reads status for a random one per request. Reads are measured against a
@@ -27,7 +28,7 @@ import Synchronization
 let arguments = CommandLine.arguments
 func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } }
 let seconds = option("--seconds").flatMap(Double.init) ?? 5
-func runs(_ phase: String) -> Bool { option("--only").map { $0.split(separator: ",").contains(Substring(phase)) } ?? true }
+func runs(_ phase: String) -> Bool { option("--only").map { $0.split(separator: ",").contains(Substring(phase)) } ?? (phase != "failover") }
 let quiet = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
 let bundleId = "com.example.bench"
 
@@ -426,7 +427,21 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             notifications: try notifications(), postgres: postgres, seconds: max(seconds, 8), line: line)
     }
 
+    // Only when asked for, against a formation (`deploy/local/ha test`): the commands fail its primary.
+    if option("--only")?.split(separator: ",").contains("failover") == true {
+        let events = [("--failover-command", "pg_autoctl perform failover"), ("--kill-command", "kill -9 of the primary's postmaster")].compactMap {
+            flag, label in option(flag).map { Failover.Event(label: label, command: $0) }
+        }
+        try await Failover.measure(
+            Failover.Settings(
+                base: base, webhook: webhook, headers: headers, bundleId: bundleId, customerId: "bench-customer", renewal: bought, offer: offer,
+                deadline: DatabaseDeadlines().unit),
+            events: events, waitCommand: option("--wait-command"), simulator: simulator, tenant: tenant, postgres: postgres, http: http,
+            seconds: seconds, line: line)
+    }
+
     try await servicesWithApple.tenants.delete(slug: slug, confirm: slug, actor: .cli)
     group.cancelAll()
 }
 try await http.shutdown().get()
+if Failover.failed.load(ordering: .relaxed) { exit(1) }

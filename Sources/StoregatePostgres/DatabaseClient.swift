@@ -95,7 +95,7 @@ public final class DatabaseClient: Service, Sendable {
     /// The same, for a unit of `tenant` (counted towards a tenant pool's renewal). Work that fails as if
     /// the database were away makes the nodes look for the primary again.
     func withConnection<T: Sendable>(tenant: UUID?, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        let generation = enter(tenant)
+        let generation = enter(tenant, primary: try await nodes.located())
         defer { leave(generation) }
         do {
             return try await generation.client.withConnection(body)
@@ -112,9 +112,8 @@ public final class DatabaseClient: Service, Sendable {
 
     /// The generation for a unit: the current one, unless the primary moved, or (for a tenant pool) it
     /// has met enough tenants (this one new among them) or lived long enough; then a new one takes its place.
-    private func enter(_ tenant: UUID?) -> Generation {
-        let primary = nodes.primary
-        return state.withLock { state in
+    private func enter(_ tenant: UUID?, primary: DatabaseNodes.Primary) -> Generation {
+        state.withLock { state in
             var stale = state.current.epoch != primary.epoch
             if let renewal {
                 let full = tenant.map { !state.tenants.contains($0) && state.tenants.count >= renewal.tenantsPerGeneration } ?? false

@@ -19,6 +19,8 @@ final class DatabaseNodes: Sendable {
     let configuration: DatabaseConfiguration
     let logger: Logger
     private let state: Mutex<Primary>
+    /// Whether the primary was found once (with one node, from the start).
+    private let found: Atomic<Bool>
     private let suspicions: AsyncStream<Void>
     private let suspicion: AsyncStream<Void>.Continuation
     /// How long between rounds of asking while no node is writable (a failover under way).
@@ -28,10 +30,18 @@ final class DatabaseNodes: Sendable {
         self.configuration = configuration
         self.logger = logger
         state = Mutex(Primary(node: configuration.nodes[0], epoch: 0))
+        found = Atomic(configuration.nodes.count == 1)
         (suspicions, suspicion) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     var primary: Primary { state.withLock { $0 } }
+
+    /// The primary, once it was found: with several nodes, the first unit waits for `run`'s first search
+    /// (for as long as its deadline lets it), so that nothing is sent to a standby named first.
+    func located() async throws -> Primary {
+        while !found.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
+        return primary
+    }
 
     /// Work failed as if the database were away: with several nodes, the primary is looked for again.
     func suspect() {
@@ -69,6 +79,7 @@ final class DatabaseNodes: Sendable {
                     }
                     logger.warning("database: the primary is now \(node)", metadata: ["epoch": "\(moved.epoch)", "after_rounds": "\(rounds + 1)"])
                 }
+                found.store(true, ordering: .releasing)
                 return
             }
             rounds += 1
@@ -81,14 +92,17 @@ final class DatabaseNodes: Sendable {
 
     /// Whether `node` answers and is not in recovery (a standby is).
     func isWritable(_ node: DatabaseConfiguration.Node) async -> Bool {
-        do {
-            let conn = try await PostgresConnection.connect(configuration: try configuration.connection(for: node), id: 0, logger: logger)
-            defer { conn.close().whenComplete { _ in } }
-            let rows = try await conn.query("SELECT pg_is_in_recovery()", logger: logger)
-            for try await inRecovery in rows.decode(Bool.self) { return !inRecovery }
-            return false
-        } catch {
+        guard let conn = try? await PostgresConnection.connect(configuration: try configuration.connection(for: node), id: 0, logger: logger) else {
             return false
         }
+        var writable = false
+        do {
+            let rows = try await conn.query("SELECT pg_is_in_recovery()", logger: logger)
+            for try await inRecovery in rows.decode(Bool.self) { writable = !inRecovery }
+        } catch {
+            writable = false
+        }
+        try? await conn.close()
+        return writable
     }
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A project-local PostgreSQL cluster for development and tests: 127.0.0.1:54329, data in
 # deploy/local/data/pg (git-ignored), run as the `postgres` user when invoked as root.
-#   deploy/local/postgres.sh start | stop | crash | status | psql [args…]
+#   deploy/local/postgres.sh start | stop | crash | promote | status | psql [args…]
 # `crash` stops it as a power cut would (immediate mode: no checkpoint, recovery on the next start).
+# STOREGATE_PG_STANDBY_OF=PORT makes a new cluster a streaming standby of the one on PORT (a base backup
+# instead of initdb); `promote` makes a standby the primary.
 # STOREGATE_PG_PORT and STOREGATE_PG_DATA run another cluster (the fault tests start their own).
 # STOREGATE_PG_DURABLE=1 keeps fsync and synchronous_commit on, as in production; by default both are
 # off for speed, so a crash (`crash`) may lose the last commits.
@@ -54,7 +56,13 @@ start() {
   if [ ! -s "$data/PG_VERSION" ]; then
     mkdir -p "$data"
     [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$data"
-    as_owner "$bin/initdb" -D "$data" --username=postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
+    if [ -n "${STOREGATE_PG_STANDBY_OF:-}" ]; then
+      chmod 700 "$data"
+      as_owner "$bin/pg_basebackup" -h 127.0.0.1 -p "$STOREGATE_PG_STANDBY_OF" -U postgres -D "$data" -R -X stream -c fast 2>/dev/null
+      rm -f "$data/server.log" # the primary's, copied with its data
+    else
+      as_owner "$bin/initdb" -D "$data" --username=postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null
+    fi
   fi
   if as_owner "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1; then
     echo "PostgreSQL already running on 127.0.0.1:$port" >&2
@@ -84,7 +92,8 @@ case "${1:-start}" in
   start) start ;;
   stop) as_owner "$bin/pg_ctl" -D "$data" -m fast stop ;;
   crash) as_owner "$bin/pg_ctl" -D "$data" -m immediate stop >/dev/null ;;
+  promote) as_owner "$bin/pg_ctl" -D "$data" -w promote >/dev/null ;;
   status) as_owner "$bin/pg_ctl" -D "$data" status ;;
   psql) shift; as_owner "$bin/psql" -h "$data" -p "$port" -U storegate -d storegate "$@" ;;
-  *) echo "usage: $0 start|stop|crash|status|psql" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|crash|promote|status|psql" >&2; exit 2 ;;
 esac

@@ -14,6 +14,8 @@ import StoregatePostgres
 struct OwnedPostgres: Sendable {
     let port: Int
     let data: String
+    /// The port of the primary this cluster streams from, when it is a standby.
+    var standbyOf: Int?
     var url: String { "postgres://storegate@127.0.0.1:\(port)/storegate?sslmode=disable" }
 
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -34,6 +36,24 @@ struct OwnedPostgres: Sendable {
     }
 
     func start() async throws { try await script("start") }
+    /// Makes a standby the primary.
+    func promote() async throws { try await script("promote") }
+
+    /// A streaming standby of this cluster (a base backup of it, on a port of its own) for the length of
+    /// `body`; stopped and removed afterwards.
+    func withStandby<T: Sendable>(_ body: @Sendable (OwnedPostgres) async throws -> T) async throws -> T {
+        let standby = OwnedPostgres(
+            port: try FreePort.find(), data: "/var/tmp/storegate-test-pg-\(UUID().uuidString.lowercased().prefix(8))", standbyOf: port)
+        do {
+            try await standby.start()
+            let result = try await body(standby)
+            try await standby.remove()
+            return result
+        } catch {
+            try? await standby.remove()
+            throw error
+        }
+    }
     /// Stops the server at once, as a crash would: every connection drops.
     func crash() async throws { try await script("crash") }
 
@@ -61,9 +81,10 @@ struct OwnedPostgres: Sendable {
         }
     }
 
+    /// Stops the cluster (unless a test already did) and removes its data.
     private func remove() async throws {
         try? thaw()
-        try await script("crash")
+        if FileManager.default.fileExists(atPath: data + "/postmaster.pid") { try await script("crash") }
         try FileManager.default.removeItem(atPath: data)
     }
 
@@ -73,6 +94,7 @@ struct OwnedPostgres: Sendable {
         environment["STOREGATE_PG_DATA"] = data
         // What was committed survives `crash`, as in production.
         environment["STOREGATE_PG_DURABLE"] = "1"
+        if let standbyOf { environment["STOREGATE_PG_STANDBY_OF"] = String(standbyOf) }
         let run = try await Subprocess.run("/bin/bash", [Self.script, command], environment: environment)
         guard run.status == 0 else { throw ScriptFailed(description: "postgres.sh \(command): \(run.stderr)") }
     }
@@ -82,11 +104,12 @@ struct OwnedPostgres: Sendable {
     }
 
     /// Services over this cluster, migrated, with a running database client, for the length of `body`.
+    /// `url` names other nodes than this cluster alone when given (a primary and its standbys).
     func withServices<T: Sendable>(
-        deadlines: DatabaseDeadlines, authCacheTTL: Duration = .milliseconds(100), _ body: @Sendable (Services) async throws -> T
+        deadlines: DatabaseDeadlines, authCacheTTL: Duration = .milliseconds(100), url: String? = nil, _ body: @Sendable (Services) async throws -> T
     ) async throws -> T {
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        let config = try DatabaseConfiguration(url: url, maximumConnections: 4, connectTimeout: .seconds(1))
+        let config = try DatabaseConfiguration(url: url ?? self.url, maximumConnections: 4, connectTimeout: .seconds(1))
         let client = DatabaseClient(configuration: config, backgroundLogger: logger)
         let postgres = PostgresPersistence(client: client, logger: logger, deadlines: deadlines)
         let services = try Services(persistence: postgres, vault: TestDatabase.makeVault(), logger: logger, authCacheTTL: authCacheTTL)

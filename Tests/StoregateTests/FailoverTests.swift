@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Storegate
+@testable import StoregatePostgres
+import Testing
+
+/// Storegate on a primary and a streaming standby, named in one URL (libpq's `host1:port1,host2:port2`):
+/// it writes to whichever is the primary, and when the primary crashes and the standby is promoted it
+/// moves there by itself, losing nothing that was answered. (`deploy/local/ha test` does the same under
+/// load with pg_auto_failover.)
+@Suite(.timeLimit(.minutes(2))) struct FailoverTests {
+    static let deadlines = DatabaseDeadlines(checkout: .seconds(1), unit: .seconds(3), readiness: .seconds(1))
+
+    /// The URL of `nodes`, in that order.
+    static func url(_ nodes: [OwnedPostgres]) -> String {
+        "postgres://storegate@" + nodes.map { "127.0.0.1:\($0.port)" }.joined(separator: ",") + "/storegate?sslmode=disable&target_session_attrs=read-write"
+    }
+
+    /// Waits until `standby` has replayed everything `primary` has written so far.
+    static func caughtUp(_ standby: OwnedPostgres, with primary: OwnedPostgres) async throws {
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        func lsn(_ cluster: OwnedPostgres, _ sql: PostgresQuery) async throws -> String {
+            let config = try DatabaseConfiguration(url: cluster.url)
+            let conn = try await PostgresConnection.connect(configuration: try config.connection(for: config.nodes[0]), id: 1, logger: logger)
+            defer { Task { try? await conn.close() } }
+            return try await conn.first(sql, as: String.self, logger: logger) ?? ""
+        }
+        let written = try await lsn(primary, "SELECT pg_current_wal_lsn()::text")
+        try await eventually("the standby replays to \(written)") {
+            let replayed = try await lsn(standby, "SELECT (pg_last_wal_replay_lsn() >= \(written)::pg_lsn)::text")
+            return replayed == "true"
+        }
+    }
+
+    /// The standby is named first: the primary is found and written to, not the standby.
+    @Test func theWritableNodeIsUsedWhereverItIsNamed() async throws {
+        try await OwnedPostgres.with { primary in
+            try await primary.withStandby { standby in
+                try await primary.withServices(deadlines: Self.deadlines, url: Self.url([standby, primary])) { services in
+                    let tenant = try await services.tenants.create(slug: "standby-first", name: "Standby first", actor: Actor("test"))
+                    let customer = try await services.accounts.ensure(tenant: tenant, customerId: "ada", actor: Actor("test"))
+                    #expect(
+                        try await services.accounts.ensure(tenant: tenant, customerId: "ada", actor: Actor("test")).appAccountToken == customer.appAccountToken)
+                    #expect(try await services.isReady())
+                }
+            }
+        }
+    }
+
+    /// The primary crashes; until the standby is promoted readiness says no and calls fail within their
+    /// deadline; then Storegate writes to the new primary, and what it answered before is there.
+    @Test func aCrashedPrimaryIsLeftForThePromotedStandby() async throws {
+        try await OwnedPostgres.with { primary in
+            try await primary.withStandby { standby in
+                try await primary.withServices(deadlines: Self.deadlines, url: Self.url([primary, standby])) { services in
+                    let tenant = try await services.tenants.create(slug: "failing-over", name: "Failing over", actor: Actor("test"))
+                    let before = try await services.accounts.ensure(tenant: tenant, customerId: "before", actor: Actor("test"))
+                    try await Self.caughtUp(standby, with: primary)
+
+                    try await primary.crash()
+                    let start = ContinuousClock.now
+                    await #expect(throws: StoregateError.self) {
+                        try await services.accounts.ensure(tenant: tenant, customerId: "during", actor: Actor("test"))
+                    }
+                    #expect(ContinuousClock.now - start < Self.deadlines.unit + .seconds(1), "failed within its deadline")
+                    #expect((try? await services.isReady()) != true, "not ready while no node is writable")
+
+                    try await standby.promote()
+                    try await eventually("a write reaches the promoted standby", timeout: .seconds(15)) {
+                        (try? await services.accounts.ensure(tenant: tenant, customerId: "after", actor: Actor("test"))) != nil
+                    }
+                    #expect(try await services.isReady())
+                    let found = try await services.accounts.ensure(tenant: tenant, customerId: "before", actor: Actor("test"))
+                    #expect(found.appAccountToken == before.appAccountToken, "answered before the crash, there after it")
+                }
+            }
+        }
+    }
+}
