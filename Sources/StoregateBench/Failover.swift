@@ -219,7 +219,24 @@ enum Failover {
                 + String(format: "(%.1f s after the load)", (ContinuousClock.now - settled) / .seconds(1))
                 + (counts.applied == acknowledged.count ? "" : "  LOST: \(acknowledged.count - counts.applied)"))
         line("  writes answered (accounts.ensure)", "\(written.count): \(found) there" + (found == written.count ? "" : "  LOST: \(written.count - found)"))
-        if counts.applied != acknowledged.count || found != written.count { failed.store(true, ordering: .relaxed) }
+        if counts.applied != acknowledged.count || found != written.count {
+            failed.store(true, ordering: .relaxed)
+            // Which: when each was answered, for finding where it went.
+            let present = try await postgres.withConnection { conn in
+                var uuids: Set<UUID> = []
+                let rows = try await conn.query(
+                    """
+                    SELECT notification_uuid FROM \(unescaped: schema).notifications WHERE notification_uuid = ANY(\(acknowledged))
+                    UNION SELECT notification_uuid FROM storegate.notification_inbox WHERE notification_uuid = ANY(\(acknowledged))
+                    """, logger: logger)
+                for try await uuid in rows.decode(UUID.self) { uuids.insert(uuid) }
+                return uuids
+            }
+            for outcome in all where outcome.kind == .notification && outcome.ok {
+                guard let key = outcome.key, let uuid = UUID(uuidString: key), !present.contains(uuid) else { continue }
+                line("  lost: notification \(key)", String(format: "sent at %.3f s, answered 200 at %.3f s", at(outcome.started), at(outcome.ended)))
+            }
+        }
     }
 
     /// What the load's tasks share.

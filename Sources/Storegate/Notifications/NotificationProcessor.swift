@@ -31,10 +31,14 @@ public struct NotificationProcessor: Sendable {
                 later[stored.notificationUUID] = error
             }
         }
-        let settled = uuids.filter { later[$0] == nil }
-        try await persistence.inTenant(tenant) { unit in
+        let prepared = Set(ready.map(\.stored.notificationUUID))
+        let unseen = try await persistence.inTenant(tenant) { unit in
             try await unit.notifications.admit(uuids)
-            let unapplied = try await unit.notifications.lockUnprocessed(ready.map(\.stored.notificationUUID))
+            // Every one of the batch still unprocessed, locked. One the read above did not see (it read a
+            // node that had not yet seen it: a standby, just after a failover) is not settled here: its
+            // job is tried again.
+            let unapplied = try await unit.notifications.lockUnprocessed(uuids.filter { later[$0] == nil })
+            let settled = uuids.filter { later[$0] == nil && (!unapplied.contains($0) || prepared.contains($0)) }
             var processed: [(UUID, String?)] = []
             var events: [NewEvent] = []
             for notification in ready where unapplied.contains(notification.stored.notificationUUID) {
@@ -45,7 +49,9 @@ public struct NotificationProcessor: Sendable {
             try await unit.completeJobs(.processNotification, refs: settled.map(\.uuidString))
             try await unit.notifications.admit(settled)
             try await unit.events.append(events)
+            return unapplied.subtracting(prepared)
         }
+        for uuid in unseen { later[uuid] = StoregateError.unavailable(reason: "notification \(uuid) was not yet seen where it was read") }
         return later
     }
 
