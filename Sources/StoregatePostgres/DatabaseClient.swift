@@ -35,6 +35,8 @@ public final class DatabaseClient: Service, Sendable {
         let client: PostgresClient
         let epoch: Int
         let born = ContinuousClock.now
+        /// Set as `run` starts the client: a lease asked for before would make PostgresClient warn.
+        let running = Atomic(false)
         /// Finished once the generation was replaced and its last unit ended.
         let drained: AsyncStream<Void>
         let drain: AsyncStream<Void>.Continuation
@@ -97,6 +99,8 @@ public final class DatabaseClient: Service, Sendable {
     func withConnection<T: Sendable>(tenant: UUID?, _ body: (PostgresConnection) async throws -> T) async throws -> T {
         let generation = enter(tenant, primary: try await nodes.located())
         defer { leave(generation) }
+        // A generation is started by `run`'s task a moment after it was made (the first, as the process starts).
+        while !generation.running.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
         do {
             return try await generation.client.withConnection(body)
         } catch {
@@ -159,7 +163,10 @@ public final class DatabaseClient: Service, Sendable {
                 for await generation in self.startStream {
                     group.addTask {
                         await withDiscardingTaskGroup { inner in
-                            inner.addTask { await generation.client.run() }
+                            inner.addTask {
+                                generation.running.store(true, ordering: .releasing)
+                                await generation.client.run()
+                            }
                             for await _ in generation.drained {}
                             inner.cancelAll()
                         }

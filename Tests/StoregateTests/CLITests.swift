@@ -49,6 +49,9 @@ import Testing
 
             let first = try await Self.storegate(["tenant", "apply", manifest.path], environment: env)
             #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stderr.isEmpty, "a command that succeeds prints nothing on stderr (no pool warnings)")
+            let quiet = try await Self.storegate(["tenant", "list"], environment: env)
+            #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
             #expect(first.stdout.contains("tenant studio: created"))
             #expect(first.stdout.contains("shown once"))
             let apiKey = first.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("sg_") }
