@@ -174,10 +174,6 @@ public struct DatabaseConfiguration: Sendable, CustomStringConvertible {
         }
         throw .unreachable(location: location, reason: reasons.joined(separator: "; "))
     }
-
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(DatabaseError) -> DatabaseConfiguration {
-        try DatabaseConfiguration(url: environment["STOREGATE_DATABASE_URL"] ?? defaultURL)
-    }
 }
 
 public enum DatabaseError: Error, CustomStringConvertible {
@@ -275,17 +271,6 @@ public enum DatabaseUnavailable {
             return error.connectionErrors.first.map { describe($0.error) } ?? error.dnsAAAAError.map(describe) ?? "cannot connect"
         }
         return String(describing: error)
-    }
-}
-
-extension PostgresClient {
-    /// Runs `body` in one transaction; the error thrown inside (or by BEGIN or COMMIT) is rethrown as itself.
-    public func transaction<T: Sendable>(logger: Logger, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await withTransaction(logger: logger) { conn in try await body(conn) }
-        } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error.commitError ?? error.beginError ?? error
-        }
     }
 }
 

@@ -13,7 +13,7 @@ import Logging
 public struct NotificationIngest: Sendable {
     let persistence: any Persistence
     let verification: Verification
-    let worker: JobWorker
+    let jobs: JobSignal
     let gateway: AppStoreGateway
     let logger: Logger
     let webhooks: WebhookTokens
@@ -47,7 +47,7 @@ public struct NotificationIngest: Sendable {
         case .success(let notification): stored = notification
         }
         let received = try await persistence.control(.read) { try await $0.inbox.receive(stored, tenantId: tenant.id, processingDue: Date()) }
-        if received { worker.poke() }
+        if received { jobs.poke() }
         return received ? .stored(stored.notificationUUID) : .duplicate(stored.notificationUUID)
     }
 
@@ -77,7 +77,7 @@ public struct NotificationIngest: Sendable {
     /// history, which are counted as new or known exactly.
     func store(_ stored: StoredNotification, tenant: Tenant) async throws -> Bool {
         let inserted = try await persistence.inTenant(tenant, .read) { try await $0.notifications.insert(stored, processingDue: Date()) }
-        if inserted { worker.poke() }
+        if inserted { jobs.poke() }
         return inserted
     }
 

@@ -97,7 +97,7 @@ public struct Services: Sendable {
             lease: webhooks.jobLease, coherence: coherence, signal: jobs)
         self.webhooks = WebhookService(persistence: persistence, vault: vault, policy: webhooks.urls, sender: sender, directory: directory)
         self.notifications = NotificationIngest(
-            persistence: persistence, verification: verification, worker: worker, gateway: gateway, logger: logger,
+            persistence: persistence, verification: verification, jobs: jobs, gateway: gateway, logger: logger,
             webhooks: WebhookTokens(ttl: authCacheTTL, coherence: coherence) { _, target in target.tenant.id }, directory: directory)
         self.holdings = HoldingsCache(holdingsCache, ttl: authCacheTTL, coherence: coherence)
         self.subscriptions = SubscriptionService(
