@@ -173,7 +173,7 @@ END
 $function$;
 
 
--- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 12.
+-- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 13.
 
 CREATE TABLE {{schema}}.account_links (
     app_id uuid NOT NULL,
@@ -423,7 +423,6 @@ CREATE TABLE {{schema}}.webhook_deliveries (
     created_at timestamp with time zone NOT NULL DEFAULT now(),
     finished_at timestamp with time zone,
     CONSTRAINT webhook_deliveries_endpoint_id_event_sequence_key UNIQUE (endpoint_id, event_sequence),
-    CONSTRAINT webhook_deliveries_endpoint_id_fkey FOREIGN KEY (endpoint_id) REFERENCES storegate.webhook_endpoints(id) ON DELETE CASCADE,
     CONSTRAINT webhook_deliveries_event_sequence_fkey FOREIGN KEY (event_sequence) REFERENCES {{schema}}.events(sequence),
     CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id),
     CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text])))

@@ -5,7 +5,9 @@ import Foundation
 //
 // A migration file: its first line is `-- <name>` (kept in the ledger), then statements, each ended by a
 // line that is only `;`. Comment lines and blank lines before a statement document it and are not part
-// of it; a statement's text (and so its checksum) is exactly the lines between.
+// of it; a statement's text (and so its checksum) is exactly the lines between. A comment line
+// `-- former checksum: <hex>` names a checksum the migration had before an edit whose difference a
+// later migration makes up for (a ledger row with it is accepted).
 
 struct Failure: Error, CustomStringConvertible {
     let description: String
@@ -16,6 +18,7 @@ struct MigrationFile {
     let version: Int
     let name: String
     let statements: [String]
+    let formerChecksums: [String]
 
     init(path: String) throws {
         let url = URL(fileURLWithPath: path)
@@ -32,8 +35,15 @@ struct MigrationFile {
         name = String(first.dropFirst(3))
         var statements: [String] = []
         var current: [String] = []
+        var former: [String] = []
         for (number, line) in lines.enumerated().dropFirst() {
-            if line == ";" {
+            if current.isEmpty, line.hasPrefix("-- former checksum: ") {
+                let checksum = String(line.dropFirst("-- former checksum: ".count))
+                guard checksum.count == 64, checksum.allSatisfy(\.isHexDigit) else {
+                    throw Failure(description: "\(path):\(number + 1): error: a former checksum is 64 hexadecimal digits")
+                }
+                former.append(checksum.lowercased())
+            } else if line == ";" {
                 guard !current.isEmpty else { throw Failure(description: "\(path):\(number + 1): error: `;` ends no statement") }
                 statements.append(current.joined(separator: "\n"))
                 current = []
@@ -46,6 +56,7 @@ struct MigrationFile {
         guard current.isEmpty else { throw Failure(description: "\(path):\(lines.count): error: the last statement is not ended by a line `;`") }
         guard !statements.isEmpty else { throw Failure(description: "\(path):1: error: no statements") }
         self.statements = statements
+        self.formerChecksums = former
     }
 }
 
@@ -80,7 +91,8 @@ do {
         for migration in migrations {
             swift += "        Migration(\(migration.version), \(literal(migration.name)), [\n"
             for statement in migration.statements { swift += "            \(literal(statement)),\n" }
-            swift += "        ]),\n"
+            swift +=
+                "        ]\(migration.formerChecksums.isEmpty ? "" : ", formerChecksums: [\(migration.formerChecksums.map(literal).joined(separator: ", "))]")),\n"
         }
         swift += "    ]\n}\n"
     }

@@ -70,4 +70,41 @@ import Testing
             #expect(report.failures.first?.error.contains("was applied with different SQL") == true)
         }
     }
+
+    /// A schema that ran migration 12 before its edit (with the foreign key to the control schema that
+    /// Citus cannot place) is accepted by its former checksum and loses the foreign key in 13.
+    @Test func aMigrationEditedWithItsFormerChecksumNamedMigratesOn() async throws {
+        try await TestDatabase.with { services, _ in
+            let tenant = try await services.tenants.create(slug: "before", name: "Before", actor: Actor("test"))
+            let schema = try TenantSchema(validating: tenant.storageName).sql
+            let twelve = try #require(TenantChain.chain.migrations.first { $0.version == 12 })
+            let former = try #require(twelve.formerChecksums.first)
+            let log = services.postgres.logger
+            // The schema as the old chain left it: version 12, its old checksum, the foreign key.
+            try await services.postgres.client.withConnection { conn in
+                try await conn.run(
+                    """
+                    ALTER TABLE \(unescaped: schema).webhook_deliveries ADD CONSTRAINT webhook_deliveries_endpoint_id_fkey
+                    FOREIGN KEY (endpoint_id) REFERENCES storegate.webhook_endpoints (id) ON DELETE CASCADE
+                    """, logger: log)
+                try await conn.run("UPDATE \(unescaped: schema).schema_migrations SET checksum = \(former) WHERE version = 12", logger: log)
+                try await conn.run("DELETE FROM \(unescaped: schema).schema_migrations WHERE version > 12", logger: log)
+                try await conn.run("UPDATE storegate.tenants SET schema_version = 12 WHERE id = \(tenant.id)", logger: log)
+            }
+            let report = try await services.postgres.migrator.migrateTenants()
+            #expect(report.failures.isEmpty && report.migrated == 1)
+            let foreignKeys = try await services.postgres.client.withConnection { conn in
+                try await conn.first(
+                    "SELECT count(*)::int FROM pg_constraint WHERE conrelid = \("\(tenant.storageName).webhook_deliveries")::regclass AND confrelid = 'storegate.webhook_endpoints'::regclass",
+                    as: Int.self, logger: log)
+            }
+            #expect(foreignKeys == 0)
+            // A checksum that is neither the current nor a former one is still refused.
+            try await services.postgres.client.withConnection { conn in
+                try await conn.run("UPDATE \(unescaped: schema).schema_migrations SET checksum = 'edited' WHERE version = 12", logger: log)
+                try await conn.run("UPDATE storegate.tenants SET schema_version = 12 WHERE id = \(tenant.id)", logger: log)
+            }
+            #expect(try await services.postgres.migrator.migrateTenants().failures.count == 1)
+        }
+    }
 }

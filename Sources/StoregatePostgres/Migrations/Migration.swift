@@ -7,11 +7,14 @@ public struct Migration: Sendable {
     public let version: Int
     public let name: String
     public let statements: [String]
+    /// Checksums the migration had before edits whose difference a later migration makes up for.
+    public let formerChecksums: [String]
 
-    public init(_ version: Int, _ name: String, _ statements: [String]) {
+    public init(_ version: Int, _ name: String, _ statements: [String], formerChecksums: [String] = []) {
         self.version = version
         self.name = name
         self.statements = statements
+        self.formerChecksums = formerChecksums
     }
 
     /// SHA-256 of the statements: a ledger row whose checksum differs means the chain was edited after it ran.

@@ -122,6 +122,19 @@ public struct Migrator: Sendable {
         // A migration may run longer than the statement timeout every connection starts with.
         try await conn.run("SET LOCAL statement_timeout = 0", logger: logger)
         try await conn.run("SELECT pg_advisory_xact_lock(hashtextextended(\(lockKey), 0))", logger: logger)
+        // On Citus with schema-based sharding (deploy/README.md) a new schema is distributed: a tenant's
+        // is placed on a worker, while the control schema and what it holds stay on the coordinator, not
+        // sent to the workers. The role a schema belongs to is made on every node by the operator: Citus
+        // is not to copy it there (as a role that is not a superuser, it could not). On PostgreSQL
+        // without Citus these settings are placeholders nothing reads.
+        if schemaSQL == ControlChain.schema {
+            try await conn.run("SET LOCAL citus.enable_schema_based_sharding TO off", logger: logger)
+            try await conn.run("SET LOCAL citus.enable_ddl_propagation TO off", logger: logger)
+        } else {
+            try await conn.run("SET LOCAL citus.enable_create_role_propagation TO off", logger: logger)
+            try await conn.run("SET LOCAL citus.enable_alter_role_propagation TO off", logger: logger)
+            try await conn.run("SET LOCAL citus.enable_alter_role_set_propagation TO off", logger: logger)
+        }
         if createSchema {
             try await conn.run("CREATE SCHEMA IF NOT EXISTS \(unescaped: schemaSQL)", logger: logger)
         }
@@ -137,7 +150,9 @@ public struct Migrator: Sendable {
         var done: [Int] = []
         for migration in chain.migrations {
             if let checksum = applied[migration.version] {
-                guard checksum == migration.checksum else { throw DatabaseError.migrationChecksumMismatch(schema: schemaSQL, version: migration.version) }
+                guard checksum == migration.checksum || migration.formerChecksums.contains(checksum) else {
+                    throw DatabaseError.migrationChecksumMismatch(schema: schemaSQL, version: migration.version)
+                }
                 continue
             }
             for statement in migration.rendered(schema: schemaSQL) {

@@ -17,6 +17,8 @@ public enum SchemaSnapshot {
             do {
                 // Every name is written with its schema, whatever the connection's search path.
                 _ = try await connection.query("SET LOCAL search_path TO pg_catalog", logger: logger)
+                // On Citus the scratch schema stays on the coordinator (see Migrator).
+                _ = try await connection.query("SET LOCAL citus.enable_schema_based_sharding TO off", logger: logger)
                 text += "-- The control schema, at version \(ControlChain.chain.latestVersion).\n\n"
                 text += try await describe(schema: ControlChain.schema, writtenAs: ControlChain.schema, on: connection, logger: logger)
                 _ = try await connection.query("CREATE SCHEMA \(unescaped: scratch)", logger: logger)

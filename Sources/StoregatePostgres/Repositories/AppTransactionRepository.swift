@@ -24,7 +24,7 @@ struct AppTransactionRepository: AppTransactionStore {
             ON CONFLICT (app_id, environment, app_transaction_id) DO UPDATE SET
                 original_purchase_date = excluded.original_purchase_date, original_platform = excluded.original_platform, signed_date = excluded.signed_date,
                 signed_app_transaction = excluded.signed_app_transaction, payload = excluded.payload,
-                consent_rescinded_at = coalesce(a.consent_rescinded_at, excluded.consent_rescinded_at), updated_at = now()
+                consent_rescinded_at = coalesce(a.consent_rescinded_at, excluded.consent_rescinded_at), updated_at = excluded.updated_at
             """)
     }
 

@@ -66,17 +66,20 @@ struct CustomerRepository: CustomerStore {
         }
     }
 
-    /// The customer it was linked to before (a transfer) changes holdings too.
+    /// The customer it was linked to before (a transfer) changes holdings too. (`MATERIALIZED`: read
+    /// before the link is written on Citus as well; see `SubscriptionRepository.upsert`.)
     func setLink(appId: UUID, kind: AccountLink.Kind, value: String, customer: UUID) async throws {
         let previous =
             try await scope.first(
                 """
-                WITH previous AS (
+                WITH previous AS MATERIALIZED (
                     SELECT customer FROM \(unescaped: s).account_links WHERE app_id = \(appId) AND kind = \(kind.rawValue) AND value = \(value)
+                ), linked AS (
+                    INSERT INTO \(unescaped: s).account_links (app_id, kind, value, customer) VALUES (\(appId), \(kind.rawValue), \(value), \(customer))
+                    ON CONFLICT (app_id, kind, value) DO UPDATE SET customer = excluded.customer, linked_at = excluded.linked_at
+                    RETURNING 1
                 )
-                INSERT INTO \(unescaped: s).account_links (app_id, kind, value, customer) VALUES (\(appId), \(kind.rawValue), \(value), \(customer))
-                ON CONFLICT (app_id, kind, value) DO UPDATE SET customer = excluded.customer, linked_at = now()
-                RETURNING (SELECT customer FROM previous)
+                SELECT p.customer FROM linked LEFT JOIN previous p ON true
                 """, as: UUID?.self) ?? nil
         scope.changes.holdings(of: customer)
         scope.changes.holdings(of: previous)

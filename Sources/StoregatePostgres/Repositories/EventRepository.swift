@@ -10,7 +10,8 @@ struct EventRepository: EventStore {
 
     /// One statement: the numbering row moves by the count (and stays locked until commit); the events
     /// are inserted numbered after its old value, in the order given; each event is due at every
-    /// endpoint of the tenant whose filter it passes, and each such endpoint's delivery job is due now.
+    /// endpoint of the tenant whose filter it passes (locked as a foreign key would: an endpoint being
+    /// deleted waits, or is not seen), and each such endpoint's delivery job is due now.
     /// Optional values travel as text arrays, an empty string for none.
     func append(_ events: [NewEvent]) async throws {
         guard !events.isEmpty else { return }
@@ -33,6 +34,7 @@ struct EventRepository: EventStore {
                 SELECT w.id, i.sequence FROM inserted i JOIN storegate.webhook_endpoints w ON w.tenant_id = \(scope.tenantId)
                     AND (cardinality(w.event_types) = 0 OR i.type = ANY(w.event_types))
                     AND (w.app_id IS NULL OR w.app_id = i.app_id) AND (w.environment IS NULL OR w.environment = i.environment)
+                FOR KEY SHARE OF w
                 RETURNING endpoint_id
             )
             INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at)
@@ -44,23 +46,26 @@ struct EventRepository: EventStore {
     func list(after sequence: Int64, types: [Event.Kind], limit: Int) async throws -> [Event] {
         try await scope.all(
             """
-            \(unescaped: Self.select(s))
+            \(unescaped: Self.select(s)) AND a.tenant_id = \(scope.tenantId)
             WHERE e.sequence > \(sequence) AND (cardinality(\(types.map(\.rawValue))::text[]) = 0 OR e.type = ANY(\(types.map(\.rawValue))::text[]))
             ORDER BY e.sequence LIMIT \(limit)
             """, Self.event)
     }
 
     func find(sequences: [Int64]) async throws -> [Event] {
-        try await scope.all("\(unescaped: Self.select(s)) WHERE e.sequence = ANY(\(sequences)) ORDER BY e.sequence", Self.event)
+        try await scope.all(
+            "\(unescaped: Self.select(s)) AND a.tenant_id = \(scope.tenantId) WHERE e.sequence = ANY(\(sequences)) ORDER BY e.sequence", Self.event)
     }
 
+    /// Ends in the join with the apps, which the caller narrows to the tenant's (`AND a.tenant_id = …`):
+    /// on Citus the control schema's rows are read on the coordinator, and only those.
     static func select(_ s: String) -> String {
         """
         SELECT e.sequence, e.id, e.type, e.created_at, e.app_id, a.bundle_id, e.environment, e.customer, c.customer_id, e.data::text, n.signed_payload
         FROM \(s).events e
-        LEFT JOIN storegate.apps a ON a.id = e.app_id
         LEFT JOIN \(s).customers c ON c.id = e.customer
         LEFT JOIN \(s).notifications n ON n.notification_uuid = e.notification_uuid
+        LEFT JOIN storegate.apps a ON a.id = e.app_id
         """
     }
 

@@ -58,9 +58,11 @@ struct NotificationRepository: NotificationStore {
             """
             SELECT \(unescaped: Self.columns) FROM \(unescaped: s).notifications WHERE (\(appId)::uuid IS NULL OR app_id = \(appId))
             UNION ALL
-            SELECT \(unescaped: Self.inboxColumns) FROM storegate.notification_inbox i
+            SELECT \(unescaped: Self.inboxColumns) FROM storegate.notification_inbox
             WHERE tenant_id = \(scope.tenantId) AND (\(appId)::uuid IS NULL OR app_id = \(appId))
-              AND NOT EXISTS (SELECT 1 FROM \(unescaped: s).notifications n WHERE n.notification_uuid = i.notification_uuid)
+              AND notification_uuid NOT IN (
+                  SELECT notification_uuid FROM \(unescaped: s).notifications
+                  WHERE notification_uuid IN (SELECT notification_uuid FROM storegate.notification_inbox WHERE tenant_id = \(scope.tenantId)))
             ORDER BY received_at DESC, notification_uuid LIMIT \(limit)
             """)
     }
@@ -93,9 +95,9 @@ struct NotificationRepository: NotificationStore {
             SELECT \(unescaped: Self.columns) FROM \(unescaped: s).notifications
             WHERE notification_uuid = ANY(\(uuids)) AND processed_at IS NULL
             UNION ALL
-            SELECT \(unescaped: Self.inboxColumns) FROM storegate.notification_inbox i
+            SELECT \(unescaped: Self.inboxColumns) FROM storegate.notification_inbox
             WHERE tenant_id = \(scope.tenantId) AND notification_uuid = ANY(\(uuids))
-              AND NOT EXISTS (SELECT 1 FROM \(unescaped: s).notifications n WHERE n.notification_uuid = i.notification_uuid)
+              AND notification_uuid <> ALL (ARRAY(SELECT notification_uuid FROM \(unescaped: s).notifications WHERE notification_uuid = ANY(\(uuids))))
             ORDER BY received_at, notification_uuid
             """, hot: true)
     }

@@ -118,7 +118,7 @@ struct RefundRepository: RefundStore {
             """
             UPDATE \(unescaped: s).consumption_requests
             SET status = \(status.rawValue), status_reason = \(reason), api_version = \(api?.rawValue), sent_body = \(sentBody)::jsonb,
-                sent_at = CASE WHEN \(status.rawValue) = 'sent' THEN now() ELSE sent_at END, attempts = attempts + 1, updated_at = now()
+                \(unescaped: status == .sent ? "sent_at = now()," : "") attempts = attempts + 1, updated_at = now()
             WHERE id = \(id) AND status = 'pending'
             RETURNING 1
             """, as: Int.self) != nil
@@ -138,7 +138,7 @@ struct RefundRepository: RefundStore {
         try await scope.run(
             """
             INSERT INTO \(unescaped: s).consumption_facts (app_id, transaction_id, facts) VALUES (\(appId), \(transactionId), \(try JSONColumn.encode(facts))::jsonb)
-            ON CONFLICT (app_id, transaction_id) DO UPDATE SET facts = excluded.facts, reported_at = now()
+            ON CONFLICT (app_id, transaction_id) DO UPDATE SET facts = excluded.facts, reported_at = excluded.reported_at
             """)
     }
 
@@ -152,7 +152,7 @@ struct RefundRepository: RefundStore {
         try await scope.run(
             """
             INSERT INTO \(unescaped: s).refund_policies (app_id, policy) VALUES (\(appId), \(try JSONColumn.encode(policy))::jsonb)
-            ON CONFLICT (app_id) DO UPDATE SET policy = excluded.policy, updated_at = now()
+            ON CONFLICT (app_id) DO UPDATE SET policy = excluded.policy, updated_at = excluded.updated_at
             """)
     }
 

@@ -20,14 +20,15 @@ struct SubscriptionRepository: SubscriptionStore {
     ]
 
     /// The previous state is read in the same statement, so from the same snapshot: what was committed
-    /// when it started. (A change another unit commits to the same subscription while this one runs is
+    /// when it started (`MATERIALIZED`: before the upsert on Citus as well, which runs a statement's
+    /// writing parts as steps of their own, the reads after them seeing their rows). (A change another unit commits to the same subscription while this one runs is
     /// applied first or refused by the signed date, but this event's previous state does not show it.)
     /// Its customer's holdings change (the row's customer after the write).
     @discardableResult
     func upsert(_ s: Subscription) async throws -> SubscriptionChange? {
         try await scope.hot(
             """
-            WITH previous AS (
+            WITH previous AS MATERIALIZED (
                 SELECT status, product_id, expires_date, auto_renew_status FROM \(unescaped: self.s).subscriptions
                 WHERE app_id = \(s.appId) AND environment = \(s.environment.rawValue) AND original_transaction_id = \(s.originalTransactionId)
             ), upserted AS (
@@ -48,7 +49,7 @@ struct SubscriptionRepository: SubscriptionStore {
                 grace_period_expires_date = excluded.grace_period_expires_date, offer_type = excluded.offer_type, offer_identifier = excluded.offer_identifier,
                 price = coalesce(excluded.price, s.price), currency = coalesce(excluded.currency, s.currency), signed_date = excluded.signed_date,
                 offer_period = excluded.offer_period, renewal = coalesce(excluded.renewal, s.renewal),
-                updated_at = now()
+                updated_at = excluded.updated_at
             WHERE excluded.signed_date >= s.signed_date
             RETURNING status, product_id, expires_date, auto_renew_status, customer
             )

@@ -21,7 +21,7 @@ struct TransactionRepository: TransactionStore {
             ON CONFLICT (app_id, environment, transaction_id) DO UPDATE SET
                 customer = coalesce(excluded.customer, transactions.customer), app_transaction_id = excluded.app_transaction_id,
                 expires_date = excluded.expires_date, revocation_date = excluded.revocation_date, app_account_token = excluded.app_account_token,
-                signed_date = excluded.signed_date, signed_transaction = excluded.signed_transaction, payload = excluded.payload, updated_at = now()
+                signed_date = excluded.signed_date, signed_transaction = excluded.signed_transaction, payload = excluded.payload, updated_at = excluded.updated_at
             WHERE transactions.signed_date IS NULL OR excluded.signed_date >= transactions.signed_date
             RETURNING xmax = 0, customer
             """

@@ -38,9 +38,10 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
         }
     }
 
-    /// One statement for a batch: the attempts, each delivery's new state, and the endpoint's health
-    /// where it changes (failing once a delivery is dead-lettered, healthy again after a success).
-    /// Optional values travel as text, an empty string for none.
+    /// One statement for a batch's attempts and each delivery's new state (finished when its last
+    /// attempt was made, the epoch standing for not finished; the next attempt's time is read only while
+    /// pending), and one for the endpoint's health where it changes (failing once a delivery is
+    /// dead-lettered, healthy again after a success). Optional values travel as text, an empty string for none.
     func record(_ results: [DeliveryResult], endpointId: UUID) async throws {
         guard !results.isEmpty else { return }
         let health = results.contains { $0.outcome == .failed } ? "failed" : results.contains { $0.outcome == .delivered } ? "delivered" : ""
@@ -50,41 +51,43 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
                 SELECT * FROM unnest(\(results.map(\.deliveryId))::uuid[], \(results.map(\.attempt.number))::int[],
                                      \(results.map(\.attempt.attemptedAt))::timestamptz[], \(results.map { $0.attempt.statusCode.map(String.init) ?? "" })::text[],
                                      \(results.map(\.attempt.latencyMilliseconds))::int[], \(results.map { $0.attempt.error ?? "" })::text[],
-                                     \(results.map(\.outcome.rawValue))::text[], \(results.map { $0.next ?? $0.attempt.attemptedAt })::timestamptz[])
-                    AS r(id, number, attempted_at, status_code, latency_ms, error, outcome, next)
+                                     \(results.map(\.outcome.rawValue))::text[], \(results.map { $0.next ?? $0.attempt.attemptedAt })::timestamptz[],
+                                     \(results.map { $0.outcome == .pending ? Date(timeIntervalSince1970: 0) : $0.attempt.attemptedAt })::timestamptz[])
+                    AS r(id, number, attempted_at, status_code, latency_ms, error, outcome, next, finished)
             ), attempt AS (
                 INSERT INTO \(unescaped: s).webhook_attempts (delivery_id, number, attempted_at, status_code, latency_ms, error)
                 SELECT id, number, attempted_at, nullif(status_code, '')::int, latency_ms, nullif(error, '') FROM r
                 ON CONFLICT DO NOTHING
-            ), health AS (
-                UPDATE storegate.webhook_endpoints
-                SET failing_since = CASE WHEN \(health) = 'failed' THEN coalesce(failing_since, now()) END
-                WHERE id = \(endpointId) AND tenant_id = \(scope.tenantId)
-                  AND ((\(health) = 'failed' AND failing_since IS NULL) OR (\(health) = 'delivered' AND failing_since IS NOT NULL))
             )
             UPDATE \(unescaped: s).webhook_deliveries d
-            SET attempts = greatest(d.attempts, r.number), status = r.outcome, leased_until = NULL,
-                next_attempt_at = CASE WHEN r.outcome = 'pending' THEN r.next ELSE d.next_attempt_at END,
-                finished_at = CASE WHEN r.outcome = 'pending' THEN NULL ELSE now() END
+            SET attempts = greatest(d.attempts, r.number), status = r.outcome, leased_until = NULL, next_attempt_at = r.next,
+                finished_at = nullif(r.finished, 'epoch'::timestamptz)
             FROM r WHERE d.id = r.id
+            """)
+        guard !health.isEmpty else { return }
+        try await scope.hot(
+            """
+            UPDATE storegate.webhook_endpoints SET failing_since = CASE WHEN \(health) = 'failed' THEN now() END
+            WHERE id = \(endpointId) AND tenant_id = \(scope.tenantId) AND (failing_since IS NULL) = (\(health) = 'failed')
             """)
     }
 
-    /// One statement. The job is still this run's while its lease lies ahead (`due_at` after now);
-    /// appending events makes it due at once (`due_at` in the past), and then it is left to run again.
-    /// Both checks are on the job's row, which PostgreSQL reads again if a concurrent append changed it.
+    /// The next pending delivery's time, then the job: removed when there is none, else due then. The
+    /// job is still this run's while its lease lies ahead (`due_at` after now); appending events makes
+    /// it due at once (`due_at` in the past), and then it is left to run again. The check is on the
+    /// job's row, which PostgreSQL reads again if a concurrent append changed it; an append whose
+    /// deliveries the first read missed makes the job due (or anew) after this.
     func settle(_ job: Job, endpointId: UUID) async throws {
-        try await scope.run(
-            """
-            WITH next AS (
-                SELECT min(next_attempt_at) AS at FROM \(unescaped: s).webhook_deliveries WHERE endpoint_id = \(endpointId) AND status = 'pending'
-            ), removed AS (
-                DELETE FROM storegate.jobs j USING next
-                WHERE j.id = \(job.id) AND next.at IS NULL AND j.due_at > clock_timestamp()
-            )
-            UPDATE storegate.jobs j SET due_at = next.at, claimed_by = NULL FROM next
-            WHERE j.id = \(job.id) AND next.at IS NOT NULL AND j.due_at > clock_timestamp()
-            """)
+        let next =
+            try await scope.first(
+                "SELECT min(next_attempt_at) FROM \(unescaped: s).webhook_deliveries WHERE endpoint_id = \(endpointId) AND status = 'pending'",
+                as: Date?.self) ?? nil
+        if let next {
+            try await scope.run(
+                "UPDATE storegate.jobs SET due_at = \(next), claimed_by = NULL WHERE id = \(job.id) AND due_at > clock_timestamp()")
+        } else {
+            try await scope.run("DELETE FROM storegate.jobs WHERE id = \(job.id) AND due_at > clock_timestamp()")
+        }
     }
 
     func list(endpointId: UUID?, status: WebhookDelivery.Status?, before: UUID?, limit: Int) async throws -> [WebhookDelivery] {

@@ -37,8 +37,14 @@ struct WebhookEndpointRepository: WebhookEndpointStore {
             """, as: Int.self) != nil
     }
 
+    /// The endpoint, then its deliveries (in the tenant's schema, which references nothing outside it).
     func delete(id: UUID) async throws -> Bool {
-        try await scope.first("DELETE FROM storegate.webhook_endpoints WHERE id = \(id) AND tenant_id = \(tenantId) RETURNING 1", as: Int.self) != nil
+        guard
+            try await scope.first("DELETE FROM storegate.webhook_endpoints WHERE id = \(id) AND tenant_id = \(tenantId) RETURNING 1", as: Int.self)
+                != nil
+        else { return false }
+        try await scope.run("DELETE FROM \(unescaped: scope.sql).webhook_deliveries WHERE endpoint_id = \(id)")
+        return true
     }
 
     func find(id: UUID) async throws -> WebhookEndpoint? {

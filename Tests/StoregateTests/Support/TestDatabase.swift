@@ -44,7 +44,7 @@ enum TestDatabase {
         _ body: @Sendable (Services, _ databaseURL: String) async throws -> T
     ) async throws -> T {
         let name = "sg_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
-        try await admin { conn, log in try await conn.run("CREATE DATABASE \(unescaped: "\"\(name)\"")", logger: log) }
+        try await create(String(name))
         let url = url(database: String(name))
         do {
             let config = try DatabaseConfiguration(url: url, maximumConnections: 8)
@@ -78,9 +78,47 @@ enum TestDatabase {
         let description: String
     }
 
+    /// Creates a test database: on the cluster, or on a Citus cluster (`deploy/local/citus test`) on its
+    /// coordinator and workers at once, Citus in each, the workers added and schema-based sharding on;
+    /// one database at a time (made at once, they wait on each other past the statement timeout, and
+    /// Citus's connections between the nodes fail).
+    private static func create(_ name: String) async throws {
+        guard let citus = Citus.cluster else {
+            return try await admin { conn, log in try await conn.run("CREATE DATABASE \(unescaped: "\"\(name)\"")", logger: log) }
+        }
+        try await citus.oneAtATime { try await makeOnCitus(name, citus) }
+    }
+
+    private static func makeOnCitus(_ name: String, _ citus: Citus) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for node in citus.nodes {
+                group.addTask {
+                    try await citus.superuser(node, database: "postgres") { conn, log in
+                        try await conn.run("CREATE DATABASE \(unescaped: "\"\(name)\"") OWNER storegate", logger: log)
+                    }
+                    try await citus.superuser(node, database: name) { conn, log in try await conn.run("CREATE EXTENSION citus", logger: log) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await citus.superuser(citus.nodes[0], database: name) { conn, log in
+            try await conn.run("SELECT citus_set_coordinator_host(\(citus.nodes[0].host), \(Int32(citus.nodes[0].port)))", logger: log)
+            for worker in citus.nodes.dropFirst() { try await conn.run("SELECT citus_add_node(\(worker.host), \(Int32(worker.port)))", logger: log) }
+            try await conn.run("ALTER DATABASE \(unescaped: "\"\(name)\"") SET citus.enable_schema_based_sharding TO on", logger: log)
+        }
+    }
+
     /// Drops a test database. `WITH (FORCE)` cannot end an autovacuum worker unless the role may signal
     /// backends (`deploy/local/postgres.sh` grants that); elsewhere the drop is retried until the worker is done.
     private static func drop(_ name: String) async throws {
+        if let citus = Citus.cluster {
+            for node in citus.nodes.reversed() {
+                try await citus.superuser(node, database: "postgres") { conn, log in
+                    try await conn.run("DROP DATABASE IF EXISTS \(unescaped: "\"\(name)\"") WITH (FORCE)", logger: log)
+                }
+            }
+            return
+        }
         for attempt in 1...20 {
             do {
                 return try await admin { conn, log in try await conn.run("DROP DATABASE IF EXISTS \(unescaped: "\"\(name)\"") WITH (FORCE)", logger: log) }

@@ -3,10 +3,13 @@
 -- Each event due at each endpoint whose filter it passes, written with the event; and every
 -- attempt to send it. A delivery is retried for 3 days from `retry_from` (its creation, or its
 -- redelivery), then dead-lettered (`failed`).
+--
+-- The endpoint is named without a foreign key to the control schema (see migration 13).
+-- former checksum: 167ec9b67f79555825b826b2813affa5a8de2cb59978083b2ad884e3a08463a7
 
 CREATE TABLE {{schema}}.webhook_deliveries (
     id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-    endpoint_id uuid NOT NULL REFERENCES storegate.webhook_endpoints (id) ON DELETE CASCADE,
+    endpoint_id uuid NOT NULL,
     event_sequence bigint NOT NULL REFERENCES {{schema}}.events (sequence),
     status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
     attempts integer NOT NULL DEFAULT 0,
