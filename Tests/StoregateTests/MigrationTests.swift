@@ -73,7 +73,8 @@ import Testing
 
     /// A schema that ran migration 12 before its edit (with the foreign key to the control schema that
     /// Citus cannot place) is accepted by its former checksum and loses the foreign key in 13.
-    @Test func aMigrationEditedWithItsFormerChecksumNamedMigratesOn() async throws {
+    @Test(.disabled(if: Citus.cluster != nil, "Citus cannot hold the foreign key the old migration made"))
+    func aMigrationEditedWithItsFormerChecksumNamedMigratesOn() async throws {
         try await TestDatabase.with { services, _ in
             let tenant = try await services.tenants.create(slug: "before", name: "Before", actor: Actor("test"))
             let schema = try TenantSchema(validating: tenant.storageName).sql

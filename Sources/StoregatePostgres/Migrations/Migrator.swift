@@ -30,11 +30,33 @@ public struct Migrator: Sendable {
         public var failures: [(schema: String, error: String)] = []
     }
 
-    /// Applies the control chain; returns the versions it applied (empty when already current).
+    /// Applies the control chain; returns the versions it applied (empty when already current). On
+    /// Citus, the control tables are then made Citus local tables (see `placeControlTablesOnCitus`).
     @discardableResult
     public func migrateControl() async throws -> [Int] {
-        try await client.transaction(logger: logger) { conn in
+        let applied = try await client.transaction(logger: logger) { conn in
             try await apply(controlChain, schemaSQL: ControlChain.schema, lockKey: "storegate.control", createSchema: true, on: conn)
+        }
+        try await client.withConnection { conn in try await placeControlTablesOnCitus(on: conn) }
+        return applied
+    }
+
+    /// On Citus, each control table not yet known to it is added to its metadata as a Citus local table
+    /// (with those its foreign keys reach): it stays on the coordinator, and a transaction that writes
+    /// one and a tenant's tables on a worker commits on both or neither (two-phase commit; for a table
+    /// Citus does not know, the worker would commit first and the coordinator could then fail). Without
+    /// Citus, nothing.
+    func placeControlTablesOnCitus(on conn: PostgresConnection) async throws {
+        guard try await conn.first("SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL", as: Bool.self, logger: logger) == true else { return }
+        while let table = try await conn.first(
+            """
+            SELECT c.oid::regclass::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE n.nspname = \(ControlChain.schema) AND c.relkind = 'r'
+              AND NOT EXISTS (SELECT 1 FROM pg_dist_partition p WHERE p.logicalrelid = c.oid)
+            ORDER BY c.relname LIMIT 1
+            """, as: String.self, logger: logger)
+        {
+            try await conn.run("SELECT citus_add_local_table_to_metadata(\(table)::regclass, cascade_via_foreign_keys => true)", logger: logger)
         }
     }
 
@@ -123,18 +145,16 @@ public struct Migrator: Sendable {
         try await conn.run("SET LOCAL statement_timeout = 0", logger: logger)
         try await conn.run("SELECT pg_advisory_xact_lock(hashtextextended(\(lockKey), 0))", logger: logger)
         // On Citus with schema-based sharding (deploy/README.md) a new schema is distributed: a tenant's
-        // is placed on a worker, while the control schema and what it holds stay on the coordinator, not
-        // sent to the workers. The role a schema belongs to is made on every node by the operator: Citus
-        // is not to copy it there (as a role that is not a superuser, it could not). On PostgreSQL
-        // without Citus these settings are placeholders nothing reads.
+        // is placed on a worker, while the control schema stays on the coordinator. The role a schema
+        // belongs to is made on every node by the operator: Citus is not to copy it there (as a role
+        // that is not a superuser, it could not). On PostgreSQL without Citus these settings are
+        // placeholders nothing reads.
         if schemaSQL == ControlChain.schema {
             try await conn.run("SET LOCAL citus.enable_schema_based_sharding TO off", logger: logger)
-            try await conn.run("SET LOCAL citus.enable_ddl_propagation TO off", logger: logger)
-        } else {
-            try await conn.run("SET LOCAL citus.enable_create_role_propagation TO off", logger: logger)
-            try await conn.run("SET LOCAL citus.enable_alter_role_propagation TO off", logger: logger)
-            try await conn.run("SET LOCAL citus.enable_alter_role_set_propagation TO off", logger: logger)
         }
+        try await conn.run("SET LOCAL citus.enable_create_role_propagation TO off", logger: logger)
+        try await conn.run("SET LOCAL citus.enable_alter_role_propagation TO off", logger: logger)
+        try await conn.run("SET LOCAL citus.enable_alter_role_set_propagation TO off", logger: logger)
         if createSchema {
             try await conn.run("CREATE SCHEMA IF NOT EXISTS \(unescaped: schemaSQL)", logger: logger)
         }

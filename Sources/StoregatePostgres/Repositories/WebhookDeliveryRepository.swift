@@ -44,7 +44,6 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
     /// dead-lettered, healthy again after a success). Optional values travel as text, an empty string for none.
     func record(_ results: [DeliveryResult], endpointId: UUID) async throws {
         guard !results.isEmpty else { return }
-        let health = results.contains { $0.outcome == .failed } ? "failed" : results.contains { $0.outcome == .delivered } ? "delivered" : ""
         try await scope.hot(
             """
             WITH r AS (
@@ -64,16 +63,22 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
                 finished_at = nullif(r.finished, 'epoch'::timestamptz)
             FROM r WHERE d.id = r.id
             """)
-        guard !health.isEmpty else { return }
-        try await scope.hot(
-            """
-            UPDATE storegate.webhook_endpoints SET failing_since = CASE WHEN \(health) = 'failed' THEN now() END
-            WHERE id = \(endpointId) AND tenant_id = \(scope.tenantId) AND (failing_since IS NULL) = (\(health) = 'failed')
-            """)
+        if results.contains(where: { $0.outcome == .failed }) {
+            try await scope.hot(
+                "UPDATE storegate.webhook_endpoints SET failing_since = now() WHERE id = \(endpointId) AND tenant_id = \(scope.tenantId) AND failing_since IS NULL"
+            )
+        } else if results.contains(where: { $0.outcome == .delivered }) {
+            try await scope.hot(
+                """
+                UPDATE storegate.webhook_endpoints SET failing_since = NULL
+                WHERE id = \(endpointId) AND tenant_id = \(scope.tenantId) AND failing_since IS NOT NULL
+                """)
+        }
     }
 
     /// The next pending delivery's time, then the job: removed when there is none, else due then. The
-    /// job is still this run's while its lease lies ahead (`due_at` after now); appending events makes
+    /// job is still this run's while its lease lies ahead (`due_at` after the statement's start; not
+    /// the transaction's, which an append that began later may precede); appending events makes
     /// it due at once (`due_at` in the past), and then it is left to run again. The check is on the
     /// job's row, which PostgreSQL reads again if a concurrent append changed it; an append whose
     /// deliveries the first read missed makes the job due (or anew) after this.
@@ -84,9 +89,9 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
                 as: Date?.self) ?? nil
         if let next {
             try await scope.run(
-                "UPDATE storegate.jobs SET due_at = \(next), claimed_by = NULL WHERE id = \(job.id) AND due_at > clock_timestamp()")
+                "UPDATE storegate.jobs SET due_at = \(next), claimed_by = NULL WHERE id = \(job.id) AND due_at > statement_timestamp()")
         } else {
-            try await scope.run("DELETE FROM storegate.jobs WHERE id = \(job.id) AND due_at > clock_timestamp()")
+            try await scope.run("DELETE FROM storegate.jobs WHERE id = \(job.id) AND due_at > statement_timestamp()")
         }
     }
 
