@@ -11,7 +11,8 @@ import StoregatePostgres
 import Synchronization
 
 /// Storegate on a primary and a standby (`deploy/local/ha`) under load, while the primary fails: once by
-/// `pg_autoctl perform failover`, once by `kill -9` of its postmaster. The load is what a deployment
+/// `pg_autoctl perform failover`, once by `kill -9` of its postmaster; or on Citus (`deploy/local/citus`)
+/// while the tenant's schema moves to another worker (`citus_schema_move`). The load is what a deployment
 /// sees: Apple's notifications (each distinct), RPC writes (`accounts.ensure` of a new customer each),
 /// status reads and offer signing. Afterwards every notification answered 200 must be stored and
 /// applied, and every write answered without error must be there. Printed: the time without service
@@ -141,8 +142,9 @@ enum Failover {
         try await Task.sleep(for: .seconds(3))
         for event in events {
             let when = ContinuousClock.now
-            let status = await shell(event.command)
-            line("  \(event.label) at \(String(format: "%.1f", at(when))) s", status == 0 ? "done" : "exited \(status)")
+            let status = await shell(event.command, environment: ["STOREGATE_BENCH_SCHEMA": tenant.storageName])
+            let took = String(format: "%.1f s", (ContinuousClock.now - when) / .seconds(1))
+            line("  \(event.label) at \(String(format: "%.1f", at(when))) s", status == 0 ? "done in \(took)" : "exited \(status) after \(took)")
             happened.append((event, when))
             try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
             if let waitCommand { _ = await shell(waitCommand) }
@@ -251,10 +253,11 @@ enum Failover {
 
     /// Runs `command` with bash, its output passed through; returns its exit status. Waited for without
     /// holding one of the (two) threads that run the load.
-    static func shell(_ command: String) async -> Int32 {
+    static func shell(_ command: String, environment: [String: String] = [:]) async -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", command]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         return await withCheckedContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do {

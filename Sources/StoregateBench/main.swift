@@ -17,8 +17,9 @@ import Synchronization
 // Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
 // STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
 // Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--tenants N] [--tenant-pools N] [--tenant-pool-tenants N]; the phases: signing,
-// reads, tenants, ingest, stale, crash, and (only when named) failover with --failover-command, --kill-command and
-// --wait-command (see deploy/local/ha). Like `storegate serve`, 20 connections: 4 tenant pools of 4 and 4 for the
+// reads, tenants, ingest, stale, crash, and (only when named) failover with --failover-command, --kill-command,
+// --move-command (run with STOREGATE_BENCH_SCHEMA, the tenant's schema) and --wait-command (see deploy/local/ha
+// and deploy/local/citus). Like `storegate serve`, 20 connections: 4 tenant pools of 4 and 4 for the
 // control schema (`--tenant-pools 0`: all 20 shared).
 // openssl (if installed) is run beside the batch rounds for the yardstick. The tenants phase creates N
 // tenants (default 1,000) and reads status for a random one per request. Reads are measured against a
@@ -429,7 +430,10 @@ try await withThrowingTaskGroup(of: Void.self) { group in
 
     // Only when asked for, against a formation (`deploy/local/ha test`): the commands fail its primary.
     if option("--only")?.split(separator: ",").contains("failover") == true {
-        let events = [("--failover-command", "pg_autoctl perform failover"), ("--kill-command", "kill -9 of the primary's postmaster")].compactMap {
+        let events = [
+            ("--failover-command", "pg_autoctl perform failover"), ("--kill-command", "kill -9 of the primary's postmaster"),
+            ("--move-command", "citus_schema_move of the tenant's schema"),
+        ].compactMap {
             flag, label in option(flag).map { Failover.Event(label: label, command: $0) }
         }
         try await Failover.measure(
