@@ -33,6 +33,45 @@ import Testing
         }
     }
 
+    /// A commit the primary cannot replicate (its synchronous standby is not there) waits; Storegate gives
+    /// up on it at the unit's deadline and answers `unavailable`, never success. (Cancelling that wait
+    /// would make PostgreSQL report the commit as done, "canceling wait for synchronous replication":
+    /// Storegate never cancels a statement, it closes the connection, and the server's statement timeout
+    /// ends before a commit's wait begins, as this test shows with either timeout the shorter.)
+    @Test func aCommitNoStandbyConfirmedIsNeverAnsweredAsDone() async throws {
+        try await OwnedPostgres.with { primary in
+            try await primary.withServices(deadlines: Self.deadlines) { services in
+                let tenant = try await services.tenants.create(slug: "unreplicated", name: "Unreplicated", actor: Actor("test"))
+                try await Self.superuser(primary, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'")
+                try await Self.superuser(primary, "SELECT pg_reload_conf()")
+                try await eventually("commits wait for the standby") {
+                    (try? await Self.superuser(primary, "SHOW synchronous_standby_names")) == "nobody"
+                }
+                let start = ContinuousClock.now
+                await #expect(throws: StoregateError.self) {
+                    try await services.accounts.ensure(tenant: tenant, customerId: "unconfirmed", actor: Actor("test"))
+                }
+                #expect(ContinuousClock.now - start < Self.deadlines.unit + .seconds(2))
+                try await Self.superuser(primary, "ALTER SYSTEM RESET synchronous_standby_names")
+                try await Self.superuser(primary, "SELECT pg_reload_conf()")
+            }
+        }
+    }
+
+    /// Runs `sql` as the cluster's superuser; the first column of its first row as text.
+    @discardableResult
+    static func superuser(_ cluster: OwnedPostgres, _ sql: String) async throws -> String? {
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let config = try DatabaseConfiguration(url: "postgres://postgres@127.0.0.1:\(cluster.port)/storegate?sslmode=disable")
+        let conn = try await PostgresConnection.connect(configuration: try config.connection(for: config.nodes[0]), id: 1, logger: logger)
+        defer { Task { try? await conn.close() } }
+        var first: String?
+        for try await row in try await conn.query(PostgresQuery(unsafeSQL: sql), logger: logger) where first == nil {
+            first = try? row.decode(String.self)
+        }
+        return first
+    }
+
     /// The standby is named first: the primary is found and written to, not the standby.
     @Test func theWritableNodeIsUsedWhereverItIsNamed() async throws {
         try await OwnedPostgres.with { primary in
