@@ -152,9 +152,11 @@ public struct Migrator: Sendable {
         if schemaSQL == ControlChain.schema {
             try await conn.run("SET LOCAL citus.enable_schema_based_sharding TO off", logger: logger)
         }
-        try await conn.run("SET LOCAL citus.enable_create_role_propagation TO off", logger: logger)
-        try await conn.run("SET LOCAL citus.enable_alter_role_propagation TO off", logger: logger)
-        try await conn.run("SET LOCAL citus.enable_alter_role_set_propagation TO off", logger: logger)
+        try await conn.run(
+            """
+            SELECT set_config('citus.enable_create_role_propagation', 'off', true), set_config('citus.enable_alter_role_propagation', 'off', true),
+                   set_config('citus.enable_alter_role_set_propagation', 'off', true)
+            """, logger: logger)
         if createSchema {
             try await conn.run("CREATE SCHEMA IF NOT EXISTS \(unescaped: schemaSQL)", logger: logger)
         }

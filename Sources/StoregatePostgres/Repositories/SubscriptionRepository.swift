@@ -21,8 +21,9 @@ struct SubscriptionRepository: SubscriptionStore {
 
     /// The previous state is read in the same statement, so from the same snapshot: what was committed
     /// when it started (`MATERIALIZED`: before the upsert on Citus as well, which runs a statement's
-    /// writing parts as steps of their own, the reads after them seeing their rows). (A change another unit commits to the same subscription while this one runs is
-    /// applied first or refused by the signed date, but this event's previous state does not show it.)
+    /// writing parts as steps of their own, the reads after them seeing their rows). A change another
+    /// unit commits to the same subscription while this one runs is applied first or refused by the
+    /// signed date, but this event's previous state does not show it.
     /// Its customer's holdings change (the row's customer after the write).
     @discardableResult
     func upsert(_ s: Subscription) async throws -> SubscriptionChange? {
