@@ -34,7 +34,8 @@ public struct AppStoreSimulator: Sendable {
         addRoutes(to: router)
         addScenarioRoutes(to: router)
         return Application(
-            router: router, configuration: .init(address: .hostname(host, port: port), serverName: "AppStoreSimulator"),
+            responder: EnvironmentPaths.Responder(router: router.buildResponder()),
+            configuration: .init(address: .hostname(host, port: port), serverName: "AppStoreSimulator"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) }, logger: logger)
     }
 
@@ -54,7 +55,8 @@ public struct AppStoreSimulator: Sendable {
     static let accepted = Response(status: .accepted)
 }
 
-/// Per request: take an injected fault if any, check the bearer token, record the request.
+/// Per request: read the environment from the path, take an injected fault if any, check the bearer token,
+/// record the request, answer for an environment without the app's data.
 struct SimulatorMiddleware: RouterMiddleware {
     typealias Context = SimulatorContext
     let simulator: AppStoreSimulator
@@ -82,16 +84,24 @@ struct SimulatorMiddleware: RouterMiddleware {
         }
         let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
         await simulator.store.record(
-            .init(method: request.method.rawValue, path: request.uri.path, query: query, body: Data(body.readableBytesView), bearerClaims: caller.claims))
+            .init(
+                environment: context.environment, method: request.method.rawValue, path: request.uri.path, query: query, body: Data(body.readableBytesView),
+                bearerClaims: caller.claims))
+        if let asked = context.environment, await simulator.store.app(caller.bundleId)?.environment != asked,
+            let empty = EnvironmentPaths.emptyAnswer(method: request.method, path: request.uri.path)
+        {
+            return empty
+        }
         var context = context
         context.bundleId = caller.bundleId
         return try await next(request, context)
     }
 }
 
-/// The request context: the bundle ID of the checked bearer token.
+/// The request context: the environment the path named, the bundle ID of the checked bearer token.
 public struct SimulatorContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
+    public var environment: AppStoreEnvironment?
     public var bundleId = ""
 
     public init(source: Source) { coreContext = .init(source: source) }

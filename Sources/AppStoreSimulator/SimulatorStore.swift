@@ -14,6 +14,8 @@ public actor SimulatorStore {
 
     /// A request as the simulator received it, for tests to assert on.
     public struct ReceivedRequest: Sendable {
+        /// The environment the request's path named; nil for `/inApps/…` (the app's own).
+        public let environment: AppStoreEnvironment?
         public let method: String
         public let path: String
         public let query: [(String, String)]

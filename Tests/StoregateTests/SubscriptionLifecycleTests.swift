@@ -123,6 +123,25 @@ import Testing
         }
     }
 
+    /// An app in both environments against the simulator, which serves each under its own path as Apple
+    /// serves each from its own host: a refresh asks Production, finds nothing there, and reads Sandbox.
+    @Test func refreshOfAnAppInBothEnvironmentsFindsTheSandboxSubscription() async throws {
+        try await Storefront.with(slug: "both-environments", sendNotifications: false, environments: ["Production", "Sandbox"]) { s in
+            let customer = try await s.result("accounts.ensure", ["customerId": "cy"])
+            let token = try #require(UUID(uuidString: customer["appAccountToken"] as? String ?? ""))
+            let bought = await s.store.purchase(AppStoreServerAPIClientTests.subscription("cy-device", token: token))
+            let signed = try #require(try await s.sim.client.getTransactionInfo(transactionId: bought.transactionId ?? "").signedTransactionInfo)
+            _ = try await s.result("accounts.linkTransaction", ["bundleId": Storefront.bundleId, "customerId": "cy", "signedTransaction": signed])
+
+            let refreshed = try await s.result("subscriptions.status", ["customerId": "cy", "refresh": true])
+            let subscription = (refreshed["subscriptions"] as? [[String: Any]])?.first
+            #expect(subscription?["status"] as? String == "active")
+            #expect(subscription?["environment"] as? String == "Sandbox")
+            let asked = await s.store.received.filter { $0.path.hasPrefix("/inApps/v1/subscriptions/") }.map(\.environment)
+            #expect(asked == [.production, .sandbox], "Production first, as Apple advises; found in Sandbox")
+        }
+    }
+
     @Test func refreshReconcilesWhatNotificationsMissed() async throws {
         try await Storefront.with(slug: "refresh", sendNotifications: false) { s in
             let customer = try await s.result("accounts.ensure", ["customerId": "bo"])

@@ -4,7 +4,8 @@ import Foundation
 import Synchronization
 
 /// App Store Server API clients for the tenants' apps: one per key and environment, reusing the key's
-/// cached bearer token, all on one shared `HTTPClient`. `baseURL` replaces Apple's hosts (the simulator).
+/// cached bearer token, all on one shared `HTTPClient`. `baseURL` replaces Apple's hosts: an App Store
+/// simulator's address, which serves each environment under its own path (`/production`, `/sandbox`).
 public final class AppStoreGateway: Sendable {
     let http: HTTPClient
     let baseURL: String?
@@ -36,7 +37,9 @@ public final class AppStoreGateway: Sendable {
             }
         }
         let target: AppStoreServerAPIClient.Environment =
-            if let baseURL { .custom(baseURL) } else { environment == .production ? .production : .sandbox }
+            if let baseURL { .custom((baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL) + "/" + environment.rawValue.lowercased()) } else {
+                environment == .production ? .production : .sandbox
+            }
         return AppStoreServerAPIClient(http: http, token: token, environment: target, retry: retry)
     }
 

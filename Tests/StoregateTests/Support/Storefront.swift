@@ -52,11 +52,14 @@ struct Storefront {
         try await eventually("\(count) processed notifications", sourceLocation: sourceLocation) { try await processedCount() >= count }
     }
 
-    static func with<T: Sendable>(slug: String, sendNotifications: Bool = true, _ body: @Sendable (Storefront) async throws -> T) async throws -> T {
+    /// A tenant whose app (in `environments`, Sandbox only by default) is in the simulator, served over HTTP.
+    static func with<T: Sendable>(
+        slug: String, sendNotifications: Bool = true, environments: [String] = ["Sandbox"], _ body: @Sendable (Storefront) async throws -> T
+    ) async throws -> T {
         try await SimulatorHarness.with { sim in
             try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL) {
                 services, databaseURL in
-                let made = try await Fixtures.tenant(services, slug: slug, bundleId: bundleId)
+                let made = try await Fixtures.tenant(services, slug: slug, bundleId: bundleId, environments: environments)
                 _ = try await services.apps.importKey(
                     tenant: made.tenant.tenant, bundleId: bundleId, keyId: sim.key.keyId, issuerId: Fixtures.issuerId, p8: sim.keyPEM, actor: Actor("test"))
                 let app = try await services.apps.get(tenant: made.tenant.tenant, bundleId: bundleId)

@@ -94,10 +94,12 @@ enum Fixtures {
         P256Key.generatePEM()
     }
 
-    /// A tenant with one app and an API key.
-    static func tenant(_ services: Services, slug: String, bundleId: String) async throws -> (tenant: Caller, apiKey: String, appId: UUID) {
+    /// A tenant with one app (in Sandbox unless `environments` say otherwise) and an API key.
+    static func tenant(
+        _ services: Services, slug: String, bundleId: String, environments: [String] = ["Sandbox"]
+    ) async throws -> (tenant: Caller, apiKey: String, appId: UUID) {
         let tenant = try await services.tenants.create(slug: slug, name: "Tenant \(slug)", actor: Actor("test"))
-        let app = try await services.apps.add(tenant: tenant, bundleId: bundleId, appAppleId: 42, environments: ["Sandbox"], actor: Actor("test"))
+        let app = try await services.apps.add(tenant: tenant, bundleId: bundleId, appAppleId: 42, environments: environments, actor: Actor("test"))
         let key = try await services.apiKeys.issue(tenant: tenant, label: "test", actor: Actor("test"))
         return (try await services.apiKeys.authenticate(key.secret), key.secret, app.app.id)
     }
