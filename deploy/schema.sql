@@ -173,7 +173,7 @@ END
 $function$;
 
 
--- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 13.
+-- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 14.
 
 CREATE TABLE {{schema}}.account_links (
     app_id uuid NOT NULL,
@@ -394,10 +394,12 @@ CREATE TABLE {{schema}}.transactions (
     signed_transaction text COMPRESSION lz4 NOT NULL,
     payload jsonb COMPRESSION lz4 NOT NULL,
     updated_at timestamp with time zone NOT NULL DEFAULT now(),
+    order_id text,
     CONSTRAINT transactions_customer_fkey FOREIGN KEY (customer) REFERENCES {{schema}}.customers(id) ON DELETE SET NULL,
     CONSTRAINT transactions_pkey PRIMARY KEY (app_id, environment, transaction_id)
 );
 CREATE INDEX transactions_customer ON {{schema}}.transactions USING btree (customer);
+CREATE INDEX transactions_order ON {{schema}}.transactions USING btree (order_id) WHERE (order_id IS NOT NULL);
 CREATE INDEX transactions_original ON {{schema}}.transactions USING btree (app_id, original_transaction_id);
 
 CREATE TABLE {{schema}}.webhook_attempts (

@@ -99,31 +99,44 @@ public struct AccountService: Sendable {
 
     /// The customer behind exactly one identifier. Transaction identifiers need the app's bundle ID.
     public func resolve(
-        tenant: Tenant, bundleId: String?, appAccountToken: UUID?, appTransactionId: String?, originalTransactionId: String?, transactionId: String?
+        tenant: Tenant, bundleId: String?, appAccountToken: UUID?, appTransactionId: String?, originalTransactionId: String?, transactionId: String?,
+        orderId: String? = nil
     ) async throws -> LinkedCustomer {
         let view = try await resolved(
             tenant: tenant, bundleId: bundleId, appAccountToken: appAccountToken, appTransactionId: appTransactionId,
-            originalTransactionId: originalTransactionId, transactionId: transactionId)
+            originalTransactionId: originalTransactionId, transactionId: transactionId, orderId: orderId)
         return try await LinkedCustomer(view, directory: directory, tenant: tenant)
     }
 
     func resolved(
-        tenant: Tenant, bundleId: String?, appAccountToken: UUID?, appTransactionId: String?, originalTransactionId: String?, transactionId: String?
+        tenant: Tenant, bundleId: String?, appAccountToken: UUID?, appTransactionId: String?, originalTransactionId: String?, transactionId: String?,
+        orderId: String? = nil
     ) async throws -> CustomerView {
         let given: [(field: String, value: String)] = [
             ("appAccountToken", appAccountToken?.uuidString), ("appTransactionId", appTransactionId), ("originalTransactionId", originalTransactionId),
-            ("transactionId", transactionId),
+            ("transactionId", transactionId), ("orderId", orderId),
         ].compactMap { field, value in value.map { (field, $0) } }
         guard given.count == 1, let (field, value) = given.first else {
             throw StoregateError.invalid(
-                field: "appAccountToken", reason: "give exactly one of appAccountToken, appTransactionId, originalTransactionId, transactionId")
+                field: "appAccountToken", reason: "give exactly one of appAccountToken, appTransactionId, originalTransactionId, transactionId, orderId")
         }
-        let app: App? = field == "appAccountToken" ? nil : try await persistence.app(tenant, bundleId: bundleId ?? "")
-        let id = field == "appAccountToken" ? value : try Validate.transactionId(value, field: field)
+        // A transaction ID is one app's; an order ID is Apple's across apps (bundleId narrows it).
+        let app: App? =
+            switch (field, bundleId) {
+            case ("appAccountToken", _), ("orderId", nil): nil
+            default: try await persistence.app(tenant, bundleId: bundleId ?? "")
+            }
+        let id =
+            switch field {
+            case "appAccountToken": value
+            case "orderId": try Validate.orderId(value)
+            default: try Validate.transactionId(value, field: field)
+            }
         return try await persistence.inTenant(tenant, .read) { unit in
             let customerId: UUID? =
                 switch (field, app) {
                 case ("appAccountToken", _): try await unit.customers.find(appAccountToken: appAccountToken ?? UUID())?.id
+                case ("orderId", _): try await unit.transactions.customer(orderId: id, appId: app?.id)
                 case ("transactionId", let app?): try await unit.transactions.facts(appId: app.id, transactionId: id)?.customer
                 case (_, let app?):
                     try await unit.customers.link(appId: app.id, kind: AccountLink.Kind(rawValue: field) ?? .originalTransactionId, value: id)?.customer

@@ -226,6 +226,11 @@ public protocol TransactionStore: Sendable {
     func facts(appId: UUID, transactionId: String) async throws -> TransactionFacts?
     /// A customer's purchases other than auto-renewable subscriptions.
     func oneTimePurchases(customer: UUID) async throws -> [OneTimePurchase]
+    /// Notes the order ID (from Apple's Look Up Order ID) on these stored transactions of the app.
+    func setOrder(appId: UUID, orderId: String, transactionIds: [String]) async throws
+    /// The customer of an order's transactions (stored with them, or linked by their
+    /// `originalTransactionId`); of one app when given.
+    func customer(orderId: String, appId: UUID?) async throws -> UUID?
 }
 
 public protocol SubscriptionStore: Sendable {

@@ -241,27 +241,55 @@ public struct RefundService: Sendable {
         return out
     }
 
-    /// Looks up a customer's order ID (from the App Store receipt email): its status and verified transactions.
-    public func lookupOrder(tenant: Tenant, bundleId: String, orderId: String) async throws -> (valid: Bool, transactions: [JWSTransactionDecodedPayload]) {
+    /// An order Apple's Look Up Order ID found: its verified transactions and the customer they belong to.
+    public struct Order: Sendable {
+        public let valid: Bool
+        public let transactions: [JWSTransactionDecodedPayload]
+        /// The customer the order's transactions belong to: the owner Apple's data names, or the one given.
+        public let customerId: String?
+    }
+
+    /// Looks up a customer's order ID (from the App Store invoice) and keeps what Apple answers: the order's
+    /// transactions, verified, stored with the order ID and linked to their customer (the owner Apple's
+    /// data names, else `customerId`, created on first use), so `accounts.resolve` finds the customer by
+    /// the order ID later. An invalid order changes nothing.
+    public func lookupOrder(tenant: Tenant, bundleId: String, orderId: String, customerId: String?, actor: Actor) async throws -> Order {
         let app = try await persistence.app(tenant, bundleId: bundleId)
-        let orderId = try Validate.text(orderId, field: "orderId", max: 64)
-        guard orderId.allSatisfy({ $0.isLetter || $0.isNumber }) else { throw StoregateError.invalid(field: "orderId", reason: "must be letters and digits") }
-        var lastResponse: OrderLookupResponse?
+        let orderId = try Validate.orderId(orderId)
+        let customerId = try customerId.map { try Validate.customerId($0) }
+        var found: (response: OrderLookupResponse, environment: AppStoreEnvironment)?
         for environment in app.environmentsProductionFirst {
             let client = try await gateway.client(tenant: tenant, app: app, environment: environment)
             do {
                 let response = try await client.lookUpOrderId(orderId: orderId)
-                lastResponse = response
+                found = (response, environment)
                 if response.status == .valid { break }
             } catch {
                 throw AppStoreGateway.storegateError(error, field: "orderId")
             }
         }
-        guard let response = lastResponse, response.status == .valid else { return (false, []) }
-        var out: [JWSTransactionDecodedPayload] = []
+        guard let (response, environment) = found, response.status == .valid else { return Order(valid: false, transactions: [], customerId: nil) }
+        var purchases: [SignedPurchase] = []
         for jws in response.signedTransactions ?? [] {
-            out.append(try await verification.decode(jws, as: .transaction, app: app, field: "signedTransactions", JWSTransactionDecodedPayload.self))
+            purchases.append(
+                try await verification.purchase(signedTransaction: jws, signedRenewalInfo: nil, app: app, environment: environment, field: "signedTransactions")
+            )
         }
-        return (true, out)
+        let owner = try await persistence.inTenant(tenant) { unit -> String? in
+            let given = if let customerId { try await unit.customers.ensure(customerId: customerId).customer.id } else { UUID?.none }
+            var events: [NewEvent] = []
+            var owner: UUID?
+            for purchase in purchases {
+                let stored = try await purchase.store(app: app, status: nil, fallback: given, subscriptionState: false, in: unit)
+                owner = owner ?? stored.owner
+                events += stored.events
+            }
+            try await unit.transactions.setOrder(appId: app.id, orderId: orderId, transactionIds: purchases.map(\.transactionId))
+            let ownerId = if let owner { try await unit.customers.find(id: owner)?.customerId } else { String?.none }
+            try await unit.audit(actor, "order.lookup", ["bundleId": app.bundleId, "orderId": orderId, "customerId": ownerId ?? ""])
+            try await unit.events.append(events)
+            return ownerId
+        }
+        return Order(valid: true, transactions: purchases.map(\.transaction), customerId: owner)
     }
 }

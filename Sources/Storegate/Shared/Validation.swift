@@ -17,6 +17,8 @@ extension Rule {
     public static let appStoreEnvironment = Rule.oneOf(AppStoreEnvironment.known.map(\.rawValue))
     /// An environment an app can use.
     public static let appEnvironment = Rule.oneOf(Validate.environments.map(\.rawValue))
+    /// The order ID on the customer's App Store invoice, such as MK5TTTVWJH: 1 to 64 letters and digits.
+    public static let orderId = Rule.characters("A-Za-z0-9", count: 1...64).described("The order ID from the customer's App Store invoice.")
     /// The tenant's own identifier of a customer.
     public static let customerId = Rule.text(max: 128).described("The tenant's own identifier of the customer.")
 }
@@ -87,6 +89,10 @@ extension Validate {
 
     public static func transactionId(_ value: String, field: String) throws(StoregateError) -> String {
         try rule(.transactionId, value, field: field)
+    }
+
+    public static func orderId(_ value: String, field: String = "orderId") throws(StoregateError) -> String {
+        try rule(.orderId, value, field: field)
     }
 }
 

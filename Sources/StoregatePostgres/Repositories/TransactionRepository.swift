@@ -47,6 +47,26 @@ struct TransactionRepository: TransactionStore {
         }.first
     }
 
+    func setOrder(appId: UUID, orderId: String, transactionIds: [String]) async throws {
+        try await scope.run(
+            """
+            UPDATE \(unescaped: s).transactions SET order_id = \(orderId)
+            WHERE app_id = \(appId) AND transaction_id = ANY(\(transactionIds)) AND order_id IS DISTINCT FROM \(orderId)
+            """)
+    }
+
+    func customer(orderId: String, appId: UUID?) async throws -> UUID? {
+        try await scope.all(
+            """
+            SELECT coalesce(t.customer, l.customer) FROM \(unescaped: s).transactions t
+            LEFT JOIN \(unescaped: s).account_links l
+              ON l.app_id = t.app_id AND l.kind = 'originalTransactionId' AND l.value = t.original_transaction_id
+            WHERE t.order_id = \(orderId) AND (\(appId)::uuid IS NULL OR t.app_id = \(appId)) AND coalesce(t.customer, l.customer) IS NOT NULL
+            ORDER BY t.purchase_date LIMIT 1
+            """
+        ) { try $0.decode(UUID.self) }.first
+    }
+
     /// The columns a `OneTimePurchase` is read from, in the order `purchase(_:)` reads them.
     static let oneTimeColumns: [Column] = [
         Column("t.app_id", "uuid"), Column("t.environment", "text"), Column("t.transaction_id", "text"), Column("t.original_transaction_id", "text"),

@@ -65,16 +65,21 @@ enum AccountMethods {
         @Field(.transactionId) let originalTransactionId: String?
         /// A transactionId Storegate has stored.
         @Field(.transactionId) let transactionId: String?
+        /// An order ID kept by refunds.lookupOrder.
+        @Field(.orderId) let orderId: String?
     }
 
     static let resolve = RPCMethod<RPCCall>(
         "accounts.resolve", tag: "accounts", summary: "Finds the customer from any identifier.",
-        description: "Give exactly one of appAccountToken, appTransactionId, originalTransactionId, transactionId; the last three need bundleId.",
+        description: """
+            Give exactly one of appAccountToken, appTransactionId, originalTransactionId, transactionId, orderId; the transaction IDs need \
+            bundleId (an orderId takes it to narrow to one app).
+            """,
         result: "customer", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: ResolveParams, call) in
         try await call.services.accounts.resolve(
             tenant: call.caller.tenant, bundleId: params.bundleId, appAccountToken: params.appAccountToken, appTransactionId: params.appTransactionId,
-            originalTransactionId: params.originalTransactionId, transactionId: params.transactionId)
+            originalTransactionId: params.originalTransactionId, transactionId: params.transactionId, orderId: params.orderId)
     }
 }
 

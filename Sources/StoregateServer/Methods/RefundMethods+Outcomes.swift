@@ -56,21 +56,32 @@ extension RefundMethods {
     @RPCParams struct LookupParams {
         @Field(.bundleId) let bundleId: String
         /// The order ID, such as MK5TTTVWJH.
-        @Field(.characters("A-Za-z0-9", count: 1...64)) let orderId: String
+        @Field(.orderId) let orderId: String
+        /// The customer to link the order's transactions to when Apple's data names no owner (created on first use).
+        @Field(.customerId) let customerId: String?
     }
 
     @RPCObject struct LookupResult {
         let orderId: String
         @Field(.oneOf(["valid", "invalid"])) let status: String
         let transactions: [TransactionView]
+        /// The customer the order's transactions belong to, when known.
+        let customerId: String?
     }
 
     static let lookupOrder = RPCMethod<RPCCall>(
-        "refunds.lookupOrder", tag: "refunds", summary: "Looks up an order ID from a customer's App Store receipt email.",
-        description: "Apple's Look Up Order ID: `valid` with the order's verified transactions, or `invalid`.", result: "order",
+        "refunds.lookupOrder", tag: "refunds", summary: "Looks up an order ID from a customer's App Store invoice, and keeps it.",
+        description: """
+            Apple's Look Up Order ID: `valid` with the order's verified transactions, or `invalid`. A valid order's transactions are stored \
+            with the order ID and linked to their customer (the owner Apple's data names, else customerId), so accounts.resolve finds the \
+            customer by orderId.
+            """, result: "order",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid]
     ) { (p: LookupParams, call) in
-        let (valid, transactions) = try await call.services.refunds.lookupOrder(tenant: call.caller.tenant, bundleId: p.bundleId, orderId: p.orderId)
-        return LookupResult(orderId: p.orderId, status: valid ? "valid" : "invalid", transactions: transactions.map(TransactionView.init))
+        let order = try await call.services.refunds.lookupOrder(
+            tenant: call.caller.tenant, bundleId: p.bundleId, orderId: p.orderId, customerId: p.customerId, actor: call.caller.actor)
+        return LookupResult(
+            orderId: p.orderId, status: order.valid ? "valid" : "invalid", transactions: order.transactions.map(TransactionView.init),
+            customerId: order.customerId)
     }
 }
