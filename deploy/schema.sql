@@ -173,7 +173,7 @@ END
 $function$;
 
 
--- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 14.
+-- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 15.
 
 CREATE TABLE {{schema}}.account_links (
     app_id uuid NOT NULL,
@@ -265,6 +265,7 @@ CREATE TABLE {{schema}}.events (
     CONSTRAINT events_id_key UNIQUE (id),
     CONSTRAINT events_pkey PRIMARY KEY (sequence)
 );
+CREATE INDEX events_customer ON {{schema}}.events USING btree (customer, sequence) WHERE (customer IS NOT NULL);
 CREATE INDEX events_type ON {{schema}}.events USING btree (type, sequence);
 
 CREATE TABLE {{schema}}.external_purchase_tokens (
@@ -278,6 +279,28 @@ CREATE TABLE {{schema}}.external_purchase_tokens (
     CONSTRAINT external_purchase_tokens_pkey PRIMARY KEY (app_id, external_purchase_id)
 );
 CREATE INDEX external_purchase_tokens_received ON {{schema}}.external_purchase_tokens USING btree (received_at);
+
+CREATE TABLE {{schema}}.grants (
+    id uuid NOT NULL,
+    customer uuid NOT NULL,
+    app_id uuid,
+    product_id text,
+    entitlement text,
+    starts_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    reason text NOT NULL,
+    granted_by text NOT NULL,
+    granted_at timestamp with time zone NOT NULL DEFAULT now(),
+    revoked_at timestamp with time zone,
+    revoked_by text,
+    revoke_reason text,
+    CONSTRAINT grants_check CHECK (((product_id IS NULL) = (app_id IS NULL))),
+    CONSTRAINT grants_check1 CHECK (((product_id IS NULL) <> (entitlement IS NULL))),
+    CONSTRAINT grants_check2 CHECK ((expires_at > starts_at)),
+    CONSTRAINT grants_customer_fkey FOREIGN KEY (customer) REFERENCES {{schema}}.customers(id) ON DELETE CASCADE,
+    CONSTRAINT grants_pkey PRIMARY KEY (id)
+);
+CREATE INDEX grants_customer ON {{schema}}.grants USING btree (customer, expires_at);
 
 CREATE TABLE {{schema}}.notifications (
     notification_uuid uuid NOT NULL,

@@ -57,4 +57,75 @@ import Testing
             )
         }
     }
+
+    static func grantIds(_ entitlements: [String: Any]) -> [String] {
+        (entitlements["grants"] as? [[String: Any]] ?? []).compactMap { $0["grantId"] as? String }
+    }
+
+    /// Compensation: a grant counts in entitlements.list until it expires or is revoked; each is evented
+    /// and audited with who did it; bad input names its field and writes nothing.
+    @Test func aGrantCountsUntilItExpiresOrIsRevoked() async throws {
+        try await Storefront.with(slug: "grants", sendNotifications: false) { s in
+            _ = try await s.result("accounts.ensure", ["customerId": "gus"])
+            let premium = try await s.result(
+                "entitlements.grant", ["customerId": "gus", "entitlement": "premium", "days": 7, "reason": "Outage on 2026-11-20"])
+            let premiumId = try #require(premium["grantId"] as? String)
+            #expect(premium["entitlement"] as? String == "premium")
+            #expect(premium["grantedBy"] as? String == s.tenant.actor.description)
+            let inAMonth = ISO8601DateFormatter().string(from: Date().addingTimeInterval(30 * 86_400))
+            let coins = try await s.result(
+                "entitlements.grant",
+                ["customerId": "gus", "bundleId": Storefront.bundleId, "productId": "com.example.pro", "expiresDate": inAMonth, "reason": "a refund owed"])
+            let coinsId = try #require(coins["grantId"] as? String)
+            #expect(coins["bundleId"] as? String == Storefront.bundleId)
+            #expect(Set(Self.grantIds(try await s.result("entitlements.list", ["customerId": "gus"]))) == [premiumId, coinsId])
+
+            // One that ends in a moment counts now, and no longer once its time has passed (the cache holds it).
+            let brief = try await s.services.subscriptions.grant(
+                tenant: s.tenant.tenant, customerId: "gus", bundleId: nil, productId: nil, entitlement: "trial-extension", days: 1, expiresDate: nil,
+                reason: "brief", actor: Actor("test"), now: Date().addingTimeInterval(-86_400 + 1.5))
+            #expect(Self.grantIds(try await s.result("entitlements.list", ["customerId": "gus"])).contains(brief.grantId))
+            try await eventually("the brief grant expired") {
+                !Self.grantIds(try await s.result("entitlements.list", ["customerId": "gus"])).contains(brief.grantId)
+            }
+
+            let revoked = try await s.result("entitlements.revokeGrant", ["customerId": "gus", "grantId": premiumId, "reason": "granted by mistake"])
+            #expect(revoked["revokedBy"] as? String == s.tenant.actor.description)
+            #expect(Self.grantIds(try await s.result("entitlements.list", ["customerId": "gus"])) == [coinsId])
+            let again = try await s.result("entitlements.revokeGrant", ["customerId": "gus", "grantId": premiumId])
+            #expect(again["revokeReason"] as? String == "granted by mistake", "revoked once; the second call changes nothing")
+            let all = try await s.result("entitlements.grants", ["customerId": "gus"])
+            #expect((all["grants"] as? [Any])?.count == 3, "ended grants too")
+
+            let events = try await s.result("events.list", ["types": ["entitlement.granted", "entitlement.revoked"]])
+            let kinds = (events["events"] as? [[String: Any]] ?? []).map { ($0["type"] as? String ?? "", $0["customerId"] as? String) }
+            #expect(kinds.map(\.0) == ["entitlement.granted", "entitlement.granted", "entitlement.granted", "entitlement.revoked"])
+            #expect(kinds.allSatisfy { $0.1 == "gus" })
+            let audit = try await s.services.persistence.inTenant(s.tenant.tenant, .read) { try await $0.auditLog() }
+            #expect(audit.filter { $0.action == "entitlement.grant" }.count == 3)
+            #expect(audit.contains { $0.action == "entitlement.revokeGrant" && $0.actor == s.tenant.actor.description })
+
+            // Bad input: refused, naming the field; nothing written.
+            let bad: [([String: Any], String)] = [
+                (["customerId": "gus", "entitlement": "premium", "days": 7, "expiresDate": inAMonth, "reason": "r"], "days"),
+                (["customerId": "gus", "entitlement": "premium", "expiresDate": "2099-01-01T00:00:00Z", "reason": "r"], "expiresDate"),
+                (["customerId": "gus", "entitlement": "premium", "days": 0, "reason": "r"], "days"),
+                (["customerId": "gus", "entitlement": "premium", "days": 400, "reason": "r"], "days"),
+                (["customerId": "gus", "entitlement": "premium", "expiresDate": "2020-01-01T00:00:00Z", "reason": "r"], "expiresDate"),
+                (["customerId": "gus", "productId": "com.example.pro", "days": 7, "reason": "r"], "bundleId"),
+                (["customerId": "gus", "days": 7, "reason": "r"], "productId"),
+                (["customerId": "gus", "entitlement": "pre mium", "days": 7, "reason": "r"], "entitlement"),
+                (["customerId": "gus", "entitlement": "premium", "days": 7, "reason": ""], "reason"),
+                (["customerId": "nobody", "entitlement": "premium", "days": 7, "reason": "r"], "customerId"),
+            ]
+            for (params, field) in bad {
+                #expect(Self.errorData(try await s.call("entitlements.grant", params)).field == field, "\(params)")
+            }
+            #expect(
+                Self.errorData(try await s.call("entitlements.revokeGrant", ["customerId": "gus", "grantId": "grt_" + String(repeating: "a", count: 26)])).field
+                    == "grantId")
+            #expect(Self.errorData(try await s.call("entitlements.revokeGrant", ["customerId": "gus", "grantId": "grt_1"])).field == "grantId")
+            #expect((try await s.result("entitlements.grants", ["customerId": "gus"])["grants"] as? [Any])?.count == 3)
+        }
+    }
 }

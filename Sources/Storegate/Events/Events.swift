@@ -168,4 +168,31 @@ enum Events {
             status == .sent ? .consumptionSent : .consumptionNotSent, appId: r.appId, environment: r.environment, customer: r.customer,
             data: ConsumptionAnswered(requestId: lower(r.id), transactionId: r.transactionId, api: api?.rawValue, reason: status == .sent ? nil : reason))
     }
+
+    /// A grant as `entitlement.granted` and `entitlement.revoked` report it.
+    struct GrantData: Encodable {
+        let grantId: String
+        let productId: String?
+        let entitlement: String?
+        let startsDate: Date
+        let expiresDate: Date
+        let reason: String
+        let grantedBy: String
+        let revokedDate: Date?
+        let revokedBy: String?
+        let revokeReason: String?
+    }
+
+    static func grant(_ kind: Event.Kind, _ g: Grant, appId: UUID?) throws -> NewEvent {
+        let (productId, entitlement): (String?, String?) =
+            switch g.target {
+            case .product(_, let productId): (productId, nil)
+            case .entitlement(let name): (nil, name)
+            }
+        return try NewEvent(
+            kind, appId: appId, environment: nil, customer: g.customer,
+            data: GrantData(
+                grantId: Grant.displayId(g.id), productId: productId, entitlement: entitlement, startsDate: g.startsDate, expiresDate: g.expiresDate,
+                reason: g.reason, grantedBy: g.grantedBy, revokedDate: g.revokedDate, revokedBy: g.revokedBy, revokeReason: g.revokeReason))
+    }
 }

@@ -134,10 +134,13 @@ public struct Holdings: Sendable {
     public let subscriptions: [Subscription]
     /// Purchases of every other type, when asked for.
     public let purchases: [OneTimePurchase]
+    /// Grants neither revoked nor expired when read, with the purchases.
+    public let grants: [Grant]
 
-    public init(customer: UUID, subscriptions: [Subscription], purchases: [OneTimePurchase]) {
+    public init(customer: UUID, subscriptions: [Subscription], purchases: [OneTimePurchase], grants: [Grant] = []) {
         self.customer = customer
         self.subscriptions = subscriptions
         self.purchases = purchases
+        self.grants = grants
     }
 }

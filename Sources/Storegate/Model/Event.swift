@@ -24,6 +24,10 @@ public struct Event: Sendable, Equatable {
         case accountTransferred = "account.transferred"
         /// A notification from Apple, with its signed payload as received.
         case notificationReceived = "notification.received"
+        /// Support gave a customer access for a while (`entitlements.grant`).
+        case entitlementGranted = "entitlement.granted"
+        /// A grant was revoked before it expired (`entitlements.revokeGrant`).
+        case entitlementRevoked = "entitlement.revoked"
     }
 
     /// Shown as `evt_` and 26 base32 characters.

@@ -115,6 +115,7 @@ public protocol TenantUnit: Sendable {
     var appTransactions: any AppTransactionStore { get }
     var externalPurchaseTokens: any ExternalPurchaseTokenStore { get }
     var events: any EventStore { get }
+    var grants: any GrantStore { get }
     var webhookEndpoints: any WebhookEndpointStore { get }
     var webhookDeliveries: any WebhookDeliveryStore { get }
     /// Adds a job for this tenant, or moves an existing one earlier (never later) when `due` is sooner.
@@ -322,6 +323,16 @@ public protocol ExternalPurchaseTokenStore: Sendable {
     @discardableResult func record(_ token: ExternalPurchaseTokenRecord) async throws -> Bool
     /// Tokens, newest first.
     func list(appId: UUID?, limit: Int) async throws -> [ExternalPurchaseTokenRecord]
+}
+
+/// Access support gave customers for a while. A grant's writes change its customer's holdings.
+public protocol GrantStore: Sendable {
+    func insert(_ grant: Grant) async throws
+    /// Revokes the customer's grant unless it was revoked already; returns it as it is afterwards, nil when
+    /// the customer has no such grant.
+    func revoke(id: UUID, customer: UUID, by actor: String, reason: String?, at date: Date) async throws -> (grant: Grant, revoked: Bool)?
+    /// The customer's grants, newest first: those revoked or expired too when `ended`.
+    func list(customer: UUID, ended: Bool) async throws -> [Grant]
 }
 
 public protocol EventStore: Sendable {

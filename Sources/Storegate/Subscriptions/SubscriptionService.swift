@@ -108,8 +108,8 @@ public struct SubscriptionService: Sendable {
         }
     }
 
-    /// A customer's entitlements: subscriptions that grant access, and purchases of every other type that
-    /// are neither revoked nor expired.
+    /// A customer's entitlements: subscriptions that grant access, purchases of every other type that are
+    /// neither revoked nor expired, and grants in force.
     public func entitlements(tenant: Tenant, customerId: String) async throws -> Entitlements {
         let customerId = try Validate.customerId(customerId)
         let now = Date()
@@ -118,6 +118,7 @@ public struct SubscriptionService: Sendable {
         }
         return try await Entitlements(
             tenant: tenant, customerId: customerId, subscriptions: holdings.subscriptions.map { SubscriptionState($0, now: now) }.filter(\.grantsAccess),
-            purchases: holdings.purchases.filter { $0.grantsAccess(now: now) }, directory: directory)
+            purchases: holdings.purchases.filter { $0.grantsAccess(now: now) }, grants: holdings.grants.filter { $0.grantsAccess(now: now) },
+            directory: directory)
     }
 }

@@ -121,12 +121,19 @@ import JSONRPC
     public let customerId: String
     public let subscriptions: [SubscriptionStatus]
     public let purchases: [OwnedPurchase]
+    /// Access support gave (`entitlements.grant`), in force now.
+    public let grants: [GrantView]
 
-    /// The answer for a customer's subscriptions and purchases, their apps named by bundle ID.
-    init(tenant: Tenant, customerId: String, subscriptions: [SubscriptionState], purchases: [OneTimePurchase], directory: AppDirectory) async throws {
-        let bundles = try await directory.bundleIds(tenant: tenant, covering: subscriptions.map(\.subscription.appId) + purchases.map(\.appId))
+    /// The answer for a customer's subscriptions, purchases and grants, their apps named by bundle ID.
+    init(
+        tenant: Tenant, customerId: String, subscriptions: [SubscriptionState], purchases: [OneTimePurchase], grants: [Grant] = [],
+        directory: AppDirectory
+    ) async throws {
+        let bundles = try await directory.bundleIds(
+            tenant: tenant, covering: subscriptions.map(\.subscription.appId) + purchases.map(\.appId) + grants.compactMap(\.appId))
         self.customerId = customerId
         self.subscriptions = subscriptions.map { SubscriptionStatus($0, bundleId: bundles[$0.subscription.appId] ?? "") }
         self.purchases = purchases.map { OwnedPurchase($0, bundleId: bundles[$0.appId] ?? "") }
+        self.grants = grants.map { GrantView($0, bundleId: $0.appId.flatMap { bundles[$0] }) }
     }
 }

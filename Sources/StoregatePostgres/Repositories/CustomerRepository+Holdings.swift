@@ -4,8 +4,8 @@ import Storegate
 
 /// A customer's holdings in one statement, so the read every app launch makes costs one round trip: the
 /// customer, their subscriptions (stored with them or linked to them by `originalTransactionId`) and,
-/// when asked, their other purchases. Rows of both kinds share one column list, the other kind's
-/// columns NULL; a customer holding nothing is one row with no kind. Each path skips what the other
+/// when asked, their other purchases and their grants in force. Rows of every kind share one column list,
+/// the other kinds' columns NULL; a customer holding nothing is one row with no kind. Each path skips what the other
 /// finds (UNION ALL, no sort of wide rows to remove duplicates). Prepared once it repeats on a connection.
 extension CustomerRepository {
     func holdings(customerId: String, purchases: Bool) async throws -> Holdings? {
@@ -26,6 +26,10 @@ extension CustomerRepository {
                 cells.skip(SubscriptionRepository.columns.count)
                 cells.prefix = HoldingsSQL.purchasePrefix
                 return (customer, .purchase(try TransactionRepository.purchase(&cells)))
+            case "grant"?:
+                cells.skip(SubscriptionRepository.columns.count + TransactionRepository.oneTimeColumns.count)
+                cells.prefix = HoldingsSQL.grantPrefix
+                return (customer, .grant(try GrantRepository.grant(&cells)))
             case nil:
                 return (customer, nil)
             case let kind?:
@@ -35,54 +39,65 @@ extension CustomerRepository {
         guard let customer = rows.first?.0 else { return nil }
         var subscriptions: [Subscription] = []
         var oneTime: [OneTimePurchase] = []
+        var grants: [Grant] = []
         for case (_, let held?) in rows {
             switch held {
             case .subscription(let subscription): subscriptions.append(subscription)
             case .purchase(let purchase): oneTime.append(purchase)
+            case .grant(let grant): grants.append(grant)
             }
         }
-        return Holdings(customer: customer, subscriptions: subscriptions, purchases: oneTime)
+        return Holdings(customer: customer, subscriptions: subscriptions, purchases: oneTime, grants: grants)
     }
 
     private enum Held {
         case subscription(Subscription)
         case purchase(OneTimePurchase)
+        case grant(Grant)
     }
 }
 
 /// The statement's parts, which differ only in the schema name.
 enum HoldingsSQL {
-    /// A UNION takes its names from its first part, a subscription's: purchases' columns are named `p_` and theirs.
+    /// A UNION takes its names from its first part, a subscription's: purchases' columns are named `p_` and
+    /// theirs, grants' `g_` and theirs.
     static let purchasePrefix = "p_"
+    static let grantPrefix = "g_"
     static let subscriptionNulls = SubscriptionRepository.columns.nulls()
     static let purchaseNulls = TransactionRepository.oneTimeColumns.nulls()
     static let namedPurchaseNulls = TransactionRepository.oneTimeColumns.nulls(named: purchasePrefix)
+    static let grantNulls = GrantRepository.columns.nulls()
+    static let namedGrantNulls = GrantRepository.columns.nulls(named: grantPrefix)
 
-    /// Subscription rows.
-    static func subscriptions(_ s: String) -> String {
+    /// Subscription rows; with the grants' columns (NULL) when grant rows follow.
+    static func subscriptions(_ s: String, grants: Bool = false) -> String {
         let columns = SubscriptionRepository.columns.selected
         return """
-            SELECT 'subscription' AS kind, \(columns), \(namedPurchaseNulls) FROM \(s).subscriptions s WHERE s.customer = c.id
+            SELECT 'subscription' AS kind, \(columns), \(namedPurchaseNulls)\(grants ? ", " + namedGrantNulls : "") FROM \(s).subscriptions s
+            WHERE s.customer = c.id
             UNION ALL
-            SELECT 'subscription', \(columns), \(purchaseNulls) FROM \(s).account_links l
+            SELECT 'subscription', \(columns), \(purchaseNulls)\(grants ? ", " + grantNulls : "") FROM \(s).account_links l
             JOIN \(s).subscriptions s ON s.app_id = l.app_id AND s.original_transaction_id = l.value
             WHERE l.customer = c.id AND l.kind = 'originalTransactionId' AND s.customer IS DISTINCT FROM c.id
             """
     }
 
-    /// Subscription rows, then rows of every other purchase.
+    /// Subscription rows, then rows of every other purchase, then the grants in force.
     static func entitlements(_ s: String) -> String {
         let columns = TransactionRepository.oneTimeColumns.selected
         return """
-            \(subscriptions(s))
+            \(subscriptions(s, grants: true))
             UNION ALL
-            SELECT 'purchase', \(subscriptionNulls), \(columns) FROM \(s).transactions t
+            SELECT 'purchase', \(subscriptionNulls), \(columns), \(grantNulls) FROM \(s).transactions t
             WHERE t.customer = c.id AND t.product_type <> 'Auto-Renewable Subscription'
             UNION ALL
-            SELECT 'purchase', \(subscriptionNulls), \(columns) FROM \(s).account_links l
+            SELECT 'purchase', \(subscriptionNulls), \(columns), \(grantNulls) FROM \(s).account_links l
             JOIN \(s).transactions t ON t.app_id = l.app_id AND t.original_transaction_id = l.value
             WHERE l.customer = c.id AND l.kind = 'originalTransactionId' AND t.customer IS DISTINCT FROM c.id
               AND t.product_type <> 'Auto-Renewable Subscription'
+            UNION ALL
+            SELECT 'grant', \(subscriptionNulls), \(purchaseNulls), \(GrantRepository.columns.selected) FROM \(s).grants g
+            WHERE g.customer = c.id AND g.revoked_at IS NULL AND g.expires_at > now()
             """
     }
 }
