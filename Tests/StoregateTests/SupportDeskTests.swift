@@ -128,4 +128,61 @@ import Testing
             #expect((try await s.result("entitlements.grants", ["customerId": "gus"])["grants"] as? [Any])?.count == 3)
         }
     }
+
+    /// One customer's story from events.list with customerId: their purchase, the renewal extension and the
+    /// grant support gave, the refund with what to revoke; in order, paged, and nobody else's.
+    @Test func aCustomersTimelineIsTheirStoryInOrder() async throws {
+        try await Storefront.with(slug: "timeline") { s in
+            func token(_ customerId: String) async throws -> UUID {
+                try #require(UUID(uuidString: try await s.result("accounts.ensure", ["customerId": customerId])["appAccountToken"] as? String ?? ""))
+            }
+            let hal = try await token("hal")
+            let bought = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("hal-device", token: hal))
+            _ = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("ivy-device", token: try await token("ivy")))
+            try await s.processed(2)
+            _ = try await s.result(
+                "subscriptions.extendRenewalDate",
+                ["bundleId": Storefront.bundleId, "originalTransactionId": bought.originalTransactionId ?? "", "extendByDays": 7, "extendReasonCode": 3])
+            _ = try await s.result("entitlements.grant", ["customerId": "hal", "entitlement": "premium", "days": 7, "reason": "the outage"])
+            var coins = SimulatorStore.Purchase(customer: "hal-device", bundleId: Storefront.bundleId, productId: "com.example.coins", type: .consumable)
+            coins.appAccountToken = hal
+            let coin = try await s.simulator.purchase(coins)
+            try await eventually("the coins bought") {
+                (try await s.result("entitlements.list", ["customerId": "hal"])["purchases"] as? [Any])?.count == 1
+            }
+            try await s.simulator.refund(transactionId: coin.transactionId ?? "")
+
+            func timeline() async throws -> [[String: Any]] {
+                try await s.result("events.list", ["customerId": "hal"])["events"] as? [[String: Any]] ?? []
+            }
+            try await eventually("the refund in hal's timeline") { try await timeline().contains { $0["type"] as? String == "refund.granted" } }
+            let events = try await timeline()
+            let types = events.compactMap { $0["type"] as? String }
+            #expect(events.allSatisfy { $0["customerId"] as? String == "hal" }, "\(types)")
+            let sequences = events.compactMap { $0["sequence"] as? Int }
+            #expect(sequences == sequences.sorted() && Set(sequences).count == sequences.count)
+            let order = ["purchase.created", "subscription.renewalExtended", "entitlement.granted", "refund.granted"].map { type in
+                types.firstIndex(of: type) ?? -1
+            }
+            #expect(order == order.sorted() && !order.contains(-1), "\(types)")
+            let extended = events.first { $0["type"] as? String == "subscription.renewalExtended" }?["data"] as? [String: Any]
+            #expect(extended?["requestedBy"] as? String == s.tenant.actor.description)
+            #expect(extended?["extendReasonCode"] as? Int == 3)
+            let refund = events.first { $0["type"] as? String == "refund.granted" }?["data"] as? [String: Any]
+            #expect((refund?["revoke"] as? [String: Any])?["action"] as? String != nil, "what to revoke, with the refund")
+
+            // Paged: two at a time, from where the last page ended.
+            var paged: [Int] = []
+            var after = 0
+            while true {
+                let page = try await s.result("events.list", ["customerId": "hal", "after": after, "limit": 2])
+                let got = (page["events"] as? [[String: Any]] ?? []).compactMap { $0["sequence"] as? Int }
+                if got.isEmpty { break }
+                paged += got
+                after = page["next"] as? Int ?? 0
+            }
+            #expect(paged == sequences)
+            #expect(Self.errorData(try await s.call("events.list", ["customerId": "nobody"])).field == "customerId")
+        }
+    }
 }

@@ -14,12 +14,22 @@ public struct EventService: Sendable {
         public let next: Int64
     }
 
-    /// The events after `sequence` (from the first when nil), oldest first; of these types only when given.
-    public func list(tenant: Tenant, after sequence: Int64?, types: [Event.Kind]?, limit: Int?) async throws -> Page {
+    /// The events after `sequence` (from the first when nil), oldest first; of these types only when given;
+    /// of one customer when given (their story: purchases, renewals, refunds, consumption requests and
+    /// answers, grants, renewal extensions, links).
+    public func list(tenant: Tenant, after sequence: Int64?, types: [Event.Kind]?, customerId: String? = nil, limit: Int?) async throws -> Page {
         let sequence = sequence ?? 0
         guard sequence >= 0 else { throw StoregateError.invalid(field: "after", reason: "must be 0 or a sequence number") }
         let limit = try Self.page.limit(limit)
-        let events = try await persistence.inTenant(tenant, .read) { try await $0.events.list(after: sequence, types: types ?? [], limit: limit) }
+        let customerId = try customerId.map { try Validate.customerId($0) }
+        let events = try await persistence.inTenant(tenant, .read) { unit in
+            var customer: UUID?
+            if let customerId {
+                guard let found = try await unit.customers.find(customerId: customerId) else { throw StoregateError.notFound(field: "customerId") }
+                customer = found.id
+            }
+            return try await unit.events.list(after: sequence, types: types ?? [], customer: customer, limit: limit)
+        }
         return Page(events: events, next: events.last?.sequence ?? sequence)
     }
 }

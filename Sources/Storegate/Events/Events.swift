@@ -169,6 +169,29 @@ enum Events {
             data: ConsumptionAnswered(requestId: lower(r.id), transactionId: r.transactionId, api: api?.rawValue, reason: status == .sent ? nil : reason))
     }
 
+    struct RenewalExtended: Encodable {
+        let originalTransactionId: String
+        let extendByDays: Int
+        /// Apple's reason code: 0 undeclared, 1 customer satisfaction, 2 other, 3 service issue or outage.
+        let extendReasonCode: Int
+        let requestIdentifier: String
+        let effectiveDate: Date
+        /// Who asked: an API key, a console user, the CLI.
+        let requestedBy: String
+    }
+
+    static func renewalExtended(
+        _ e: RenewalExtension, environment: AppStoreEnvironment, customer: UUID?, effectiveDate: Date, by actor: Actor
+    ) throws
+        -> NewEvent
+    {
+        try NewEvent(
+            .subscriptionRenewalExtended, appId: e.appId, environment: environment, customer: customer,
+            data: RenewalExtended(
+                originalTransactionId: e.originalTransactionId ?? "", extendByDays: e.days, extendReasonCode: e.reasonCode,
+                requestIdentifier: e.requestIdentifier, effectiveDate: effectiveDate, requestedBy: actor.description))
+    }
+
     /// A grant as `entitlement.granted` and `entitlement.revoked` report it.
     struct GrantData: Encodable {
         let grantId: String

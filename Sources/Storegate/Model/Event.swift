@@ -9,6 +9,8 @@ public struct Event: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable, Codable {
         /// A subscription's status, expiry, auto-renewal or product changed (or it was first seen).
         case subscriptionUpdated = "subscription.updated"
+        /// Apple extended a subscription's renewal date at Storegate's request (`subscriptions.extendRenewalDate`).
+        case subscriptionRenewalExtended = "subscription.renewalExtended"
         /// A transaction seen for the first time.
         case purchaseCreated = "purchase.created"
         case refundGranted = "refund.granted"

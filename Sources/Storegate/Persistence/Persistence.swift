@@ -340,8 +340,8 @@ public protocol EventStore: Sendable {
     /// row stays locked until the unit commits, so each tenant's events are numbered without gaps and in
     /// commit order: append last in a unit of work, to hold that lock briefly.
     func append(_ events: [NewEvent]) async throws
-    /// The events after `sequence`, oldest first; of `types` only, when given.
-    func list(after sequence: Int64, types: [Event.Kind], limit: Int) async throws -> [Event]
+    /// The events after `sequence`, oldest first; of `types` only, when given; of one customer, when given.
+    func list(after sequence: Int64, types: [Event.Kind], customer: UUID?, limit: Int) async throws -> [Event]
     /// The events with these sequence numbers, oldest first.
     func find(sequences: [Int64]) async throws -> [Event]
 }

@@ -68,6 +68,10 @@ extension SubscriptionService {
             try await unit.extensions.record(reserved.with(environment: usedEnvironment, effectiveDate: response.effectiveDate?.date, succeeded: success))
             if success, let effective = response.effectiveDate?.date {
                 try await unit.subscriptions.extend(appId: app.id, originalTransactionId: original, to: effective)
+                let customer = try await unit.customers.owner(appId: app.id, originalTransactionId: original, appAccountToken: nil, appTransactionId: nil)
+                try await unit.events.append([
+                    try Events.renewalExtended(reserved, environment: usedEnvironment, customer: customer, effectiveDate: effective, by: actor)
+                ])
             }
             try await unit.audit(
                 actor, "apple.extendRenewalDate",

@@ -14,6 +14,8 @@ enum EventMethods {
         @Field(.page(EventService.page)) let limit: Int?
         /// Only these event types.
         let types: [Event.Kind]?
+        /// Only this customer's events: their story, in order.
+        @Field(.customerId) let customerId: String?
     }
 
     @RPCObject struct ListResult {
@@ -26,11 +28,13 @@ enum EventMethods {
         "events.list", tag: "events", summary: "The tenant's events after a sequence number, oldest first.",
         description: """
             Every event of the tenant is numbered 1, 2, 3, … in the order its change committed, without gaps: read with `after` set to \
-            the last `sequence` you have (`next`) and you miss none. Each event is exactly what webhooks send.
+            the last `sequence` you have (`next`) and you miss none. Each event is exactly what webhooks send. With customerId, one \
+            customer's story: purchases, renewals, refunds with what to revoke, consumption requests and answers, grants, renewal extensions.
             """,
-        result: "events", errors: [ErrorCode.invalidParams]
+        result: "events", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: ListParams, call) in
-        let page = try await call.services.events.list(tenant: call.caller.tenant, after: params.after, types: params.types, limit: params.limit)
+        let page = try await call.services.events.list(
+            tenant: call.caller.tenant, after: params.after, types: params.types, customerId: params.customerId, limit: params.limit)
         return ListResult(events: try page.events.map(EventView.init), next: page.next)
     }
 }
@@ -51,7 +55,7 @@ enum EventMethods {
     /// What happened; by type: `subscription.updated` (originalTransactionId, previous and current state), `purchase.created` (the
     /// transaction), `refund.*` (the refund and, for a grant, what to revoke), `consumption.requested` (transaction, deadline),
     /// `consumption.sent|notSent`, `account.linked|transferred` (identifier, customer), `notification.received` (Apple's signedPayload
-    /// and the notification's type).
+    /// and the notification's type), `entitlement.granted|revoked` (the grant), `subscription.renewalExtended` (the extension, who asked).
     @Field(.object) let data: JSONValue
     /// The event's JSON as the domain wrote it, sent as is.
     private let json: JSONValue
