@@ -69,7 +69,9 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     let simPort = try await firstPort(simPorts)
     let servicesWithApple = try Services(
         persistence: persistence, vault: vault, logger: quiet, authCacheTTL: .seconds(5), trust: ([simulator.ca.root], false),
-        appStoreURL: "http://127.0.0.1:\(simPort)", http: http, webhooks: WebhookSettings(urls: WebhookURLPolicy(allowPrivate: true)))
+        appStoreURL: "http://127.0.0.1:\(simPort)", http: http, webhooks: WebhookSettings(urls: WebhookURLPolicy(allowPrivate: true)),
+        // The figures are of the paths measured: no sweeps of every tenant's history meanwhile.
+        reconciliation: ReconciliationSettings(sweepEvery: nil))
     var configuration = ServerConfiguration()
     configuration.port = 0
     configuration.maxBatchSize = 100

@@ -43,7 +43,7 @@ enum Runtime {
     static func makeServices(
         logger: Logger, database config: DatabaseConfiguration, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil,
         ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings(), holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(),
-        tenantPools: TenantPools.Settings = TenantPools.Settings()
+        tenantPools: TenantPools.Settings = TenantPools.Settings(), reconciliation: ReconciliationSettings = ReconciliationSettings()
     ) throws -> (Services, PostgresPersistence) {
         var clientLogger = logger
         clientLogger.logLevel = .warning
@@ -52,7 +52,7 @@ enum Runtime {
         let services = try Services(
             persistence: postgres, vault: vault(), logger: logger, trust: trust,
             appStoreURL: environment["STOREGATE_APP_STORE_URL"].flatMap { $0.isEmpty ? nil : $0 }, ocsp: ocsp, webhooks: webhooks,
-            holdingsCache: holdingsCache)
+            holdingsCache: holdingsCache, reconciliation: reconciliation)
         return (services, postgres)
     }
 

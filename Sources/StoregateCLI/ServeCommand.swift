@@ -36,6 +36,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Customers' holdings cached in memory, at most (entries; a customer read with purchases and without is two).")
     var holdingsCacheEntries = 100_000
     @Option(help: "Memory the holdings cache may use, at most, in MiB (estimated).") var holdingsCacheMegabytes = 128
+    @Option(help: "Minutes between sweeps of each app's notification history for deliveries that failed (0: no scheduled sweeps).")
+    var sweepMinutes = 15.0
+    @Option(help: "Minutes after a subscription's expiry, with no renewal heard of, before Apple is asked for its status.")
+    var renewalCheckMinutes = 5.0
     @Option(help: "Seconds before an idle HTTP connection (or one still sending its headers) is closed.") var idleTimeout = 15.0
     @Option(help: "Seconds SIGTERM waits for requests in flight before cancelling them.") var shutdownGracePeriod = 10.0
     @Option(
@@ -53,6 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard batchConcurrency >= 1 else { throw ValidationError("--batch-concurrency must be at least 1") }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be more than 0 seconds") }
         guard shutdownGracePeriod >= 0 else { throw ValidationError("--shutdown-grace-period must be 0 seconds or more") }
+        guard sweepMinutes >= 0, renewalCheckMinutes >= 0 else { throw ValidationError("--sweep-minutes and --renewal-check-minutes must be 0 or more") }
         guard tenantPools >= 0, tenantPoolConnections >= 1, tenantPoolTenants >= 1, tenantPoolLifetime > 0 else {
             throw ValidationError("--tenant-pools must be 0 or more; --tenant-pool-connections, --tenant-pool-tenants and --tenant-pool-lifetime more than 0")
         }
@@ -105,7 +110,10 @@ struct ServeCommand: AsyncParsableCommand {
                     entries: holdingsCacheEntries, bytes: holdingsCacheMegabytes << 20, observe: metrics.holdingsObserver),
                 tenantPools: TenantPools.Settings(
                     count: tenantPools, connectionsEach: tenantPoolConnections, tenantsPerGeneration: tenantPoolTenants,
-                    lifetime: .milliseconds(Int64(tenantPoolLifetime * 1000))))
+                    lifetime: .milliseconds(Int64(tenantPoolLifetime * 1000))),
+                reconciliation: ReconciliationSettings(
+                    sweepEvery: sweepMinutes > 0 ? .milliseconds(Int64(sweepMinutes * 60_000)) : nil,
+                    renewalCheckAfter: .milliseconds(Int64(renewalCheckMinutes * 60_000)), observe: metrics.reconciliationObserver))
         } catch {
             throw Runtime.fail(String(describing: error))
         }

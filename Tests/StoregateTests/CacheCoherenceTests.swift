@@ -102,7 +102,8 @@ struct OtherProcess {
         let logger = Logger(label: "other", factory: { _ in SwiftLogNoOpLogHandler() })
         let config = try DatabaseConfiguration(url: url, maximumConnections: 2)
         let client = DatabaseClient(configuration: config, backgroundLogger: logger)
-        let services = try Services(persistence: PostgresPersistence(client: client, logger: logger), vault: vault, logger: logger)
+        let services = try Services(
+            persistence: PostgresPersistence(client: client, logger: logger), vault: vault, logger: logger, reconciliation: TestDatabase.reconciliation)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }

@@ -168,12 +168,13 @@ import Testing
         }
     }
 
+    /// The jobs left, but for the recurring ones of reconciliation (a sweep stays scheduled).
     static func jobsLeft(_ services: Services, claimedOnly: Bool = false, dueNow: Bool = false) async throws -> Int {
         try await services.postgres.client.withConnection { conn in
             try await conn.first(
                 """
                 SELECT count(*)::bigint FROM storegate.jobs
-                WHERE (NOT \(claimedOnly) OR claimed_by IS NOT NULL) AND (NOT \(dueNow) OR due_at <= now())
+                WHERE (NOT \(claimedOnly) OR claimed_by IS NOT NULL) AND (NOT \(dueNow) OR due_at <= now()) AND kind NOT IN ('check_renewal', 'sweep_notifications')
                 """, as: Int.self,
                 logger: services.postgres.logger) ?? -1
         }

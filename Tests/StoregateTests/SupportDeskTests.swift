@@ -185,4 +185,55 @@ import Testing
             #expect(Self.errorData(try await s.call("events.list", ["customerId": "nobody"])).field == "customerId")
         }
     }
+
+    /// Sweeps every second and checks a renewal a second after its expiry, for the tests below.
+    static let promptly = ReconciliationSettings(sweepEvery: .seconds(1), firstSweep: .seconds(3600), renewalCheckAfter: .seconds(1))
+
+    /// A notification Apple failed to deliver (Storegate was unreachable) is found by the scheduled sweep
+    /// of Apple's notification history and applied, with no call; the sweep's counts are kept.
+    @Test func aMissedNotificationIsRecoveredByTheScheduledSweep() async throws {
+        try await Storefront.with(slug: "sweep", reconciliation: Self.promptly) { s in
+            let jo = try await s.result("accounts.ensure", ["customerId": "jo"])
+            let token = try #require(UUID(uuidString: jo["appAccountToken"] as? String ?? ""))
+            await s.store.setNotificationURL(bundleId: Storefront.bundleId, url: "http://127.0.0.1:9/unreachable")
+            let bought = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("jo-device", token: token))
+            try await eventually("Apple's delivery failed") {
+                await s.store.sentNotifications(bundleId: Storefront.bundleId).contains { !$0.attempts.isEmpty }
+            }
+            try await eventually("the sweep applied it") {
+                let subscriptions = try await s.result("subscriptions.status", ["customerId": "jo"])["subscriptions"] as? [[String: Any]] ?? []
+                return subscriptions.first?["originalTransactionId"] as? String == bought.originalTransactionId
+            }
+            let history = await s.store.received.filter { $0.path == "/inApps/v1/notifications/history" }
+            #expect(!history.isEmpty)
+            #expect(history.allSatisfy { String(decoding: $0.body, as: UTF8.self).contains("\"onlyFailures\":true") })
+            let sweeps = try await s.services.persistence.inTenant(s.tenant.tenant, .read) { try await $0.sweeps.list() }
+            #expect(sweeps.first?.applied == 1 && sweeps.first?.failed == 0, "\(sweeps)")
+            let stored = try await s.result("notifications.list", ["bundleId": Storefront.bundleId])["notifications"] as? [Any]
+            #expect(stored?.count == 1, "stored once, however many sweeps saw it")
+        }
+    }
+
+    /// A renewal whose notification never came: a second after the expiry Storegate asks Apple, and the
+    /// customer keeps access with the renewed expiry.
+    @Test func aLateRenewalIsCaughtByThePostExpiryCheck() async throws {
+        try await Storefront.with(slug: "late-renewal", reconciliation: Self.promptly) { s in
+            let kit = try await s.result("accounts.ensure", ["customerId": "kit"])
+            var purchase = AppStoreServerAPIClientTests.subscription(
+                "kit-device", token: try #require(UUID(uuidString: kit["appAccountToken"] as? String ?? "")))
+            purchase.period = 2
+            let bought = try await s.simulator.purchase(purchase)
+            try await s.processed(1)
+            await s.store.setNotificationURL(bundleId: Storefront.bundleId, url: nil)
+            let renewed = try await s.simulator.renew(originalTransactionId: try #require(bought.originalTransactionId))
+            let renewedExpiry = try #require(renewed.expiresDate?.date)
+            try await eventually("the renewal found after the expiry") {
+                let subscription = (try await s.result("entitlements.list", ["customerId": "kit"])["subscriptions"] as? [[String: Any]])?.first
+                let expires = (subscription?["expiresDate"] as? String).flatMap { try? Date($0, strategy: .iso8601) }
+                return expires.map { abs($0.timeIntervalSince(renewedExpiry)) < 1 } ?? false
+            }
+            #expect(await s.store.received.contains { $0.path == "/inApps/v1/subscriptions/\(bought.originalTransactionId ?? "")" })
+            #expect(try await s.processedCount() == 1, "no notification brought it")
+        }
+    }
 }

@@ -66,7 +66,8 @@ import Testing
         try await TestDatabase.with { services, url in
             let settings = TenantPools.Settings(count: 1, connectionsEach: 2, tenantsPerGeneration: 100)
             try await PooledPersistence.with(url: url, settings: settings) { postgres in
-                let pooledServices = try Services(persistence: postgres.persistence, vault: TestDatabase.makeVault(), logger: postgres.logger)
+                let pooledServices = try Services(
+                    persistence: postgres.persistence, vault: TestDatabase.makeVault(), logger: postgres.logger, reconciliation: TestDatabase.reconciliation)
                 let tenant = try await pooledServices.tenants.create(slug: "schema-change", name: "Schema change", actor: Actor("test"))
                 let tenantBackends = try await postgres.backends(of: tenant, units: 4)
                 let schemaBackend = try await postgres.persistence.withConnection(.schemaChange) { conn in

@@ -60,6 +60,12 @@ public struct Job: Sendable, Equatable {
         case sendConsumption = "send_consumption"
         /// Send an endpoint's due webhook deliveries (`ref` is the endpoint's id).
         case deliverWebhooks = "deliver_webhooks"
+        /// Sweep Apple's notification history of an app in one environment for what never arrived, then
+        /// again after the sweep interval (`ref` is `<app id>/<environment>`).
+        case sweepNotifications = "sweep_notifications"
+        /// Ask Apple for a subscription's status when its expiry passed with no renewal heard of (`ref` is
+        /// `<app id>/<originalTransactionId>`).
+        case checkRenewal = "check_renewal"
     }
 
     public let id: Int64

@@ -12,6 +12,15 @@ extension NotificationIngest {
         public var alreadyStored = 0
         /// Ones that failed verification (not stored).
         public var rejected = 0
+
+        public init() {}
+
+        mutating func add(_ other: BackfillReport) {
+            seen += other.seen
+            stored += other.stored
+            alreadyStored += other.alreadyStored
+            rejected += other.rejected
+        }
     }
 
     /// Pulls Apple's notification history for `[startDate, endDate)` in each of the app's environments (or
@@ -33,26 +42,34 @@ extension NotificationIngest {
             } ?? app.environments
         var report = BackfillReport()
         for environment in environments {
-            let client = try await gateway.client(tenant: tenant, app: app, environment: environment)
             let request = NotificationHistoryRequest(startDate: Timestamp(startDate), endDate: Timestamp(endDate))
-            do {
-                for try await page in client.notificationHistory(request: request) {
-                    for item in page.notificationHistory ?? [] {
-                        guard let signed = item.signedPayload else { continue }
-                        report.seen += 1
-                        guard case .success(let stored) = await verify(signed, app: app, environment: environment, source: .backfill) else {
-                            report.rejected += 1
-                            continue
-                        }
-                        if try await store(stored, tenant: tenant) { report.stored += 1 } else { report.alreadyStored += 1 }
-                    }
-                }
-            } catch let error as AppStoreServerAPIError {
-                throw AppStoreGateway.storegateError(error, field: "startDate")
-            }
+            report.add(try await ingestHistory(tenant: tenant, app: app, environment: environment, request: request))
         }
         try await persistence.inTenant(tenant, .read) { unit in
             try await unit.audit(actor, "notifications.backfill", ["bundleId": app.bundleId, "seen": String(report.seen), "stored": String(report.stored)])
+        }
+        return report
+    }
+
+    /// Reads every page of Apple's notification history that `request` asks for and stores what Storegate
+    /// does not have, exactly as if it had arrived at the webhook.
+    func ingestHistory(tenant: Tenant, app: App, environment: AppStoreEnvironment, request: NotificationHistoryRequest) async throws -> BackfillReport {
+        var report = BackfillReport()
+        let client = try await gateway.client(tenant: tenant, app: app, environment: environment)
+        do {
+            for try await page in client.notificationHistory(request: request) {
+                for item in page.notificationHistory ?? [] {
+                    guard let signed = item.signedPayload else { continue }
+                    report.seen += 1
+                    guard case .success(let stored) = await verify(signed, app: app, environment: environment, source: .backfill) else {
+                        report.rejected += 1
+                        continue
+                    }
+                    if try await store(stored, tenant: tenant) { report.stored += 1 } else { report.alreadyStored += 1 }
+                }
+            }
+        } catch let error as AppStoreServerAPIError {
+            throw AppStoreGateway.storegateError(error, field: "startDate")
         }
         return report
     }

@@ -116,6 +116,7 @@ public protocol TenantUnit: Sendable {
     var externalPurchaseTokens: any ExternalPurchaseTokenStore { get }
     var events: any EventStore { get }
     var grants: any GrantStore { get }
+    var sweeps: any NotificationSweepStore { get }
     var webhookEndpoints: any WebhookEndpointStore { get }
     var webhookDeliveries: any WebhookDeliveryStore { get }
     /// Adds a job for this tenant, or moves an existing one earlier (never later) when `due` is sooner.
@@ -168,6 +169,10 @@ public protocol JobQueue: Sendable {
     func release(_ ids: [Int64], worker: UUID) async throws
     func complete(_ job: Job) async throws
     func retry(_ job: Job, at due: Date, error: String) async throws
+    /// Makes a recurring job due again at `due`, its attempts and error cleared.
+    func reschedule(_ job: Job, at due: Date) async throws
+    /// Adds the notification sweep of every app in each of its environments that has none, due at once.
+    func scheduleNotificationSweeps() async throws -> Int
 }
 
 // MARK: Tenant stores
@@ -333,6 +338,15 @@ public protocol GrantStore: Sendable {
     func revoke(id: UUID, customer: UUID, by actor: String, reason: String?, at date: Date) async throws -> (grant: Grant, revoked: Bool)?
     /// The customer's grants, newest first: those revoked or expired too when `ended`.
     func list(customer: UUID, ended: Bool) async throws -> [Grant]
+}
+
+/// What the scheduled sweeps of Apple's notification history did, per app and environment.
+public protocol NotificationSweepStore: Sendable {
+    /// The state of the app's sweep in `environment`, nil before the first.
+    func find(appId: UUID, environment: AppStoreEnvironment) async throws -> NotificationSweep?
+    /// Records a sweep: how far it looked, and what it found, applied and failed on.
+    func record(appId: UUID, environment: AppStoreEnvironment, until: Date, report: NotificationIngest.BackfillReport, error: String?) async throws
+    func list() async throws -> [NotificationSweep]
 }
 
 public protocol EventStore: Sendable {

@@ -17,6 +17,7 @@ public final class JobWorker: Sendable {
     let processor: NotificationProcessor
     let refunds: RefundService
     let webhooks: WebhookDispatcher
+    let reconciliation: Reconciliation
     let logger: Logger
     let pollInterval: Duration
     /// How long a claim lasts unless renewed: a worker that dies leaves its jobs to others after this.
@@ -38,9 +39,11 @@ public final class JobWorker: Sendable {
     static let maxNotificationAttempts = 12
 
     init(
-        persistence: any Persistence, processor: NotificationProcessor, refunds: RefundService, webhooks: WebhookDispatcher, logger: Logger,
-        pollInterval: Duration = .seconds(1), lease: Duration = .seconds(10), coherence: CacheCoherence, signal: JobSignal
+        persistence: any Persistence, processor: NotificationProcessor, refunds: RefundService, webhooks: WebhookDispatcher,
+        reconciliation: Reconciliation, logger: Logger, pollInterval: Duration = .seconds(1), lease: Duration = .seconds(10), coherence: CacheCoherence,
+        signal: JobSignal
     ) {
+        self.reconciliation = reconciliation
         self.persistence = persistence
         self.tenants = ExpiringCache(ttl: .seconds(5), coherence: coherence) { id, _ in id }
         self.processor = processor
@@ -71,9 +74,18 @@ public final class JobWorker: Sendable {
         if !pause { poke() }
     }
 
-    /// Works until stopped or cancelled, renewing the leases of the jobs it holds.
+    /// Works until stopped or cancelled, renewing the leases of the jobs it holds, and adding the
+    /// notification sweep of every app that has none as it starts and every sweep interval (when swept).
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
+            if let every = reconciliation.settings.sweepEvery {
+                group.addTask {
+                    while !Task.isCancelled {
+                        await self.scheduleSweeps()
+                        try? await Task.sleep(for: every)
+                    }
+                }
+            }
             group.addTask { [signal, pollInterval] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: pollInterval)
@@ -91,6 +103,18 @@ public final class JobWorker: Sendable {
                 while !Task.isCancelled, !isStopped, await runDueUnlessStopped() > 0 {}
             }
             group.cancelAll()
+        }
+    }
+
+    private func scheduleSweeps() async {
+        do {
+            let added = try await persistence.control(.read) { try await $0.jobs.scheduleNotificationSweeps() }
+            if added > 0 {
+                logger.info("notification sweeps scheduled", metadata: ["sweeps": .stringConvertible(added)])
+                poke()
+            }
+        } catch {
+            logger.warning("notification sweeps not scheduled", metadata: ["error": .string("\(error)")])
         }
     }
 
@@ -189,6 +213,8 @@ public final class JobWorker: Sendable {
         /// The job's own work completed it, in the same transaction.
         case completed
         case retry(at: Date, reason: String)
+        /// A recurring job, due again then.
+        case reschedule(at: Date)
     }
 
     private func execute(_ job: Job) async {
@@ -197,6 +223,7 @@ public final class JobWorker: Sendable {
             case .complete: try await persistence.control(.read) { try await $0.jobs.complete(job) }
             case .completed: break
             case .retry(let at, let reason): try await persistence.control(.read) { try await $0.jobs.retry(job, at: at, error: reason) }
+            case .reschedule(let at): try await persistence.control(.read) { try await $0.jobs.reschedule(job, at: at) }
             }
         } catch  where isStopped || Task.isCancelled {
             // Cut short by a stop: not a failure of the job, which is handed back (see `runDue`).
@@ -239,8 +266,17 @@ public final class JobWorker: Sendable {
     }
 
     private func run(_ job: Job) async throws -> Outcome {
-        guard let tenant = try await tenant(id: job.tenantId), let id = UUID(uuidString: job.ref) else { return .complete }
+        guard let tenant = try await tenant(id: job.tenantId) else { return .complete }
         switch job.kind {
+        case .sweepNotifications:
+            return try await reconciliation.sweep(tenant: tenant, ref: job.ref).map { .reschedule(at: $0) } ?? .complete
+        case .checkRenewal:
+            return try await reconciliation.checkRenewal(tenant: tenant, ref: job.ref).map { .reschedule(at: $0) } ?? .complete
+        default: break
+        }
+        guard let id = UUID(uuidString: job.ref) else { return .complete }
+        switch job.kind {
+        case .sweepNotifications, .checkRenewal: return .complete
         case .processNotification:
             // Applying a notification, or finding it applied, completes its job.
             if let error = try await processor.process(tenant: tenant, notificationUUIDs: [id])[id] { throw error }

@@ -66,7 +66,7 @@ public struct Services: Sendable {
         persistence: any Persistence, vault: KeyVault, logger: Logger, authCacheTTL: Duration = .seconds(5),
         trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil, appStoreURL: String? = nil, http: HTTPClient = .shared,
         workerPollInterval: Duration = .seconds(1), ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings(),
-        holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings()
+        holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(), reconciliation: ReconciliationSettings = ReconciliationSettings()
     ) throws {
         self.persistence = persistence
         self.vault = vault
@@ -92,9 +92,6 @@ public struct Services: Sendable {
         let dispatcher = WebhookDispatcher(
             persistence: persistence, vault: vault, sender: sender, policy: webhooks.delivery, lease: webhooks.deliveryLease, logger: logger,
             observe: webhooks.observe)
-        self.worker = JobWorker(
-            persistence: persistence, processor: processor, refunds: refunds, webhooks: dispatcher, logger: logger, pollInterval: workerPollInterval,
-            lease: webhooks.jobLease, coherence: coherence, signal: jobs)
         self.webhooks = WebhookService(persistence: persistence, vault: vault, policy: webhooks.urls, sender: sender, directory: directory)
         self.notifications = NotificationIngest(
             persistence: persistence, verification: verification, jobs: jobs, gateway: gateway, logger: logger,
@@ -102,6 +99,10 @@ public struct Services: Sendable {
         self.holdings = HoldingsCache(holdingsCache, ttl: authCacheTTL, coherence: coherence)
         self.subscriptions = SubscriptionService(
             persistence: persistence, gateway: gateway, verification: verification, holdings: holdings, directory: directory)
+        self.worker = JobWorker(
+            persistence: persistence, processor: processor, refunds: refunds, webhooks: dispatcher,
+            reconciliation: Reconciliation(persistence: persistence, ingest: notifications, subscriptions: subscriptions, settings: reconciliation),
+            logger: logger, pollInterval: workerPollInterval, lease: webhooks.jobLease, coherence: coherence, signal: jobs)
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification, directory: directory)
         self.events = EventService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)

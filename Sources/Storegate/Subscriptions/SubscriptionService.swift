@@ -87,7 +87,7 @@ public struct SubscriptionService: Sendable {
     }
 
     /// Calls Get All Subscription Statuses and stores what it says, verified. Returns the original transaction IDs seen.
-    private func refresh(tenant: Tenant, app: App, anyTransactionId: String, environment: AppStoreEnvironment?, customer: UUID?) async throws -> Set<String> {
+    func refresh(tenant: Tenant, app: App, anyTransactionId: String, environment: AppStoreEnvironment?, customer: UUID?) async throws -> Set<String> {
         let (response, environment) = try await gateway.firstEnvironment(tenant: tenant, app: app, preferring: environment, field: "transactionId") {
             client throws(AppStoreServerAPIError) in try await client.getAllSubscriptionStatuses(anyTransactionId: anyTransactionId)
         }

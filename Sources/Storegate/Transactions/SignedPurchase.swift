@@ -82,8 +82,15 @@ struct SignedPurchase: Sendable {
         if try await unit.transactions.upsert(stored) { events.append(try Events.purchaseCreated(stored)) }
         if isSubscription && subscriptionState {
             let subscription = subscription(appId: app.id, customer: owner, status: status)
-            if let change = try await unit.subscriptions.upsert(subscription), let event = try Events.subscriptionUpdated(subscription, change) {
-                events.append(event)
+            if let change = try await unit.subscriptions.upsert(subscription) {
+                if let event = try Events.subscriptionUpdated(subscription, change) { events.append(event) }
+                // Watched past its new expiry, in case the renewal's notification never arrives.
+                if let expires = change.current.expiresDate, change.previous?.expiresDate != expires, change.current.status == .active,
+                    change.current.autoRenewStatus != false, expires > Date()
+                {
+                    try await unit.enqueue(
+                        .checkRenewal, ref: Reconciliation.renewalRef(appId: app.id, originalTransactionId: originalTransactionId), due: expires)
+                }
             }
         }
         return (owner, events)

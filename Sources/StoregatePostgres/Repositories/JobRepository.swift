@@ -63,6 +63,23 @@ struct JobRepository: Storegate.JobQueue {
         try await conn.run("DELETE FROM storegate.jobs WHERE id = \(job.id)", logger: logger)
     }
 
+    func reschedule(_ job: Job, at due: Date) async throws {
+        try await conn.run(
+            "UPDATE storegate.jobs SET due_at = \(due), claimed_by = NULL, attempts = 0, last_error = NULL WHERE id = \(job.id)", logger: logger)
+    }
+
+    /// One statement over the control schema's apps.
+    func scheduleNotificationSweeps() async throws -> Int {
+        try await conn.all(
+            """
+            INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at)
+            SELECT a.tenant_id, \(Job.Kind.sweepNotifications.rawValue), a.id::text || '/' || e, now() FROM storegate.apps a, unnest(a.environments) e
+            ON CONFLICT (tenant_id, kind, ref) DO NOTHING
+            RETURNING 1
+            """, logger: logger
+        ) { _ in 1 }.count
+    }
+
     func retry(_ job: Job, at due: Date, error: String) async throws {
         try await conn.run(
             "UPDATE storegate.jobs SET due_at = \(due), claimed_by = NULL, last_error = \(String(error.prefix(500))) WHERE id = \(job.id)",

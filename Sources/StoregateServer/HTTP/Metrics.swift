@@ -48,6 +48,26 @@ public struct RPCMetrics: Sendable {
         }
     }
 
+    /// For `ReconciliationSettings.observe`: what sweeps and renewal checks found, applied and failed on,
+    /// by kind (`sweep`, `renewal_check`).
+    public var reconciliationObserver: @Sendable (Reconciliation.Run) -> Void {
+        let factory = factory
+        let counters = Dictionary(
+            uniqueKeysWithValues: [Reconciliation.Run.Kind.sweep, .renewalCheck].flatMap { kind in
+                ["found", "applied", "failed"].map { outcome in
+                    (
+                        "\(kind.rawValue)/\(outcome)",
+                        Counter(label: "storegate_reconciliation_total", dimensions: [("kind", kind.rawValue), ("outcome", outcome)], factory: factory)
+                    )
+                }
+            })
+        return { run in
+            counters["\(run.kind.rawValue)/found"]?.increment(by: run.found)
+            counters["\(run.kind.rawValue)/applied"]?.increment(by: run.applied)
+            counters["\(run.kind.rawValue)/failed"]?.increment(by: run.failed)
+        }
+    }
+
     /// For `HoldingsCache.Settings.observe`: holdings reads that hit or missed the cache, entries evicted.
     public var holdingsObserver: @Sendable (HoldingsCache.Outcome) -> Void {
         let factory = factory

@@ -112,7 +112,8 @@ struct OwnedPostgres: Sendable {
         let config = try DatabaseConfiguration(url: url ?? self.url, maximumConnections: 4, connectTimeout: .seconds(1))
         let client = DatabaseClient(configuration: config, backgroundLogger: logger)
         let postgres = PostgresPersistence(client: client, logger: logger, deadlines: deadlines)
-        let services = try Services(persistence: postgres, vault: TestDatabase.makeVault(), logger: logger, authCacheTTL: authCacheTTL)
+        let services = try Services(
+            persistence: postgres, vault: TestDatabase.makeVault(), logger: logger, authCacheTTL: authCacheTTL, reconciliation: TestDatabase.reconciliation)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
                 await client.run()

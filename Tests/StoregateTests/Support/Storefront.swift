@@ -54,10 +54,13 @@ struct Storefront {
 
     /// A tenant whose app (in `environments`, Sandbox only by default) is in the simulator, served over HTTP.
     static func with<T: Sendable>(
-        slug: String, sendNotifications: Bool = true, environments: [String] = ["Sandbox"], _ body: @Sendable (Storefront) async throws -> T
+        slug: String, sendNotifications: Bool = true, environments: [String] = ["Sandbox"],
+        reconciliation: ReconciliationSettings = TestDatabase.reconciliation, _ body: @Sendable (Storefront) async throws -> T
     ) async throws -> T {
         try await SimulatorHarness.with { sim in
-            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL) {
+            try await TestDatabase.with(
+                trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL, reconciliation: reconciliation
+            ) {
                 services, databaseURL in
                 let made = try await Fixtures.tenant(services, slug: slug, bundleId: bundleId, environments: environments)
                 _ = try await services.apps.importKey(

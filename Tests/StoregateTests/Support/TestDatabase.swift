@@ -35,12 +35,16 @@ enum TestDatabase {
     }
 
     /// Runs `body` against a new database with the control schema migrated.
+    /// Reconciliation as tests run it: no scheduled sweeps unless a test asks (they call Apple), renewal
+    /// checks as in production.
+    static let reconciliation = ReconciliationSettings(sweepEvery: nil)
+
     static func with<T: Sendable>(
         vault: KeyVault = makeVault(), logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
         authCacheTTL: Duration = .milliseconds(200), migrate: Bool = true, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil,
         appStoreURL: String? = nil,
         workerPollInterval: Duration = .milliseconds(50), webhooks: WebhookSettings = TestDatabase.webhooks,
-        holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(),
+        holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(), reconciliation: ReconciliationSettings = TestDatabase.reconciliation,
         _ body: @Sendable (Services, _ databaseURL: String) async throws -> T
     ) async throws -> T {
         let name = "sg_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
@@ -52,7 +56,8 @@ enum TestDatabase {
             let postgres = PostgresPersistence(client: client, logger: logger)
             let services = try Services(
                 persistence: postgres, vault: vault, logger: logger, authCacheTTL: authCacheTTL, trust: trust, appStoreURL: appStoreURL,
-                workerPollInterval: workerPollInterval, webhooks: webhooks, holdingsCache: holdingsCache)
+                workerPollInterval: workerPollInterval, webhooks: webhooks, holdingsCache: holdingsCache,
+                reconciliation: reconciliation)
             let result = try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
                     await client.run()
@@ -148,7 +153,9 @@ extension Services {
     }
 
     /// The same services with another vault (master keys).
-    func with(vault: KeyVault) throws -> Services { try Services(persistence: persistence, vault: vault, logger: postgres.logger) }
+    func with(vault: KeyVault) throws -> Services {
+        try Services(persistence: persistence, vault: vault, logger: postgres.logger, reconciliation: TestDatabase.reconciliation)
+    }
 }
 
 /// Captures log lines, to prove what never appears in them.
