@@ -59,6 +59,43 @@ import Testing
         }
     }
 
+    /// PostgreSQL marks a commit that was waiting for the synchronous standby as done when the primary
+    /// restarts after a crash, though the standby never had it (pg_auto_failover's keeper restarts a
+    /// crashed primary at once). Apple then delivers again; the notification is found, but "already stored"
+    /// is answered only after a commit the standby confirmed, so never while the row exists on the
+    /// primary alone.
+    @Test func aDuplicateIsConfirmedOnlyOnceTheStandbyHasIt() async throws {
+        try await OwnedPostgres.with { primary in
+            try await primary.withServices(deadlines: Self.deadlines) { services in
+                let made = try await Fixtures.tenant(services, slug: "redelivered", bundleId: "com.example.redelivered")
+                let notification = CrashRecoveryTests.testNotification(appId: made.appId)
+                let receive = { @Sendable in
+                    try await services.persistence.control(.read) {
+                        try await $0.inbox.receive(notification, tenantId: made.tenant.tenant.id, processingDue: Date())
+                    }
+                }
+                try await Self.superuser(primary, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'")
+                try await Self.superuser(primary, "SELECT pg_reload_conf()")
+                try await eventually("commits wait for the standby") {
+                    (try? await Self.superuser(primary, "SHOW synchronous_standby_names")) == "nobody"
+                }
+                await #expect(throws: StoregateError.self, "the first delivery waits for the standby: not answered") { try await receive() }
+                try await primary.crash()
+                try await primary.start()
+                let recovered = try await Self.superuser(
+                    primary, "SELECT count(*)::text FROM storegate.notification_inbox WHERE notification_uuid = '\(notification.notificationUUID)'")
+                #expect(recovered == "1", "recovered as committed on the primary alone")
+                try await eventually("Storegate serves again", timeout: .seconds(20)) { (try? await services.isReady()) == true }
+                let again = ContinuousClock.now
+                await #expect(throws: StoregateError.self, "the delivery again is not answered as already stored") { try await receive() }
+                #expect(ContinuousClock.now - again >= Self.deadlines.unit - .milliseconds(500), "it waited for the standby, to the deadline")
+                try await Self.superuser(primary, "ALTER SYSTEM RESET synchronous_standby_names")
+                try await Self.superuser(primary, "SELECT pg_reload_conf()")
+                #expect(try await receive() == false, "already stored, once the standby condition is gone")
+            }
+        }
+    }
+
     /// Runs `sql` as the cluster's superuser; the first column of its first row as text.
     @discardableResult
     static func superuser(_ cluster: OwnedPostgres, _ sql: String) async throws -> String? {

@@ -255,13 +255,17 @@ public protocol SubscriptionStore: Sendable {
 /// `processNotification` job: a job is completed only in a transaction that takes its notification in.
 public protocol NotificationInbox: Sendable {
     /// Puts a notification for `tenantId` in the inbox unless it is waiting there already, and with it (in
-    /// the same statement) its `processNotification` job due at `due`; returns whether it was new.
+    /// the same statement) its `processNotification` job due at `due`; returns whether it was new. One found
+    /// there is written again (unchanged): a duplicate is answered only after a commit that waits for the
+    /// synchronous standby, so it cannot be a row the primary recovered as committed after a crash while
+    /// the standby never had it (PostgreSQL marks such commits done on restart).
     func receive(_ notification: StoredNotification, tenantId: UUID, processingDue due: Date) async throws -> Bool
 }
 
 public protocol NotificationStore: Sendable {
     /// Stores a notification unless one with its UUID is there, and with it (in the same statement) its
-    /// `processNotification` job due at `due`; returns whether it was new.
+    /// `processNotification` job due at `due`; returns whether it was new. One found is written again, as
+    /// in `NotificationInbox.receive`, so that "already stored" is known to the standby too.
     func insert(_ notification: StoredNotification, processingDue due: Date) async throws -> Bool
     /// Takes these of the tenant's notifications from the inbox into its own, in one statement; one it
     /// has already (Apple delivered it again) is dropped. Only a processing unit does, holding their jobs'

@@ -23,11 +23,11 @@ struct NotificationRepository: NotificationStore {
                     (notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source)
                 VALUES (\(n.notificationUUID), \(n.appId), \(n.environment.rawValue), \(n.notificationType.rawValue), \(n.subtype?.rawValue),
                         \(n.signedDate), \(n.signedPayload), \(n.source.rawValue))
-                ON CONFLICT (notification_uuid) DO NOTHING
-                RETURNING notification_uuid
+                ON CONFLICT (notification_uuid) DO UPDATE SET notification_uuid = excluded.notification_uuid
+                RETURNING notification_uuid, xmax = 0 AS new
             )
             INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at)
-            SELECT \(scope.tenantId), \(Job.Kind.processNotification.rawValue), upper(notification_uuid::text), \(due) FROM stored
+            SELECT \(scope.tenantId), \(Job.Kind.processNotification.rawValue), upper(notification_uuid::text), \(due) FROM stored WHERE new
             ON CONFLICT (tenant_id, kind, ref) DO UPDATE SET due_at = least(jobs.due_at, excluded.due_at)
             RETURNING 1
             """
