@@ -206,16 +206,11 @@ enum Events {
         let revokeReason: String?
     }
 
-    static func grant(_ kind: Event.Kind, _ g: Grant, appId: UUID?) throws -> NewEvent {
-        let (productId, entitlement): (String?, String?) =
-            switch g.target {
-            case .product(_, let productId): (productId, nil)
-            case .entitlement(let name): (nil, name)
-            }
-        return try NewEvent(
-            kind, appId: appId, environment: nil, customer: g.customer,
+    static func grant(_ kind: Event.Kind, _ g: Grant) throws -> NewEvent {
+        try NewEvent(
+            kind, appId: g.appId, environment: nil, customer: g.customer,
             data: GrantData(
-                grantId: Grant.displayId(g.id), productId: productId, entitlement: entitlement, startsDate: g.startsDate, expiresDate: g.expiresDate,
+                grantId: Grant.displayId(g.id), productId: g.productId, entitlement: g.entitlement, startsDate: g.startsDate, expiresDate: g.expiresDate,
                 reason: g.reason, grantedBy: g.grantedBy, revokedDate: g.revokedDate, revokedBy: g.revokedBy, revokeReason: g.revokeReason))
     }
 }

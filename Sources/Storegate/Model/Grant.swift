@@ -43,6 +43,16 @@ public struct Grant: Sendable, Equatable {
         if case .product(let appId, _) = target { appId } else { nil }
     }
 
+    /// The product, for a grant of one.
+    public var productId: String? {
+        if case .product(_, let productId) = target { productId } else { nil }
+    }
+
+    /// The tenant's entitlement, for a grant of one.
+    public var entitlement: String? {
+        if case .entitlement(let name) = target { name } else { nil }
+    }
+
     /// Whether it gives access at `now`: started, not expired, not revoked.
     public func grantsAccess(now: Date) -> Bool { revokedDate == nil && startsDate <= now && now < expiresDate }
 }

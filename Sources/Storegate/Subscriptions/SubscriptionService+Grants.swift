@@ -22,14 +22,8 @@ import JSONRPC
     init(_ g: Grant, bundleId: String?) {
         grantId = Grant.displayId(g.id)
         self.bundleId = bundleId
-        switch g.target {
-        case .product(_, let productId):
-            self.productId = productId
-            entitlement = nil
-        case .entitlement(let name):
-            productId = nil
-            entitlement = name
-        }
+        productId = g.productId
+        entitlement = g.entitlement
         startsDate = g.startsDate
         expiresDate = g.expiresDate
         reason = g.reason
@@ -106,7 +100,7 @@ extension SubscriptionService {
             try await unit.audit(
                 actor, "entitlement.grant",
                 ["customerId": customerId, "grantId": Grant.displayId(grant.id), "expiresDate": ISO8601DateFormatter().string(from: expires), "reason": reason])
-            try await unit.events.append([try Events.grant(.entitlementGranted, grant, appId: app?.id)])
+            try await unit.events.append([try Events.grant(.entitlementGranted, grant)])
             return grant
         }
         return GrantView(grant, bundleId: app?.bundleId)
@@ -124,7 +118,7 @@ extension SubscriptionService {
             }
             if revoked {
                 try await unit.audit(actor, "entitlement.revokeGrant", ["customerId": customerId, "grantId": grantId, "reason": reason ?? ""])
-                try await unit.events.append([try Events.grant(.entitlementRevoked, grant, appId: grant.appId)])
+                try await unit.events.append([try Events.grant(.entitlementRevoked, grant)])
             }
             return grant
         }

@@ -16,15 +16,10 @@ struct GrantRepository: GrantStore {
     ]
 
     func insert(_ g: Grant) async throws {
-        let (appId, productId, entitlement): (UUID?, String?, String?) =
-            switch g.target {
-            case .product(let appId, let productId): (appId, productId, nil)
-            case .entitlement(let name): (nil, nil, name)
-            }
         try await scope.run(
             """
             INSERT INTO \(unescaped: s).grants (id, customer, app_id, product_id, entitlement, starts_at, expires_at, reason, granted_by, granted_at)
-            VALUES (\(g.id), \(g.customer), \(appId), \(productId), \(entitlement), \(g.startsDate), \(g.expiresDate), \(g.reason), \(g.grantedBy),
+            VALUES (\(g.id), \(g.customer), \(g.appId), \(g.productId), \(g.entitlement), \(g.startsDate), \(g.expiresDate), \(g.reason), \(g.grantedBy),
                     \(g.grantedDate))
             """)
         scope.changes.holdings(of: g.customer)
