@@ -78,7 +78,7 @@ import Testing
                 try await repeatDelivery.run("BEGIN", logger: logger)
                 #expect(try await NotificationInboxRepository(conn: repeatDelivery, logger: logger).receive(stored, tenantId: tenant.id, processingDue: Date()))
                 let applying = Task { try await services.worker.processor.process(tenant: tenant, notificationUUIDs: [uuid]) }
-                try await eventually("the processing unit waits for the repeat's lock on the job", timeout: .seconds(10)) {
+                try await eventually("the processing unit waits for the repeat's lock on the job") {
                     try await Self.count(
                         services, "SELECT count(*)::bigint FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()") == 1
                 }

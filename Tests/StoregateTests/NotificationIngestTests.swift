@@ -69,7 +69,7 @@ import Testing
                     }
                     let original = try #require(await sim.store.transactions(ofCustomer: "kim").first?.originalTransactionId)
                     try await sim.simulator.renew(originalTransactionId: original)
-                    try await eventually("a delivery attempt while storage is away", timeout: .seconds(5)) {
+                    try await eventually("a delivery attempt while storage is away") {
                         await (sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.count ?? 0) >= 1
                     }
                     try await services.postgres.client.withConnection { conn in
@@ -78,7 +78,7 @@ import Testing
                     try await waitFor(2)
                     #expect(try await stored().map(\.notificationType.rawValue).sorted() == ["DID_RENEW", "SUBSCRIBED"])
                     // The simulator records the attempt once Storegate has answered.
-                    try await eventually("the successful redelivery recorded", timeout: .seconds(5)) {
+                    try await eventually("the successful redelivery recorded") {
                         await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.last?.sendAttemptResult == .success
                     }
                     let attempts = await sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.map(\.sendAttemptResult)

@@ -392,7 +392,7 @@ import Testing
                 #expect(messages.map(\.id) == Array(repeating: PrefixedID.encode("evt_", event.id), count: 2), "the same event, sent again")
                 let checks = try await WebhookReceiver.verify(messages, secrets: [try #require(endpoint.secret)])
                 #expect(checks.allSatisfy { $0.signedBy == [0] })
-                try await eventually("the delivery recorded as delivered", timeout: .seconds(10)) {
+                try await eventually("the delivery recorded as delivered") {
                     try await services.webhooks.deliveries(tenant: made.tenant.tenant, endpointId: nil, status: "delivered", before: nil, limit: 10).count == 1
                 }
                 // The second process counted the delivery in its metrics.

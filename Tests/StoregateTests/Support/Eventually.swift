@@ -7,9 +7,10 @@ struct TimedOut: Error, CustomStringConvertible {
 }
 
 /// Polls `condition` (notifications and jobs arrive asynchronously) until it holds. A timeout fails the test,
-/// naming what was awaited: never a silent pass into assertions that then fail for another reason.
+/// naming what was awaited: never a silent pass into assertions that then fail for another reason. The
+/// default bound only decides how long a failing test takes; a test that claims a time passes its own.
 func eventually(
-    _ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool
+    _ what: String, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {

@@ -30,7 +30,7 @@ final class NotificationReceiver: Sendable {
     }
 
     /// Waits until `count` notifications arrived (bounded).
-    func wait(for count: Int, timeout: Duration = .seconds(10)) async throws {
+    func wait(for count: Int, timeout: Duration = .seconds(30)) async throws {
         try await eventually("\(count) notifications received", timeout: timeout) { received.count >= count }
     }
 }

@@ -34,11 +34,16 @@ enum TestDatabase {
         return KeyVault(ring: MasterKeyRing(active: active, previous: keys.dropFirst().compactMap { try? MasterKey(base64: $0) }))
     }
 
-    /// Runs `body` against a new database with the control schema migrated.
+    /// Database deadlines for tests that are not about deadlines: the whole suite shares two cores and one
+    /// PostgreSQL, so a unit that takes milliseconds alone can wait seconds for a CPU. Production's limits
+    /// (`DatabaseDeadlines()`) are what `DatabaseFaultTests` and `FailoverTests` check, each with its own.
+    static let deadlines = DatabaseDeadlines(checkout: .seconds(15), unit: .seconds(30), readiness: .seconds(5))
+
     /// Reconciliation as tests run it: no scheduled sweeps unless a test asks (they call Apple), renewal
     /// checks as in production.
     static let reconciliation = ReconciliationSettings(sweepEvery: nil)
 
+    /// Runs `body` against a new database with the control schema migrated.
     static func with<T: Sendable>(
         vault: KeyVault = makeVault(), logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
         authCacheTTL: Duration = .milliseconds(200), migrate: Bool = true, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil,
@@ -53,7 +58,7 @@ enum TestDatabase {
         do {
             let config = try DatabaseConfiguration(url: url, maximumConnections: 8)
             let client = DatabaseClient(configuration: config, backgroundLogger: logger)
-            let postgres = PostgresPersistence(client: client, logger: logger)
+            let postgres = PostgresPersistence(client: client, logger: logger, deadlines: deadlines)
             let services = try Services(
                 persistence: postgres, vault: vault, logger: logger, authCacheTTL: authCacheTTL, trust: trust, appStoreURL: appStoreURL,
                 workerPollInterval: workerPollInterval, webhooks: webhooks, holdingsCache: holdingsCache,

@@ -55,7 +55,7 @@ final class WebhookReceiver: Sendable {
     }
 
     /// Waits until `count` messages arrived (bounded).
-    func wait(for count: Int, timeout: Duration = .seconds(15)) async throws {
+    func wait(for count: Int, timeout: Duration = .seconds(30)) async throws {
         try await eventually("\(count) webhook messages received", timeout: timeout) { messages.count >= count }
     }
 
