@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.3.0"),
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.0"),
     ],
     targets: [
         // Protocol engine: JSON-RPC 2.0 parsing, batching, dispatch, errors, OpenRPC generation, and the
@@ -101,14 +103,28 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
             swiftSettings: swiftSettings
         ),
-        // HTTP transport: Hummingbird routes, auth, JSON-RPC binding, metrics.
+        // The support console at /console: server-rendered HTML (Mustache templates) over the domain's
+        // services, for a tenant's people, with sessions, CSRF tokens and roles.
+        .target(
+            name: "StoregateConsole",
+            dependencies: [
+                "Storegate", "AppStoreServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // HTTP transport: Hummingbird routes, auth, JSON-RPC binding, the console's routes, metrics.
         .target(
             name: "StoregateServer",
             dependencies: [
-                "Storegate", "JSONRPC", "AppStoreServer",
+                "Storegate", "StoregateConsole", "JSONRPC", "AppStoreServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

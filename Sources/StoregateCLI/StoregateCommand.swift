@@ -12,7 +12,8 @@ struct StoregateCommand: AsyncParsableCommand {
             STOREGATE_JOB_LEASE_SECONDS.
             """,
         subcommands: [
-            ServeCommand.self, MigrateCommand.self, TenantCommand.self, AppCommand.self, APIKeyCommand.self, WebhookCommand.self, KeysCommand.self,
+            ServeCommand.self, MigrateCommand.self, TenantCommand.self, AppCommand.self, APIKeyCommand.self, WebhookCommand.self, UserCommand.self,
+            KeysCommand.self,
             JWSCommand.self,
             OfferCommand.self, SimulatorCommand.self,
             OpenRPCCommand.self, SchemaCommand.self,

@@ -14,6 +14,7 @@ struct PostgresControlUnit: ControlUnit {
     var sealedKeys: any SealedKeyRewrap { SealedKeyRepository(conn: conn, logger: logger) }
     var jobs: any Storegate.JobQueue { JobRepository(conn: conn, logger: logger, tenantId: nil) }
     var inbox: any NotificationInbox { NotificationInboxRepository(conn: conn, logger: logger) }
+    var console: any ConsoleStore { ConsoleRepository(conn: conn, logger: logger) }
 
     func webhook(token: String) async throws -> (webhook: Webhook, app: App, tenant: Tenant)? {
         try await WebhookLookup(conn: conn, logger: logger).find(token: token)

@@ -290,8 +290,8 @@ import Testing
             let id = try #require(await sim.store.purchase(Self.consumable("gus")).transactionId)
             let impatient = AppStoreServerAPIClient(
                 http: .shared, token: AppStoreServerAPIToken(key: sim.key), environment: .custom(sim.baseURL),
-                retry: RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(10), budget: .seconds(8)), timeout: .milliseconds(1500))
-            await sim.store.inject(.slow(.seconds(4)))
+                retry: RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(10), budget: .seconds(16)), timeout: .seconds(3))
+            await sim.store.inject(.slow(.seconds(8)))
             _ = try await impatient.getTransactionInfo(transactionId: id)
             #expect(await sim.store.pendingFaults == 0)
         }
@@ -303,11 +303,11 @@ import Testing
         try await SimulatorHarness.with { sim in
             let impatient = AppStoreServerAPIClient(
                 http: .shared, token: AppStoreServerAPIToken(key: sim.key), environment: .custom(sim.baseURL),
-                retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), budget: .seconds(8)), timeout: .milliseconds(1500))
+                retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), budget: .seconds(16)), timeout: .seconds(3))
             let testPath = "/inApps/v1/notifications/test"
-            await sim.store.inject(.slow(.seconds(3)))
+            await sim.store.inject(.slow(.seconds(6)))
             await #expect(throws: AppStoreServerAPIError.self) { _ = try await impatient.requestTestNotification() }
-            // The slow request is recorded when its 3 s are up; a retry (not slowed) would be recorded before it.
+            // The slow request is recorded when its 6 s are up; a retry (not slowed) would be recorded before it.
             try await eventually("the slow request reaches the simulator") { await sim.store.received.contains { $0.path == testPath } }
             try await Task.sleep(for: .milliseconds(500))
             #expect(await sim.store.received.filter { $0.path == testPath }.count == 1, "sent once, not repeated after the timeout")

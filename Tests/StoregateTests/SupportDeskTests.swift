@@ -236,4 +236,60 @@ import Testing
             #expect(try await s.processedCount() == 1, "no notification brought it")
         }
     }
+
+    /// A refund whose REFUND notification never arrived (Storegate unreachable) is found by `refunds.history`
+    /// and becomes one outcome and one event; asking again, and the notification recovered later from
+    /// Apple's history, add nothing; a refund that was notified is not recorded again by the history.
+    @Test func aRefundSeenOnlyInRefundHistoryBecomesOneOutcomeAndOneEvent() async throws {
+        try await Storefront.with(slug: "refund-history") { s in
+            let token = try #require(UUID(uuidString: try await s.result("accounts.ensure", ["customerId": "ann"])["appAccountToken"] as? String ?? ""))
+            func coins() async throws -> String {
+                var purchase = SimulatorStore.Purchase(customer: "ann-device", bundleId: Storefront.bundleId, productId: "com.example.coins", type: .consumable)
+                purchase.appAccountToken = token
+                return try #require(try await s.simulator.purchase(purchase).transactionId)
+            }
+            func outcomes() async throws -> [[String: Any]] {
+                try await s.result("refunds.outcomes", ["customerId": "ann"])["outcomes"] as? [[String: Any]] ?? []
+            }
+            func refundEvents() async throws -> [[String: Any]] {
+                try await s.result("events.list", ["customerId": "ann", "types": ["refund.granted"]])["events"] as? [[String: Any]] ?? []
+            }
+            let notified = try await coins()
+            let missed = try await coins()
+            try await s.processed(2)
+            _ = try await s.simulator.refund(transactionId: notified)
+            try await s.processed(3)
+            await s.store.setNotificationURL(bundleId: Storefront.bundleId, url: "http://127.0.0.1:9/unreachable")
+            _ = try await s.simulator.refund(transactionId: missed)
+            #expect(try await outcomes().count == 1, "only the notified refund is known")
+
+            for _ in 0..<2 {
+                let history = try await s.result("refunds.history", ["bundleId": Storefront.bundleId, "transactionId": notified])
+                let ids = (history["transactions"] as? [[String: Any]])?.compactMap { $0["transactionId"] as? String }
+                #expect(Set(ids ?? []) == [notified, missed])
+            }
+            let found = try await outcomes()
+            #expect(found.count == 2, "one outcome per refund, however often the history is read")
+            let fromHistory = try #require(found.first { $0["transactionId"] as? String == missed })
+            #expect(fromHistory["source"] as? String == "refundHistory")
+            #expect(fromHistory["outcome"] as? String == "REFUND" && fromHistory["customerId"] as? String == "ann")
+            #expect(fromHistory["revocationDate"] != nil)
+            #expect((fromHistory["revoke"] as? [String: Any])?["action"] as? String == "revokeQuantity")
+            #expect(found.first { $0["transactionId"] as? String == notified }?["source"] as? String == "notification")
+            let events = try await refundEvents()
+            #expect(events.count == 2)
+            let event = try #require(events.first { ($0["data"] as? [String: Any])?["transactionId"] as? String == missed }?["data"] as? [String: Any])
+            #expect(event["source"] as? String == "refundHistory" && event["notificationUUID"] == nil)
+
+            // The missed notification, recovered from Apple's notification history (as a sweep would), is stored
+            // and applied: the refund it brings is already recorded.
+            await s.store.setNotificationURL(bundleId: Storefront.bundleId, url: s.webhookURL)
+            let backfill = try await s.result(
+                "notifications.backfill", ["bundleId": Storefront.bundleId, "startDate": (Date() - 3600).formatted(.iso8601)])
+            #expect(backfill["stored"] as? Int == 1)
+            try await s.processed(4)
+            #expect(try await outcomes().count == 2)
+            #expect(try await refundEvents().count == 2)
+        }
+    }
 }

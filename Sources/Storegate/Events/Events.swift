@@ -63,7 +63,9 @@ enum Events {
     }
 
     struct Refund: Encodable {
-        let notificationUUID: String
+        /// Absent when the refund was found in Apple's refund history (`source`).
+        let notificationUUID: String?
+        let source: String
         let transactionId: String
         let originalTransactionId: String
         let productId: String
@@ -72,6 +74,7 @@ enum Events {
         let refundPercentage: Int?
         let revocationType: String?
         let revocationReason: Int32?
+        let revocationDate: Date?
         /// What to revoke, as `refunds.outcomes` says it.
         let revoke: RevokeInstruction
     }
@@ -89,11 +92,11 @@ enum Events {
         return try NewEvent(
             type, appId: o.appId, environment: o.environment, customer: o.customer,
             data: Refund(
-                notificationUUID: lower(o.notificationUUID), transactionId: o.transactionId, originalTransactionId: o.originalTransactionId,
+                notificationUUID: o.notificationUUID.map(lower), source: o.source.rawValue, transactionId: o.transactionId,
+                originalTransactionId: o.originalTransactionId,
                 productId: o.productId,
                 productType: o.productType.rawValue, quantity: o.quantity, refundPercentage: o.refundPercentage, revocationType: o.revocationType?.rawValue,
-                revocationReason: o.revocationReason?.rawValue,
-                revoke: o.revoke))
+                revocationReason: o.revocationReason?.rawValue, revocationDate: o.revocationDate, revoke: o.revoke))
     }
 
     struct ConsumptionRequested: Encodable {

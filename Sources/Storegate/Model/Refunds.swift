@@ -2,9 +2,18 @@ import AppStoreServer
 import Foundation
 import JSONRPC
 
-/// Apple's decision on a refund request, from a `REFUND`, `REFUND_DECLINED` or `REFUND_REVERSED` notification.
+/// Apple's decision on a refund request, from a `REFUND`, `REFUND_DECLINED` or `REFUND_REVERSED` notification,
+/// or a refund found in Apple's refund history that no notification brought.
 public struct RefundOutcome: Sendable, Equatable {
-    public let notificationUUID: UUID
+    /// Where Storegate learnt of the decision.
+    public enum Source: String, Sendable, CaseIterable {
+        case notification
+        /// Get Refund History (`refunds.history`): the notification was missed.
+        case refundHistory
+    }
+
+    /// The notification's; nil when found in refund history.
+    public let notificationUUID: UUID?
     public let appId: UUID
     public let environment: AppStoreEnvironment
     /// The notification type: `REFUND`, `REFUND_DECLINED` or `REFUND_REVERSED`.
@@ -19,6 +28,9 @@ public struct RefundOutcome: Sendable, Equatable {
     public let refundPercentage: Int?
     public let revocationType: RevocationType?
     public let revocationReason: RevocationReason?
+    /// Apple's `revocationDate` of the transaction: with the transaction, what makes a refund one refund.
+    public let revocationDate: Date?
+    public let source: Source
     public let customer: UUID?
     public let signedDate: Date?
     public let recordedAt: Date?
@@ -28,10 +40,11 @@ public struct RefundOutcome: Sendable, Equatable {
     public static let outcomes: [NotificationTypeV2] = [.refund, .refundDeclined, .refundReversed, .revoke]
 
     public init(
-        notificationUUID: UUID, appId: UUID, environment: AppStoreEnvironment, outcome: NotificationTypeV2, transactionId: String,
+        notificationUUID: UUID?, appId: UUID, environment: AppStoreEnvironment, outcome: NotificationTypeV2, transactionId: String,
         originalTransactionId: String,
         productId: String, productType: ProductType, quantity: Int, familyShared: Bool, refundPercentage: Int?, revocationType: RevocationType?,
-        revocationReason: RevocationReason?, customer: UUID?, signedDate: Date?, recordedAt: Date? = nil
+        revocationReason: RevocationReason?, revocationDate: Date?, source: Source = .notification, customer: UUID?, signedDate: Date?,
+        recordedAt: Date? = nil
     ) {
         self.notificationUUID = notificationUUID
         self.appId = appId
@@ -46,6 +59,8 @@ public struct RefundOutcome: Sendable, Equatable {
         self.refundPercentage = refundPercentage
         self.revocationType = revocationType
         self.revocationReason = revocationReason
+        self.revocationDate = revocationDate
+        self.source = source
         self.customer = customer
         self.signedDate = signedDate
         self.recordedAt = recordedAt

@@ -115,19 +115,9 @@ public struct NotificationProcessor: Sendable {
         switch stored.notificationType {
         case .refund, .refundDeclined, .refundReversed, .revoke:
             let outcome = RefundOutcome(
-                notificationUUID: stored.notificationUUID, appId: app.id, environment: purchase.environment, outcome: stored.notificationType,
-                transactionId: purchase.transactionId, originalTransactionId: purchase.originalTransactionId, productId: transaction.productId ?? "",
-                productType: transaction.type ?? ProductType(rawValue: ""), quantity: Int(transaction.quantity ?? 1),
-                familyShared: transaction.inAppOwnershipType == .familyShared, refundPercentage: transaction.revocationPercentage.map(Int.init),
-                revocationType: transaction.revocationType, revocationReason: transaction.revocationReason, customer: customer,
-                signedDate: stored.signedDate)
-            if try await unit.refunds.record(outcome), let event = try Events.refund(outcome) { events.append(event) }
-            for request in try await unit.refunds.requests(appId: app.id, transactionId: purchase.transactionId, status: .pending, limit: 10) {
-                let reason = "Apple decided (\(stored.notificationType.rawValue)) before consumption information was sent"
-                if try await unit.refunds.close(id: request.id, status: .notSent, reason: reason, api: nil, sentBody: nil) {
-                    events.append(try Events.consumptionAnswered(request, status: .notSent, api: nil, reason: reason))
-                }
-            }
+                purchase, appId: app.id, outcome: stored.notificationType, source: .notification, notificationUUID: stored.notificationUUID,
+                customer: customer, signedDate: stored.signedDate)
+            events += try await outcome.record(in: unit)
         case .consumptionRequest:
             let requestedAt = stored.signedDate ?? Date()
             let request = RefundRequest(

@@ -95,6 +95,8 @@ public protocol ControlUnit: Sendable {
     var jobs: any JobQueue { get }
     /// Notifications acknowledged to Apple, waiting to be taken into their tenant's data.
     var inbox: any NotificationInbox { get }
+    /// The console's people, their sessions and sign-in links.
+    var console: any ConsoleStore { get }
     /// Appends audit entries in order.
     func audit(_ entries: [NewAuditEntry]) async throws
     /// The same unit of work, scoped to one tenant.
@@ -117,6 +119,8 @@ public protocol TenantUnit: Sendable {
     var events: any EventStore { get }
     var grants: any GrantStore { get }
     var sweeps: any NotificationSweepStore { get }
+    /// Figures per day for the console's overview.
+    var figures: any DailyFiguresStore { get }
     var webhookEndpoints: any WebhookEndpointStore { get }
     var webhookDeliveries: any WebhookDeliveryStore { get }
     /// Adds a job for this tenant, or moves an existing one earlier (never later) when `due` is sooner.
@@ -286,7 +290,8 @@ public protocol NotificationStore: Sendable {
 }
 
 public protocol RefundStore: Sendable {
-    /// Records an outcome once per notification; returns whether it was new.
+    /// Records an outcome once: once per notification, and a refund once per transaction and revocation date
+    /// however it was found; returns whether it was new.
     @discardableResult func record(_ outcome: RefundOutcome) async throws -> Bool
     /// Outcomes, newest first: of one app, one transaction, one customer, as filtered.
     func outcomes(appId: UUID?, transactionId: String?, customer: UUID?, limit: Int) async throws -> [RefundOutcome]
@@ -296,6 +301,8 @@ public protocol RefundStore: Sendable {
     @discardableResult func open(_ request: RefundRequest) async throws -> Bool
     func request(id: UUID) async throws -> RefundRequest?
     func requests(appId: UUID?, transactionId: String?, status: RefundRequest.Status?, limit: Int) async throws -> [RefundRequest]
+    /// A customer's requests in `status` (stored with them, or linked to them since), soonest deadline first.
+    func requests(customer: UUID, status: RefundRequest.Status, limit: Int) async throws -> [RefundRequest]
     /// Closes a pending request with its status, reason and what was sent; returns whether it was pending.
     @discardableResult func close(id: UUID, status: RefundRequest.Status, reason: String?, api: ConsumptionAPI?, sentBody: String?) async throws -> Bool
     /// Notes a failed attempt; the request stays pending.
@@ -399,4 +406,32 @@ public protocol WebhookDeliveryStore: Sendable {
     /// Makes the dead-lettered deliveries of events since `since` due now; of one endpoint when given.
     /// Returns the endpoints touched and how many deliveries.
     func redeliverFailed(endpointId: UUID?, since: Date) async throws -> (endpointIds: [UUID], count: Int)
+}
+
+/// The console's people (by tenant), their sessions and one-time sign-in links (kept as hashes of their
+/// secrets), and failed sign-ins (to limit attempts).
+public protocol ConsoleStore: Sendable {
+    /// Adds a person unless the tenant has one with this email; returns whether it was added.
+    func add(_ user: ConsoleUser, passwordHash: String?) async throws -> Bool
+    func users(tenantId: UUID) async throws -> [ConsoleUser]
+    func user(tenantId: UUID, email: String) async throws -> (user: ConsoleUser, passwordHash: String?)?
+    /// Removes a person with their sessions and links; returns whether there was one.
+    func remove(tenantId: UUID, email: String) async throws -> Bool
+    func setPassword(userId: UUID, hash: String) async throws
+    func addLink(secretHash: Data, userId: UUID, expiresAt: Date) async throws
+    /// Takes a link once: removes it and returns its person when it had not expired.
+    func takeLink(secretHash: Data) async throws -> ConsoleUser?
+    /// Starts a session, noting the person's sign-in.
+    func addSession(secretHash: Data, userId: UUID, csrfToken: String, expiresAt: Date) async throws
+    /// An unexpired session, with its person.
+    func session(secretHash: Data) async throws -> (user: ConsoleUser, csrfToken: String, expiresAt: Date)?
+    func removeSession(secretHash: Data) async throws
+    func recordFailure(userKey: String) async throws
+    /// Failed sign-ins since `since` (older ones are dropped as they are counted).
+    func failures(userKey: String, since: Date) async throws -> Int
+}
+
+public protocol DailyFiguresStore: Sendable {
+    /// The last `days` days (UTC) up to today, oldest first, each day present.
+    func daily(days: Int) async throws -> [DailyFigures]
 }

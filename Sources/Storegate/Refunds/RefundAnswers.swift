@@ -60,9 +60,14 @@ import JSONRPC
     @Field(.oneOf(["REFUND_FULL", "REFUND_PRORATED", "FAMILY_REVOKE"])) public let revocationType: String?
     /// 0 other, 1 an issue in the app.
     public let revocationReason: Int?
+    /// When Apple refunded (or revoked) the transaction.
+    public let revocationDate: Date?
     public let familyShared: Bool
     public let customerId: String?
     public let signedDate: Date?
+    /// `notification` (Apple's notification), or `refundHistory` (found by `refunds.history`: the
+    /// notification was missed).
+    @Field(.oneOf(RefundOutcome.Source.allCases.map(\.rawValue))) public let source: String
     public let revoke: RevokeInstruction
 
     init(_ o: RefundOutcome, bundleId: String, customerId: String?) {
@@ -77,6 +82,8 @@ import JSONRPC
         refundPercentage = o.refundPercentage
         revocationType = o.revocationType?.rawValue
         revocationReason = o.revocationReason.map { Int($0.rawValue) }
+        revocationDate = o.revocationDate
+        source = o.source.rawValue
         familyShared = o.familyShared
         self.customerId = customerId
         signedDate = o.signedDate

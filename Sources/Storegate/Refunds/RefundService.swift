@@ -200,6 +200,17 @@ public struct RefundService: Sendable {
         return try rows.map { try ConsumptionRequestItem($0, bundleId: bundles[$0.appId] ?? "") }
     }
 
+    /// A customer's pending CONSUMPTION_REQUESTs, soonest deadline first.
+    public func pendingRequests(tenant: Tenant, customerId: String) async throws -> [ConsumptionRequestItem] {
+        let customerId = try Validate.customerId(customerId)
+        let rows = try await persistence.inTenant(tenant, .read) { unit in
+            guard let customer = try await unit.customers.find(customerId: customerId) else { throw StoregateError.notFound(field: "customerId") }
+            return try await unit.refunds.requests(customer: customer.id, status: .pending, limit: Self.requestsPage.maximum)
+        }
+        let bundles = try await directory.bundleIds(tenant: tenant, covering: rows.map(\.appId))
+        return try rows.map { try ConsumptionRequestItem($0, bundleId: bundles[$0.appId] ?? "") }
+    }
+
     public func outcomes(tenant: Tenant, bundleId: String?, transactionId: String?, customerId: String?, limit: Int?) async throws -> [RefundOutcomeItem] {
         let limit = try Self.outcomesPage.limit(limit)
         let appId = try await persistence.appId(tenant, bundleId: bundleId)
@@ -219,11 +230,14 @@ public struct RefundService: Sendable {
         }
     }
 
-    /// Apple's refund history for the customer behind `transactionId`, every page, each transaction verified.
+    /// Apple's refund history for the customer behind `transactionId`, every page, each transaction verified
+    /// and stored. A refund Storegate had not heard of (its notification was missed) becomes its outcome and
+    /// `refund.granted` event here, once: the notification arriving later records nothing more.
     public func history(tenant: Tenant, bundleId: String, transactionId: String) async throws -> [JWSTransactionDecodedPayload] {
         let app = try await persistence.app(tenant, bundleId: bundleId)
         let id = try Validate.transactionId(transactionId, field: "transactionId")
-        let (signed, _) = try await gateway.firstEnvironment(tenant: tenant, app: app, field: "transactionId") { client throws(AppStoreServerAPIError) in
+        let (signed, environment) = try await gateway.firstEnvironment(tenant: tenant, app: app, field: "transactionId") {
+            client throws(AppStoreServerAPIError) in
             var all: [String] = []
             do {
                 for try await page in client.refundHistory(anyTransactionId: id) { all += page.signedTransactions ?? [] }
@@ -234,11 +248,32 @@ public struct RefundService: Sendable {
             }
             return all
         }
-        var out: [JWSTransactionDecodedPayload] = []
+        var refunded: [SignedPurchase] = []
         for jws in signed {
-            out.append(try await verification.decode(jws, as: .transaction, app: app, field: "signedTransactions", JWSTransactionDecodedPayload.self))
+            refunded.append(
+                try await verification.purchase(signedTransaction: jws, signedRenewalInfo: nil, app: app, environment: environment, field: "signedTransactions")
+            )
         }
-        return out
+        try await record(refunded, app: app, tenant: tenant)
+        return refunded.map(\.transaction)
+    }
+
+    /// Stores refunded transactions from refund history, each with its outcome unless already recorded.
+    private func record(_ refunded: [SignedPurchase], app: App, tenant: Tenant) async throws {
+        let refunded = refunded.filter { $0.transaction.revocationDate != nil }
+        guard !refunded.isEmpty else { return }
+        try await persistence.inTenant(tenant) { unit in
+            var events: [NewEvent] = []
+            for purchase in refunded {
+                let stored = try await purchase.store(app: app, status: nil, subscriptionState: false, in: unit)
+                events += stored.events
+                let outcome = RefundOutcome(
+                    purchase, appId: app.id, outcome: purchase.transaction.revocationType == .familyRevoke ? .revoke : .refund, source: .refundHistory,
+                    notificationUUID: nil, customer: stored.owner, signedDate: purchase.transaction.signedDate?.date)
+                events += try await outcome.record(in: unit)
+            }
+            try await unit.events.append(events)
+        }
     }
 
     /// An order Apple's Look Up Order ID found: its verified transactions and the customer they belong to.

@@ -59,6 +59,8 @@ public struct Services: Sendable {
     public let coherence: CacheCoherence
     /// Customers' holdings, behind status and entitlement reads.
     public let holdings: HoldingsCache
+    /// The support console's people and sessions.
+    public let consoleUsers: ConsoleUserService
 
     /// `trust` says which roots signed data must chain to (Apple Root CA - G3 in production) and whether
     /// unsigned Xcode/LocalTesting data is accepted (development only).
@@ -66,7 +68,8 @@ public struct Services: Sendable {
         persistence: any Persistence, vault: KeyVault, logger: Logger, authCacheTTL: Duration = .seconds(5),
         trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil, appStoreURL: String? = nil, http: HTTPClient = .shared,
         workerPollInterval: Duration = .seconds(1), ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings(),
-        holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(), reconciliation: ReconciliationSettings = ReconciliationSettings()
+        holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(), reconciliation: ReconciliationSettings = ReconciliationSettings(),
+        console: ConsoleUserService.Settings = ConsoleUserService.Settings()
     ) throws {
         self.persistence = persistence
         self.vault = vault
@@ -106,6 +109,7 @@ public struct Services: Sendable {
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification, directory: directory)
         self.events = EventService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)
+        self.consoleUsers = ConsoleUserService(persistence: persistence, settings: console)
     }
 
     /// Whether storage is reachable and at the version this build expects.

@@ -135,21 +135,3 @@ struct KeyImport: Sendable {
         self.privateKey = key.rawRepresentation
     }
 }
-
-/// Random secrets: base32 for API keys, base64url for webhook tokens.
-enum Secret {
-    static func bytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-    }
-
-    static func token() -> String {
-        Data(bytes(32)).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func base32(_ count: Int) -> String {
-        let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz")
-        return String(bytes(count).map { alphabet[Int($0 & 31)] })
-    }
-}

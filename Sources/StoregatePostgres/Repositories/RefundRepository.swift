@@ -16,17 +16,18 @@ struct RefundRepository: RefundStore {
             """
             INSERT INTO \(unescaped: s).refund_outcomes
                 (notification_uuid, app_id, environment, outcome, transaction_id, original_transaction_id, product_id, product_type, quantity, family_shared,
-                 refund_percentage, revocation_type, revocation_reason, customer, signed_date)
+                 refund_percentage, revocation_type, revocation_reason, revocation_date, source, customer, signed_date)
             VALUES (\(o.notificationUUID), \(o.appId), \(o.environment.rawValue), \(o.outcome.rawValue), \(o.transactionId), \(o.originalTransactionId),
                     \(o.productId), \(o.productType.rawValue), \(o.quantity), \(o.familyShared), \(o.refundPercentage), \(o.revocationType?.rawValue),
-                    \(o.revocationReason.map { Int($0.rawValue) }), \(o.customer), \(o.signedDate))
-            ON CONFLICT (notification_uuid) DO NOTHING RETURNING 1
+                    \(o.revocationReason.map { Int($0.rawValue) }), \(o.revocationDate), \(o.source.rawValue), \(o.customer), \(o.signedDate))
+            ON CONFLICT DO NOTHING RETURNING 1
             """, as: Int.self) != nil
     }
 
     static let outcomeColumns = """
         o.notification_uuid, o.app_id, o.environment, o.outcome, o.transaction_id, o.original_transaction_id, o.product_id, o.product_type, o.quantity,
-        o.family_shared, o.refund_percentage, o.revocation_type, o.revocation_reason, coalesce(o.customer, l.customer), o.signed_date, o.recorded_at
+        o.family_shared, o.refund_percentage, o.revocation_type, o.revocation_reason, o.revocation_date, o.source, coalesce(o.customer, l.customer),
+        o.signed_date, o.recorded_at
         """
 
     func outcomes(appId: UUID?, transactionId: String?, customer: UUID?, limit: Int) async throws -> [RefundOutcome] {
@@ -40,13 +41,15 @@ struct RefundRepository: RefundStore {
             ORDER BY o.signed_date DESC NULLS LAST, o.recorded_at DESC LIMIT \(limit)
             """
         ) { row -> RefundOutcome in
-            let r = try row.decode((UUID, UUID, String, String, String, String, String, String, Int, Bool, Int?, String?, Int?, UUID?, Date?, Date).self)
+            let r = try row.decode(
+                (UUID?, UUID, String, String, String, String, String, String, Int, Bool, Int?, String?, Int?, Date?, String, UUID?, Date?, Date).self)
             return RefundOutcome(
                 notificationUUID: r.0, appId: r.1, environment: AppStoreEnvironment(rawValue: r.2), outcome: NotificationTypeV2(rawValue: r.3),
                 transactionId: r.4,
                 originalTransactionId: r.5, productId: r.6, productType: ProductType(rawValue: r.7), quantity: r.8, familyShared: r.9, refundPercentage: r.10,
-                revocationType: r.11.map(RevocationType.init(rawValue:)), revocationReason: r.12.map { RevocationReason(rawValue: Int32($0)) }, customer: r.13,
-                signedDate: r.14, recordedAt: r.15)
+                revocationType: r.11.map(RevocationType.init(rawValue:)), revocationReason: r.12.map { RevocationReason(rawValue: Int32($0)) },
+                revocationDate: r.13,
+                source: RefundOutcome.Source(rawValue: r.14) ?? .notification, customer: r.15, signedDate: r.16, recordedAt: r.17)
         }
     }
 
@@ -92,6 +95,19 @@ struct RefundRepository: RefundStore {
             WHERE (\(appId)::uuid IS NULL OR app_id = \(appId)) AND (\(transactionId)::text IS NULL OR transaction_id = \(transactionId))
               AND (\(status?.rawValue)::text IS NULL OR status = \(status?.rawValue))
             ORDER BY requested_at DESC LIMIT \(limit)
+            """)
+    }
+
+    func requests(customer: UUID, status: RefundRequest.Status, limit: Int) async throws -> [RefundRequest] {
+        try await requests(
+            """
+            SELECT \(unescaped: Self.requestColumns) FROM \(unescaped: s).consumption_requests
+            WHERE status = \(status.rawValue)
+              AND (customer = \(customer) OR EXISTS (
+                  SELECT 1 FROM \(unescaped: s).account_links l
+                  WHERE l.app_id = consumption_requests.app_id AND l.kind = 'originalTransactionId'
+                    AND l.value = consumption_requests.original_transaction_id AND l.customer = \(customer)))
+            ORDER BY deadline LIMIT \(limit)
             """)
     }
 

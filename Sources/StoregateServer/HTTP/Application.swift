@@ -9,6 +9,7 @@ import NIOSSL
 import Prometheus
 import ServiceLifecycle
 import Storegate
+import StoregateConsole
 import UnixSignals
 
 /// Builds the whole HTTP application from configuration: the composition root that `storegate serve`
@@ -42,6 +43,7 @@ public func buildApplication(
         .addRoutes(to: router)
     HealthController(services: storegate, metrics: metrics).addRoutes(to: router)
     NotificationController(ingest: storegate.notifications).addRoutes(to: router)
+    try ConsoleRoutes<StoregateRequestContext>(services: storegate, logger: logger).addRoutes(to: router)
 
     let server: HTTPServerBuilder
     let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))

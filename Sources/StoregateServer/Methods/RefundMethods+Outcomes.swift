@@ -23,7 +23,8 @@ extension RefundMethods {
     static let outcomes = RPCMethod<RPCCall>(
         "refunds.outcomes", tag: "refunds", summary: "Apple's refund decisions and what to revoke for each.",
         description: """
-            From REFUND, REFUND_DECLINED, REFUND_REVERSED and REVOKE (Family Sharing) notifications, newest first: for one transaction (with bundleId), one customer, \
+            From REFUND, REFUND_DECLINED, REFUND_REVERSED and REVOKE (Family Sharing) notifications, and refunds found by refunds.history \
+            (source), newest first: for one transaction (with bundleId), one customer, \
             or one app. revoke.action is revokeQuantity (a consumable: the refunded fraction of its quantity, rounded down), revokeAccess \
             (anything else; familyMembers for REVOKE and FAMILY_REVOKE), none (declined) or restore (reversed).
             """, result: "refundOutcomes", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
@@ -45,7 +46,11 @@ extension RefundMethods {
 
     static let history = RPCMethod<RPCCall>(
         "refunds.history", tag: "refunds", summary: "Apple's refund history for the customer behind a transaction, every page.",
-        description: "Apple's Get Refund History, all pages followed, each signed transaction verified.", result: "refundHistory",
+        description: """
+            Apple's Get Refund History, all pages followed, each signed transaction verified and stored. A refund Storegate had not heard \
+            of (its REFUND notification was missed) becomes its refund outcome (`source: refundHistory`) and `refund.granted` event here; \
+            a refund is recorded once however it is found, so the notification arriving later adds nothing.
+            """, result: "refundHistory",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid]
     ) { (p: HistoryParams, call) in
         HistoryResult(

@@ -59,11 +59,12 @@ struct Subprocess: Sendable {
         return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }()
 
-    /// Runs to the end: the exit status and what it printed.
+    /// Runs to the end (killed after `limit`, when given): the exit status and what it printed.
     static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String]
+        _ executable: String, _ arguments: [String], environment: [String: String], limit: Duration? = nil
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
         let process = try Subprocess(executable, arguments, environment: environment)
+        if let limit, await process.waitForExit(upTo: limit) == nil { process.signal(SIGKILL) }
         let status = await process.exit.value
         let (stdout, stderr) = await process.output.value
         return (status, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))

@@ -1,0 +1,145 @@
+import AppStoreServer
+import Foundation
+import Hummingbird
+import Storegate
+
+/// A customer's page: subscriptions, purchases, refunds with what to revoke, consumption requests
+/// waiting, grants and the timeline, with the forms of what the person's role may do.
+extension ConsoleRoutes {
+    static var timelinePage: Int { 50 }
+
+    func customer(
+        _ customerId: String, _ session: ConsoleSession, flash: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok,
+        after: Int64? = nil
+    ) async throws -> Response {
+        let tenant = session.tenant
+        let customer: LinkedCustomer
+        do {
+            customer = try await services.accounts.get(tenant: tenant, customerId: customerId)
+        } catch StoregateError.notFound, StoregateError.invalid {
+            return pages.message("Not found", "No customer \u{201C}\(customerId)\u{201D} in \(tenant.name).", session: session, status: .notFound)
+        }
+        async let subscriptions = services.subscriptions.status(tenant: tenant, customerId: customerId, bundleId: nil, transactionId: nil, refresh: false)
+        async let entitlements = services.subscriptions.entitlements(tenant: tenant, customerId: customerId)
+        async let grants = services.subscriptions.grants(tenant: tenant, customerId: customerId)
+        async let refunds = services.refunds.outcomes(tenant: tenant, bundleId: nil, transactionId: nil, customerId: customerId, limit: 50)
+        async let requests = services.refunds.pendingRequests(tenant: tenant, customerId: customerId)
+        async let timeline = services.events.list(tenant: tenant, after: after, types: nil, customerId: customerId, limit: Self.timelinePage)
+        async let apps = services.apps.list(tenant: tenant)
+        let now = Date()
+
+        let model: [String: Any] = [
+            "customerId": customer.customerId, "customerIdQuery": Self.query(customer.customerId), "appAccountToken": customer.appAccountToken,
+            "createdAt": shown(customer.createdAt), "csrf": session.csrfToken, "mayAct": session.user.role.mayAct,
+            "subscriptions": try await subscriptions.map { s in
+                [
+                    "bundleId": s.bundleId, "productId": s.productId, "environment": s.environment, "status": s.status.rawValue,
+                    "expires": shown(s.expiresDate), "originalTransactionId": s.originalTransactionId,
+                    "autoRenew": s.autoRenewStatus.map { $0 ? "on" : "off" } ?? "unknown",
+                    "renewal": s.renewal?.price.map { price in "\(Double(price) / 1000) \(s.renewal?.currency ?? "")" } ?? "—",
+                ]
+            },
+            "purchases": try await entitlements.purchases.map { p in
+                [
+                    "productId": p.productId, "type": p.type, "quantity": String(p.quantity), "purchased": shown(p.purchaseDate),
+                    "transactionId": p.transactionId,
+                ]
+            },
+            "refunds": try await refunds.map { o in
+                [
+                    "outcome": o.outcome, "productId": o.productId, "transactionId": o.transactionId, "when": shown(o.revocationDate ?? o.signedDate),
+                    "revoke": o.revoke.summary, "source": o.source == RefundOutcome.Source.refundHistory.rawValue ? "refund history" : "notification",
+                ]
+            },
+            "requests": try await requests.map { r in
+                [
+                    "id": r.id, "bundleId": r.bundleId, "transactionId": r.transactionId, "productType": r.productType, "reason": r.reason ?? "—",
+                    "deadline": shown(r.deadline), "deliveryStatuses": DeliveryStatus.known.map(\.rawValue),
+                    "refundPreferences": RefundPreference.known.map(\.rawValue),
+                ] as [String: Any]
+            },
+            "grants": try await grants.map { g in
+                let state = g.revokedDate != nil ? "revoked" : g.expiresDate <= now ? "expired" : g.startsDate > now ? "scheduled" : "active"
+                return [
+                    "grantId": g.grantId, "target": g.entitlement ?? "\(g.productId ?? "") (\(g.bundleId ?? ""))", "starts": shown(g.startsDate),
+                    "expires": shown(g.expiresDate), "reason": g.reason, "grantedBy": g.grantedBy, "state": state,
+                    "revocable": session.user.role.mayAct && (state == "active" || state == "scheduled"),
+                ] as [String: Any]
+            },
+            "timeline": try await timeline.events.map { e in
+                ["when": shown(e.createdAt), "type": e.type.rawValue, "summary": Self.summary(e)]
+            },
+            "timelineNext": try await timeline.events.count == Self.timelinePage ? String(timeline.next) : String?.none as Any,
+            "bundleIds": try await apps.map(\.app.bundleId),
+        ]
+        var frame = Pages.Frame(title: "Customer \(customer.customerId)", session: session)
+        frame.flash = flash
+        frame.error = error
+        return pages.page("customer", model, frame: frame, status: status)
+    }
+
+    /// A line about an event for the timeline: the facts in its data that identify what it was about.
+    static func summary(_ event: Event) -> String {
+        guard let data = try? JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any] else { return "" }
+        let keys = [
+            "productId", "entitlement", "transactionId", "originalTransactionId", "notificationType", "status", "extendByDays", "days", "reason",
+            "requestedBy", "grantedBy", "source", "value",
+        ]
+        var parts: [String] = []
+        for key in keys {
+            if let value = data[key], !(value is [Any]), !(value is [String: Any]) { parts.append("\(key) \(value)") }
+            if let current = data["current"] as? [String: Any], key == "status", let status = current["status"] { parts.append("status \(status)") }
+        }
+        if let revoke = data["revoke"] as? [String: Any], let summary = revoke["summary"] as? String { parts.append(summary) }
+        return parts.joined(separator: " · ")
+    }
+
+    // MARK: Actions
+
+    func extend(_ session: ConsoleSession, _ form: Form) async throws -> String {
+        _ = try await services.subscriptions.extendRenewalDate(
+            tenant: session.tenant, bundleId: form["bundleId"] ?? "", originalTransactionId: form["originalTransactionId"] ?? "",
+            extendByDays: try Self.number(form, "days"), extendReasonCode: try Self.number(form, "reasonCode"), requestIdentifier: nil,
+            actor: session.user.actor)
+        return "extended"
+    }
+
+    func grant(_ session: ConsoleSession, _ form: Form) async throws -> String {
+        _ = try await services.subscriptions.grant(
+            tenant: session.tenant, customerId: form["customerId"] ?? "", bundleId: form["bundleId"], productId: form["productId"],
+            entitlement: form["entitlement"], days: try Self.number(form, "days"), expiresDate: nil, reason: form["reason"] ?? "",
+            actor: session.user.actor)
+        return "granted"
+    }
+
+    func revokeGrant(_ session: ConsoleSession, _ form: Form) async throws -> String {
+        _ = try await services.subscriptions.revokeGrant(
+            tenant: session.tenant, customerId: form["customerId"] ?? "", grantId: form["grantId"] ?? "", reason: "revoked in the console",
+            actor: session.user.actor)
+        return "revoked"
+    }
+
+    func sync(_ session: ConsoleSession, _ form: Form) async throws -> String {
+        _ = try await services.transactions.sync(tenant: session.tenant, customerId: form["customerId"] ?? "", actor: session.user.actor)
+        return "synced"
+    }
+
+    func answerConsumption(_ session: ConsoleSession, _ form: Form) async throws -> String {
+        let percent: Int? = try form["consumedPercent"].map { _ in try Self.number(form, "consumedPercent") }
+        if let percent, !(0...100).contains(percent) { throw StoregateError.invalid(field: "consumedPercent", reason: "must be 0 to 100") }
+        let facts = ConsumptionFacts(
+            customerConsented: form.flag("customerConsented"), deliveryStatus: DeliveryStatus(rawValue: form["deliveryStatus"] ?? ""),
+            sampleContentProvided: form.flag("sampleContentProvided"), consumptionPercentage: percent.map { Int32($0 * 1000) },
+            refundPreference: form["refundPreference"].map(RefundPreference.init(rawValue:)))
+        _ = try await services.refunds.reportConsumption(
+            tenant: session.tenant, bundleId: form["bundleId"] ?? "", transactionId: form["transactionId"] ?? "", facts: facts, actor: session.user.actor)
+        return "answered"
+    }
+
+    /// A whole number from the form, or a refusal naming the field.
+    static func number(_ form: Form, _ field: String) throws(StoregateError) -> Int {
+        guard let text = form[field] else { throw .invalid(field: field, reason: "is required") }
+        guard let value = Int(text) else { throw .invalid(field: field, reason: "must be a whole number") }
+        return value
+    }
+}

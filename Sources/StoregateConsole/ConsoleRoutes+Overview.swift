@@ -1,0 +1,109 @@
+import AppStoreServer
+import Foundation
+import Hummingbird
+import Storegate
+
+/// The tenant's overview, the search box's answer, and the tenant's people.
+extension ConsoleRoutes {
+    func overview(_ session: ConsoleSession) async throws -> Response {
+        let tenant = session.tenant
+        async let overview = services.overview(tenant: tenant)
+        async let apps = services.apps.list(tenant: tenant)
+        async let endpoints = services.webhooks.list(tenant: tenant)
+        async let failing = services.webhooks.deliveries(
+            tenant: tenant, endpointId: nil, status: WebhookDelivery.Status.failed.rawValue, before: nil, limit: 20)
+        let (figures, appList, endpointList, failed) = try await (overview, apps, endpoints, failing)
+        let bundleIds = Dictionary(appList.map { ($0.app.id, $0.app.bundleId) }, uniquingKeysWith: { first, _ in first })
+        let urls = Dictionary(endpointList.map { ($0.id, $0.url) }, uniquingKeysWith: { first, _ in first })
+
+        let days = figures.days
+        let (first, last) = (days.first.map { shown($0.day).prefix(10) } ?? "", days.last.map { shown($0.day).prefix(10) } ?? "")
+        let count = { (value: Double) in String(Int(value)) }
+        let percent = { (value: Double) in String(format: "%.1f%%", value * 100) }
+        let charts = [
+            ("Active subscriptions", days.map { Double($0.activeSubscriptions) }, count),
+            ("New purchases", days.map { Double($0.purchases) }, count),
+            ("Renewals", days.map { Double($0.renewals) }, count),
+            ("Refunds", days.map { Double($0.refunds) }, count),
+            ("Refund rate", days.map(\.refundRate), percent),
+        ].map { title, values, format in
+            let chart = Chart(title: title, values: values, format: format, firstLabel: String(first), lastLabel: String(last))
+            return ["title": title, "latest": format(values.last ?? 0), "svg": chart.svg]
+        }
+        let model: [String: Any] = [
+            "charts": charts,
+            "apps": appList.map { details in
+                [
+                    "bundleId": details.app.bundleId, "environments": details.app.environments.map(\.rawValue).joined(separator: ", "),
+                    "keys": details.keys.isEmpty ? "none" : details.keys.map(\.keyId).joined(separator: ", "),
+                ]
+            },
+            "sweeps": figures.sweeps.map { sweep in
+                [
+                    "bundleId": bundleIds[sweep.appId] ?? sweep.appId.uuidString, "environment": sweep.environment.rawValue,
+                    "sweptUntil": shown(sweep.sweptUntil), "lastRun": shown(sweep.lastRunAt), "runs": String(sweep.runs), "found": String(sweep.found),
+                    "applied": String(sweep.applied), "failed": String(sweep.failed), "lastError": sweep.lastError ?? "",
+                ]
+            },
+            "webhooks": endpointList.map { endpoint in
+                [
+                    "url": endpoint.url, "eventTypes": endpoint.eventTypes.isEmpty ? "all" : endpoint.eventTypes.map(\.rawValue).joined(separator: ", "),
+                    "state": endpoint.failingSince.map { "failing since " + shown($0) } ?? endpoint.status,
+                ]
+            },
+            "failing": failed.map { delivery in
+                [
+                    "eventType": delivery.eventType.rawValue, "url": urls[PrefixedID.encode("we_", delivery.endpointId)] ?? "",
+                    "attempts": String(delivery.attempts.count),
+                    "lastError": delivery.attempts.last.map { $0.error ?? $0.statusCode.map { "HTTP \($0)" } ?? "" } ?? "",
+                    "status": delivery.status.rawValue,
+                ]
+            },
+        ]
+        return pages.page("overview", model, frame: Pages.Frame(title: "Overview", session: session))
+    }
+
+    func search(_ request: Request, _ session: ConsoleSession) async throws -> Response {
+        let query = request.uri.queryParameters["q"].map(String.init) ?? ""
+        var frame = Pages.Frame(title: "Find a customer", session: session)
+        frame.query = query
+        do {
+            var found = try await services.accounts.find(tenant: session.tenant, query: query)
+            if found == nil { found = try await lookUpOrder(query, session) }
+            guard let customerId = found else {
+                frame.error = "No customer matches \u{201C}\(query)\u{201D}: try their customer id, appAccountToken, a transaction ID or an order ID."
+                return pages.page(
+                    "message", ["heading": "Not found", "message": "", "back": "/console", "backLabel": "Overview"], frame: frame,
+                    status: .notFound)
+            }
+            return Pages.redirect("/console/customer?id=\(Self.query(customerId))")
+        } catch let error as StoregateError {
+            frame.error = error.description
+            return pages.page(
+                "message", ["heading": "Find a customer", "message": "", "back": "/console", "backLabel": "Overview"], frame: frame,
+                status: Self.status(error))
+        }
+    }
+
+    /// An order ID Storegate has not seen: Apple's Look Up Order ID, for each app until one knows it, keeps
+    /// the order's transactions and links them to their owner, who is the customer found.
+    func lookUpOrder(_ query: String, _ session: ConsoleSession) async throws -> String? {
+        guard let orderId = try? Validate.orderId(query.uppercased(), field: "q"), Int(orderId) == nil else { return nil }
+        for details in try await services.apps.list(tenant: session.tenant) where !details.keys.isEmpty {
+            let order = try await services.refunds.lookupOrder(
+                tenant: session.tenant, bundleId: details.app.bundleId, orderId: orderId, customerId: nil, actor: session.user.actor)
+            if order.valid, let customerId = order.customerId { return customerId }
+        }
+        return nil
+    }
+
+    func people(_ session: ConsoleSession) async throws -> Response {
+        guard session.user.role.mayManagePeople else {
+            return pages.message("Not allowed", "Only admins see the tenant's people.", session: session, status: .forbidden)
+        }
+        let people = try await services.consoleUsers.list(tenant: session.tenant).map { user in
+            ["email": user.email, "role": user.role.rawValue, "password": user.hasPassword ? "set" : "link only", "lastSignIn": shown(user.lastSignInAt)]
+        }
+        return pages.page("people", ["people": people], frame: Pages.Frame(title: "People", session: session))
+    }
+}

@@ -1,0 +1,145 @@
+/// One customer: what they have, what happened to them, and what support can do (by role).
+enum CustomerTemplate {
+    static let text = """
+        <h1>Customer <span class="id">{{customerId}}</span></h1>
+        <p class="meta">appAccountToken <code>{{appAccountToken}}</code> · since {{createdAt}}</p>
+        {{#mayAct}}
+        <form method="post" action="/console/customer/sync" class="inline">
+          <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="customerId" value="{{customerId}}">
+          <button type="submit" id="sync">Sync from Apple</button>
+        </form>
+        {{/mayAct}}
+
+        <section aria-labelledby="subs">
+          <h2 id="subs">Subscriptions</h2>
+          {{#subscriptions}}
+          <div class="card subscription" id="sub-{{originalTransactionId}}">
+            <p><strong>{{productId}}</strong> · {{bundleId}} · {{environment}}</p>
+            <dl>
+              <dt>Status</dt><dd class="status">{{status}}</dd>
+              <dt>Expires</dt><dd class="expires">{{expires}}</dd>
+              <dt>Auto-renew</dt><dd>{{autoRenew}}</dd>
+              <dt>Renews at</dt><dd>{{renewal}}</dd>
+              <dt>Original transaction</dt><dd><code>{{originalTransactionId}}</code></dd>
+            </dl>
+            {{#mayAct}}
+            <form method="post" action="/console/customer/extend" class="row">
+              <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="customerId" value="{{customerId}}">
+              <input type="hidden" name="bundleId" value="{{bundleId}}"><input type="hidden" name="originalTransactionId" value="{{originalTransactionId}}">
+              <label for="days-{{originalTransactionId}}">Extend by days</label>
+              <input id="days-{{originalTransactionId}}" name="days" type="number" min="1" max="90" required value="7">
+              <label for="reason-{{originalTransactionId}}">Reason</label>
+              <select id="reason-{{originalTransactionId}}" name="reasonCode">
+                <option value="1">Customer satisfaction</option><option value="3">Service issue or outage</option>
+                <option value="2">Other</option><option value="0">Undeclared</option>
+              </select>
+              <button type="submit" class="extend">Extend renewal date</button>
+            </form>
+            {{/mayAct}}
+          </div>
+          {{/subscriptions}}
+          {{^subscriptions}}<p>No subscriptions.</p>{{/subscriptions}}
+        </section>
+
+        <section aria-labelledby="purchases">
+          <h2 id="purchases">Purchases</h2>
+          <div class="scroll"><table>
+            <thead><tr><th scope="col">Product</th><th scope="col">Type</th><th scope="col">Quantity</th><th scope="col">Purchased</th><th scope="col">Transaction</th></tr></thead>
+            <tbody>
+            {{#purchases}}<tr><td>{{productId}}</td><td>{{type}}</td><td>{{quantity}}</td><td>{{purchased}}</td><td><code>{{transactionId}}</code></td></tr>{{/purchases}}
+            {{^purchases}}<tr><td colspan="5">No purchases held.</td></tr>{{/purchases}}
+            </tbody>
+          </table></div>
+        </section>
+
+        <section aria-labelledby="refunds">
+          <h2 id="refunds">Refunds</h2>
+          <div class="scroll"><table>
+            <thead><tr><th scope="col">Decision</th><th scope="col">Product</th><th scope="col">Transaction</th><th scope="col">When</th><th scope="col">Revoke</th><th scope="col">Found in</th></tr></thead>
+            <tbody>
+            {{#refunds}}<tr><td>{{outcome}}</td><td>{{productId}}</td><td><code>{{transactionId}}</code></td><td>{{when}}</td><td>{{revoke}}</td><td>{{source}}</td></tr>{{/refunds}}
+            {{^refunds}}<tr><td colspan="6">No refund decisions.</td></tr>{{/refunds}}
+            </tbody>
+          </table></div>
+        </section>
+
+        <section aria-labelledby="requests">
+          <h2 id="requests">Consumption requests waiting</h2>
+          {{#requests}}
+          <div class="card">
+            <p>Transaction <code>{{transactionId}}</code> ({{productType}}) · reason {{reason}} · answer by <strong>{{deadline}}</strong></p>
+            {{#mayAct}}
+            <form method="post" action="/console/customer/consumption" class="row">
+              <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="customerId" value="{{customerId}}">
+              <input type="hidden" name="bundleId" value="{{bundleId}}"><input type="hidden" name="transactionId" value="{{transactionId}}">
+              <label><input type="checkbox" name="customerConsented" value="true"> Customer consented</label>
+              <label for="delivery-{{id}}">Delivery</label>
+              <select id="delivery-{{id}}" name="deliveryStatus">{{#deliveryStatuses}}<option>{{.}}</option>{{/deliveryStatuses}}</select>
+              <label><input type="checkbox" name="sampleContentProvided" value="true"> Sample content provided</label>
+              <label for="consumed-{{id}}">Consumed %</label>
+              <input id="consumed-{{id}}" name="consumedPercent" type="number" min="0" max="100">
+              <label for="preference-{{id}}">Refund preference</label>
+              <select id="preference-{{id}}" name="refundPreference"><option value="">None</option>{{#refundPreferences}}<option>{{.}}</option>{{/refundPreferences}}</select>
+              <button type="submit">Send to Apple</button>
+            </form>
+            {{/mayAct}}
+          </div>
+          {{/requests}}
+          {{^requests}}<p>None waiting.</p>{{/requests}}
+        </section>
+
+        <section aria-labelledby="grants">
+          <h2 id="grants">Grants</h2>
+          <div class="scroll"><table>
+            <thead><tr><th scope="col">Access to</th><th scope="col">From</th><th scope="col">Until</th><th scope="col">Reason</th><th scope="col">By</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+            <tbody>
+            {{#grants}}<tr class="grant"><td>{{target}}</td><td>{{starts}}</td><td>{{expires}}</td><td>{{reason}}</td><td>{{grantedBy}}</td><td>{{state}}</td><td>
+            {{#revocable}}<form method="post" action="/console/customer/revoke-grant" class="inline">
+              <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="customerId" value="{{customerId}}"><input type="hidden" name="grantId" value="{{grantId}}">
+              <button type="submit">Revoke</button></form>{{/revocable}}</td></tr>{{/grants}}
+            {{^grants}}<tr><td colspan="7">No grants.</td></tr>{{/grants}}
+            </tbody>
+          </table></div>
+          {{#mayAct}}
+          <form method="post" action="/console/customer/grant" class="card row" id="grant-form">
+            <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="customerId" value="{{customerId}}">
+            <label for="entitlement">Entitlement</label>
+            <input id="entitlement" name="entitlement" maxlength="100" placeholder="premium">
+            <span>or</span>
+            <label for="grant-bundle">App</label>
+            <select id="grant-bundle" name="bundleId"><option value="">—</option>{{#bundleIds}}<option>{{.}}</option>{{/bundleIds}}</select>
+            <label for="grant-product">Product ID</label>
+            <input id="grant-product" name="productId" maxlength="255">
+            <label for="grant-days">Days</label>
+            <input id="grant-days" name="days" type="number" min="1" max="365" required value="7">
+            <label for="grant-reason">Reason</label>
+            <input id="grant-reason" name="reason" required maxlength="500">
+            <button type="submit" id="grant">Grant</button>
+          </form>
+          {{/mayAct}}
+        </section>
+
+        <section aria-labelledby="timeline">
+          <h2 id="timeline">Timeline</h2>
+          <ol class="timeline">
+          {{#timeline}}<li><time>{{when}}</time> <strong>{{type}}</strong> <span>{{summary}}</span></li>{{/timeline}}
+          {{^timeline}}<li>Nothing yet.</li>{{/timeline}}
+          </ol>
+          {{#timelineNext}}<p><a href="/console/customer?id={{customerIdQuery}}&amp;after={{timelineNext}}">Later events</a></p>{{/timelineNext}}
+        </section>
+        """
+}
+
+/// A tenant's console users (admins only).
+enum PeopleTemplate {
+    static let text = """
+        <h1>People</h1>
+        <div class="scroll"><table>
+          <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Password</th><th scope="col">Last sign-in</th></tr></thead>
+          <tbody>
+          {{#people}}<tr><td>{{email}}</td><td>{{role}}</td><td>{{password}}</td><td>{{lastSignIn}}</td></tr>{{/people}}
+          </tbody>
+        </table></div>
+        <p class="hint">Add and remove people with <code>storegate user add|remove --tenant … --email … --role viewer|support|admin</code>.</p>
+        """
+}

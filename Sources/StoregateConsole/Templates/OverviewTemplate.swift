@@ -1,0 +1,55 @@
+/// The tenant at a glance: the last 30 days as charts, webhook endpoints and failing deliveries, and how
+/// the reconciliation sweeps are doing.
+enum OverviewTemplate {
+    static let text = """
+        <h1>Overview</h1>
+        <section aria-labelledby="last30">
+          <h2 id="last30">Last 30 days</h2>
+          <div class="charts">
+          {{#charts}}
+            <figure class="card"><figcaption>{{title}} <strong>{{latest}}</strong></figcaption>{{{svg}}}</figure>
+          {{/charts}}
+          </div>
+        </section>
+        <section aria-labelledby="apps">
+          <h2 id="apps">Apps</h2>
+          <div class="scroll"><table>
+            <thead><tr><th scope="col">Bundle ID</th><th scope="col">Environments</th><th scope="col">Keys</th></tr></thead>
+            <tbody>
+            {{#apps}}<tr><td>{{bundleId}}</td><td>{{environments}}</td><td>{{keys}}</td></tr>{{/apps}}
+            {{^apps}}<tr><td colspan="3">No apps yet.</td></tr>{{/apps}}
+            </tbody>
+          </table></div>
+        </section>
+        <section aria-labelledby="sweeps">
+          <h2 id="sweeps">Notification sweeps</h2>
+          <div class="scroll"><table>
+            <thead><tr><th scope="col">App</th><th scope="col">Environment</th><th scope="col">Swept until</th><th scope="col">Last run</th>
+            <th scope="col">Runs</th><th scope="col">Found</th><th scope="col">Applied</th><th scope="col">Failed</th><th scope="col">Last error</th></tr></thead>
+            <tbody>
+            {{#sweeps}}<tr><td>{{bundleId}}</td><td>{{environment}}</td><td>{{sweptUntil}}</td><td>{{lastRun}}</td><td>{{runs}}</td>
+            <td>{{found}}</td><td>{{applied}}</td><td>{{failed}}</td><td>{{lastError}}</td></tr>{{/sweeps}}
+            {{^sweeps}}<tr><td colspan="9">No sweep has run yet.</td></tr>{{/sweeps}}
+            </tbody>
+          </table></div>
+        </section>
+        <section aria-labelledby="webhooks">
+          <h2 id="webhooks">Webhook endpoints</h2>
+          <div class="scroll"><table>
+            <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">State</th></tr></thead>
+            <tbody>
+            {{#webhooks}}<tr><td>{{url}}</td><td>{{eventTypes}}</td><td>{{state}}</td></tr>{{/webhooks}}
+            {{^webhooks}}<tr><td colspan="3">No endpoints.</td></tr>{{/webhooks}}
+            </tbody>
+          </table></div>
+          <h3>Failing deliveries</h3>
+          <div class="scroll"><table>
+            <thead><tr><th scope="col">Event</th><th scope="col">Endpoint</th><th scope="col">Attempts</th><th scope="col">Last error</th><th scope="col">Status</th></tr></thead>
+            <tbody>
+            {{#failing}}<tr><td>{{eventType}}</td><td>{{url}}</td><td>{{attempts}}</td><td>{{lastError}}</td><td>{{status}}</td></tr>{{/failing}}
+            {{^failing}}<tr><td colspan="5">None failing.</td></tr>{{/failing}}
+            </tbody>
+          </table></div>
+        </section>
+        """
+}

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""The support console in a real browser: Debian's Chromium, driven by Selenium through chromedriver.
+
+Run by ConsoleBrowserTests (Tests/StoregateTests), which starts Storegate with the App Store simulator,
+a tenant with a customer and console users, and another tenant. It signs in, finds the customer by an
+order ID, extends a renewal date and sees the new date, grants an entitlement, posts a form without its
+CSRF token, tries another tenant's customer by URL, signs out, and checks that a viewer cannot act.
+Screenshots go to --screenshots. Exit status 0 when every check held; each failure is printed.
+"""
+import argparse
+import os
+import sys
+import urllib.parse
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+failures = []
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what, flush=True)
+    if not condition:
+        failures.append(what)
+
+
+def browser():
+    options = Options()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1100"]:
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for name in ["url", "tenant", "email", "password", "viewer-email", "viewer-password", "order-id", "customer", "other-customer", "screenshots"]:
+        parser.add_argument("--" + name, required=True)
+    a = parser.parse_args()
+    os.makedirs(a.screenshots, exist_ok=True)
+    driver = browser()
+    wait = WebDriverWait(driver, 20)
+
+    def shot(name):
+        driver.save_screenshot(os.path.join(a.screenshots, name + ".png"))
+
+    def heading():
+        return driver.find_element(By.TAG_NAME, "h1").text
+
+    def open_page(path):
+        driver.get(a.url + path)
+        wait.until(EC.presence_of_element_located((By.TAG_NAME, "h1")))
+
+    def sign_in(email, password):
+        open_page("/console/sign-in")
+        driver.find_element(By.ID, "tenant").send_keys(a.tenant)
+        driver.find_element(By.ID, "email").send_keys(email)
+        driver.find_element(By.ID, "password").send_keys(password)
+
+    def submit(element):
+        element.click()
+        wait.until(EC.staleness_of(element))
+        wait.until(EC.presence_of_element_located((By.TAG_NAME, "h1")))
+
+    def customer_url(customer):
+        return "/console/customer?id=" + urllib.parse.quote(customer, safe="")
+
+    try:
+        # Signing in: a wrong password is refused; the right one opens the overview.
+        sign_in(a.email, "not the password at all")
+        submit(driver.find_element(By.ID, "sign-in"))
+        check("not right" in driver.find_element(By.ID, "error").text, "a wrong password is refused with a clear message")
+        sign_in(a.email, a.password)
+        shot("1-sign-in")
+        submit(driver.find_element(By.ID, "sign-in"))
+        check(heading() == "Overview", "signed in, the overview is shown")
+        check(len(driver.find_elements(By.CSS_SELECTOR, "svg.chart")) == 5, "the overview has its five 30-day charts")
+        cookie = driver.get_cookie("__Host-storegate-session")
+        check(cookie is not None and cookie.get("secure") and cookie.get("httpOnly") and cookie.get("sameSite") == "Strict",
+              "the session cookie is Secure, HttpOnly and SameSite=Strict: %s" % {k: cookie.get(k) for k in ("secure", "httpOnly", "sameSite")}
+              if cookie else "the session cookie is set")
+        shot("2-overview")
+
+        # Finding the customer by the order ID from their invoice.
+        search = driver.find_element(By.ID, "q")
+        search.send_keys(a.order_id)
+        submit(driver.find_element(By.CSS_SELECTOR, "form.search button"))
+        check(a.customer in heading(), "the order ID finds the customer (%s)" % heading())
+        shot("3-customer")
+
+        # Extending the renewal date: the new date is shown.
+        before = driver.find_element(By.CSS_SELECTOR, ".subscription .expires").text
+        days = driver.find_element(By.CSS_SELECTOR, ".subscription input[name=days]")
+        days.clear()
+        days.send_keys("10")
+        submit(driver.find_element(By.CSS_SELECTOR, ".subscription button.extend"))
+        after = driver.find_element(By.CSS_SELECTOR, ".subscription .expires").text
+        check("extended" in driver.find_element(By.CLASS_NAME, "flash").text, "the extension is confirmed")
+        check(after > before, "the renewal date moved later: %s -> %s" % (before, after))
+        shot("4-extended")
+
+        # Bad input names the field, and nothing is written (a blank reason passes the browser's check, not Storegate's).
+        driver.find_element(By.ID, "entitlement").send_keys("premium")
+        driver.find_element(By.ID, "grant-reason").send_keys("   ")
+        submit(driver.find_element(By.ID, "grant"))
+        check("reason" in driver.find_element(By.ID, "error").text, "a grant with a blank reason is refused naming the field")
+        check(len(driver.find_elements(By.CSS_SELECTOR, "tr.grant")) == 0, "nothing was granted")
+
+        # Granting an entitlement.
+        driver.find_element(By.ID, "entitlement").send_keys("premium")
+        driver.find_element(By.ID, "grant-reason").send_keys("the outage on Tuesday")
+        submit(driver.find_element(By.ID, "grant"))
+        rows = driver.find_elements(By.CSS_SELECTOR, "tr.grant")
+        check(len(rows) == 1 and "premium" in rows[0].text and "active" in rows[0].text, "the grant is listed as active")
+        shot("5-granted")
+
+        # A form posted without its CSRF token is refused and changes nothing.
+        driver.execute_script("document.querySelector('#grant-form input[name=csrf]').remove()")
+        driver.find_element(By.ID, "entitlement").send_keys("premium")
+        driver.find_element(By.ID, "grant-reason").send_keys("forged")
+        submit(driver.find_element(By.ID, "grant"))
+        check(heading() == "Form refused", "a form without its CSRF token is refused (%s)" % heading())
+        open_page(customer_url(a.customer))
+        check(len(driver.find_elements(By.CSS_SELECTOR, "tr.grant")) == 1, "the refused form granted nothing")
+
+        # Another tenant's customer is not reachable, by URL or by search.
+        open_page(customer_url(a.other_customer))
+        check(heading() == "Not found", "another tenant's customer is not found by URL")
+        open_page("/console/search?q=" + urllib.parse.quote(a.other_customer))
+        check(heading() == "Not found", "another tenant's customer is not found by search")
+
+        # Signing out ends the session.
+        submit(driver.find_element(By.ID, "sign-out"))
+        check(heading() == "Sign in", "signed out")
+        open_page(customer_url(a.customer))
+        check(heading() == "Sign in", "after signing out the customer page asks to sign in")
+
+        # A viewer reads but cannot act.
+        sign_in(a.viewer_email, a.viewer_password)
+        submit(driver.find_element(By.ID, "sign-in"))
+        open_page(customer_url(a.customer))
+        check(not driver.find_elements(By.CSS_SELECTOR, "button.extend") and not driver.find_elements(By.ID, "grant-form"),
+              "a viewer is shown no actions")
+        shot("6-viewer")
+        driver.execute_script("""
+            const token = document.querySelector('input[name=csrf]').value;
+            const form = document.createElement('form');
+            form.method = 'post'; form.action = '/console/customer/grant';
+            for (const [name, value] of [['csrf', token], ['customerId', arguments[0]], ['entitlement', 'premium'], ['days', '3'], ['reason', 'viewer']]) {
+                const input = document.createElement('input'); input.name = name; input.value = value; form.appendChild(input);
+            }
+            document.body.appendChild(form); form.submit();""", a.customer)
+        wait.until(EC.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Not allowed"))
+        check(heading() == "Not allowed", "a viewer's posted action is refused")
+        open_page(customer_url(a.customer))
+        check(len(driver.find_elements(By.CSS_SELECTOR, "tr.grant")) == 1, "the viewer granted nothing")
+
+        # Readable on a phone.
+        driver.set_window_size(390, 1400)
+        open_page(customer_url(a.customer))
+        shot("7-phone")
+    finally:
+        driver.quit()
+    if failures:
+        print("%d check(s) failed" % len(failures), file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+import AppStoreServer
+import AppStoreSimulator
+import Foundation
+import Storegate
+import Testing
+
+/// The support console in a real browser: Debian's Chromium driven by Selenium (Tests/Browser/console_test.py)
+/// against a running Storegate and the App Store simulator. Screenshots are saved in
+/// `STOREGATE_CONSOLE_SCREENSHOTS` (default `.build/console-screenshots`); the README shows them.
+@Suite struct ConsoleBrowserTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let script = root.appendingPathComponent("Tests/Browser/console_test.py").path
+
+    static func screenshots() -> String {
+        if let given = ProcessInfo.processInfo.environment["STOREGATE_CONSOLE_SCREENSHOTS"], !given.isEmpty { return given }
+        return root.path + "/.build/console-screenshots"
+    }
+
+    @Test func supportStaffWorkACaseInChromium() async throws {
+        try await Storefront.with(slug: "console-browser") { s in
+            let ann = try await s.result("accounts.ensure", ["customerId": "ann@example.org"])
+            let token = try #require(UUID(uuidString: ann["appAccountToken"] as? String ?? ""))
+            let bought = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("ann-device", token: token))
+            try await s.processed(1)
+            let orderId = try #require(await s.store.orderId(of: bought.transactionId ?? ""))
+            let other = try await s.services.tenants.create(slug: "console-neighbour", name: "Neighbour", actor: Actor("test"))
+            _ = try await s.services.accounts.ensure(tenant: other, customerId: "bob", actor: Actor("test"))
+            for (email, role) in [("sam@example.com", ConsoleUser.Role.support), ("vic@example.com", .viewer)] {
+                _ = try await s.services.consoleUsers.add(
+                    tenant: s.tenant.tenant, email: email, role: role, password: ConsoleTests.password, actor: Actor("test"))
+            }
+            let screenshots = Self.screenshots()
+            let run = try await Subprocess.run(
+                "/usr/bin/env",
+                [
+                    "python3", Self.script, "--url", s.server.baseURL, "--tenant", s.tenant.tenant.slug, "--email", "sam@example.com", "--password",
+                    ConsoleTests.password, "--viewer-email", "vic@example.com", "--viewer-password", ConsoleTests.password, "--order-id", orderId,
+                    "--customer", "ann@example.org", "--other-customer", "bob", "--screenshots", screenshots,
+                ],
+                environment: ProcessInfo.processInfo.environment, limit: .seconds(240))
+            #expect(run.status == 0, "the browser's checks:\n\(run.stdout)\n\(run.stderr)")
+            #expect(!run.stdout.contains("FAIL") && run.stdout.contains("ok   the renewal date moved later"), "\(run.stdout)")
+            let extended = try await s.services.subscriptions.status(
+                tenant: s.tenant.tenant, customerId: "ann@example.org", bundleId: nil, transactionId: nil, refresh: false)
+            #expect(extended.first?.expiresDate.map { $0 > (bought.expiresDate?.date ?? .distantFuture) } == true, "stored later, not only shown")
+            for shot in ["1-sign-in", "2-overview", "3-customer", "4-extended", "5-granted", "6-viewer", "7-phone"] {
+                #expect(FileManager.default.fileExists(atPath: screenshots + "/\(shot).png"), "\(shot).png saved")
+            }
+        }
+    }
+}

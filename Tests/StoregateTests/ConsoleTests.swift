@@ -1,0 +1,151 @@
+import AppStoreServer
+import AppStoreSimulator
+import Foundation
+import NIOHTTP1
+import Storegate
+import Testing
+
+/// The support console over HTTP, as a browser uses it: sessions, CSRF tokens, roles, tenants kept apart,
+/// sign-in limits and links, and finding a customer. (ConsoleBrowserTests drives it in Chromium.)
+@Suite struct ConsoleTests {
+    static let password = "correct horse battery"
+    static let session = "__Host-storegate-session"
+
+    static func person(_ s: Storefront, _ email: String, _ role: ConsoleUser.Role, password: String? = ConsoleTests.password) async throws -> String {
+        try await s.services.consoleUsers.add(tenant: s.tenant.tenant, email: email, role: role, password: password, actor: Actor("test")).link
+    }
+
+    /// A password signs in; the session's cookie is Secure, HttpOnly and SameSite=Strict; a form without
+    /// the session's token is refused and writes nothing; bad input names its field; an action is audited
+    /// with the person; signing out ends the session for good.
+    @Test func aSessionSignsInActsWithItsTokenAndSignsOut() async throws {
+        try await Storefront.with(slug: "console-http") { s in
+            _ = try await Self.person(s, "Sam@Example.com", .support)
+            _ = try await s.result("accounts.ensure", ["customerId": "ann"])
+            let slug = s.tenant.tenant.slug
+            let browser = ConsoleClient(baseURL: s.server.baseURL)
+            #expect(try await browser.get("/console").location == "/console/sign-in")
+
+            let wrong = try await browser.signIn(tenant: slug, email: "sam@example.com", password: "not the right one")
+            #expect(wrong.status == 401 && wrong.text.contains("not right"))
+            let signedIn = try await browser.signIn(tenant: slug, email: " SAM@example.com", password: Self.password)
+            #expect(signedIn.status == 303 && signedIn.location == "/console")
+            let cookie = signedIn.headers["set-cookie"].first { $0.hasPrefix(Self.session + "=") } ?? ""
+            for attribute in ["Secure", "HttpOnly", "SameSite=Strict", "Path=/"] { #expect(cookie.contains(attribute), "\(attribute) in \(cookie)") }
+            let overview = try await browser.get("/console")
+            #expect(overview.status == 200 && overview.text.contains("<h1>Overview</h1>"), "\(overview.status) \(overview.text.prefix(600))")
+            #expect(overview.headers.first(name: "content-security-policy")?.contains("default-src 'none'") == true)
+            #expect(overview.text.components(separatedBy: "<svg class=\"chart\"").count == 6, "five charts")
+
+            let page = try await browser.get("/console/customer?id=ann")
+            let csrf = try #require(page.csrf)
+            let grant = [("customerId", "ann"), ("entitlement", "premium"), ("days", "3"), ("reason", "the outage")]
+            for token in [nil, "forged"] as [String?] {
+                let refused = try await browser.post("/console/customer/grant", grant + (token.map { [("csrf", $0)] } ?? []))
+                #expect(refused.status == 403 && refused.text.contains("CSRF"))
+            }
+            let bad = try await browser.post(
+                "/console/customer/grant", [("csrf", csrf), ("customerId", "ann"), ("entitlement", "premium"), ("days", "many"), ("reason", "r")])
+            #expect(bad.status == 400 && bad.text.contains("days must be a whole number"))
+            #expect(try await s.services.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann").isEmpty, "nothing refused was written")
+
+            let granted = try await browser.post("/console/customer/grant", [("csrf", csrf)] + grant)
+            #expect(granted.status == 303 && granted.location == "/console/customer?id=ann&done=granted")
+            let grants = try await s.services.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann")
+            #expect(grants.map(\.grantedBy) == ["console:sam@example.com"])
+            #expect(try await browser.get(granted.location ?? "").text.contains("The grant was made."))
+            let audit = try await s.services.persistence.inTenant(s.tenant.tenant, .read) { try await $0.auditLog() }
+            #expect(audit.contains { $0.actor == "console:sam@example.com" && $0.action == "console.signIn" })
+            #expect(audit.contains { $0.actor == "console:sam@example.com" && $0.action.hasPrefix("entitlement.grant") })
+
+            let secret = try #require(browser[cookie: Self.session])
+            let out = try await browser.post("/console/sign-out", [("csrf", csrf)])
+            #expect(out.status == 303 && out.location == "/console/sign-in")
+            #expect(try await s.services.consoleUsers.session(secret: secret) == nil, "the session is gone, not only its cookie")
+            #expect(try await browser.get("/console/customer?id=ann").location == "/console/sign-in")
+        }
+    }
+
+    /// A viewer sees a customer but no actions, and a posted action is refused; no session reaches another
+    /// tenant's customers, by URL or by search.
+    @Test func aViewerCannotActAndNoTenantSeesAnother() async throws {
+        try await Storefront.with(slug: "console-roles") { s in
+            _ = try await Self.person(s, "vic@example.com", .viewer)
+            _ = try await s.result("accounts.ensure", ["customerId": "ann"])
+            let other = try await s.services.tenants.create(slug: "console-other", name: "Other", actor: Actor("test"))
+            _ = try await s.services.accounts.ensure(tenant: other, customerId: "bob", actor: Actor("test"))
+
+            let browser = ConsoleClient(baseURL: s.server.baseURL)
+            #expect(try await browser.signIn(tenant: s.tenant.tenant.slug, email: "vic@example.com", password: Self.password).status == 303)
+            let page = try await browser.get("/console/customer?id=ann")
+            #expect(page.status == 200 && !page.text.contains("/console/customer/grant") && !page.text.contains("/console/customer/extend"))
+            let csrf = try #require(page.csrf)
+            let refused = try await browser.post(
+                "/console/customer/grant", [("csrf", csrf), ("customerId", "ann"), ("entitlement", "premium"), ("days", "3"), ("reason", "viewer")])
+            #expect(refused.status == 403 && refused.text.contains("Not allowed"))
+            #expect(try await s.services.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann").isEmpty)
+            #expect(try await browser.get("/console/people").status == 403, "only admins see people")
+
+            #expect(try await browser.get("/console/customer?id=bob").status == 404)
+            #expect(try await browser.get("/console/search?q=bob").status == 404)
+            let signedIn = try await browser.signIn(tenant: "console-other", email: "vic@example.com", password: Self.password)
+            #expect(signedIn.status == 401, "a person of one tenant is no one in another")
+        }
+    }
+
+    /// After five failed attempts in 15 minutes a person cannot sign in even with the right password;
+    /// someone else still can.
+    @Test func signInAttemptsAreLimitedPerPerson() async throws {
+        try await Storefront.with(slug: "console-limit") { s in
+            _ = try await Self.person(s, "sam@example.com", .support)
+            _ = try await Self.person(s, "kim@example.com", .support)
+            let slug = s.tenant.tenant.slug
+            let browser = ConsoleClient(baseURL: s.server.baseURL)
+            for attempt in 1...5 {
+                #expect(try await browser.signIn(tenant: slug, email: "sam@example.com", password: "guess number \(attempt)!").status == 401)
+            }
+            let limited = try await browser.signIn(tenant: slug, email: "sam@example.com", password: Self.password)
+            #expect(limited.status == 429 && limited.text.contains("Too many failed attempts"))
+            #expect(try await browser.signIn(tenant: slug, email: "kim@example.com", password: Self.password).status == 303)
+        }
+    }
+
+    /// A one-time link printed for a person without a password signs them in once.
+    @Test func aSignInLinkWorksOnce() async throws {
+        try await Storefront.with(slug: "console-link") { s in
+            let link = try await Self.person(s, "lee@example.com", .viewer, password: nil)
+            let browser = ConsoleClient(baseURL: s.server.baseURL)
+            #expect(try await browser.signIn(tenant: s.tenant.tenant.slug, email: "lee@example.com", password: "any password at all").status == 401)
+            let page = try await browser.get("/console/link/\(link)")
+            #expect(page.status == 200 && page.headers.first(name: "referrer-policy") == "no-referrer")
+            let used = try await browser.post("/console/link", [("csrf", page.csrf ?? ""), ("token", link)])
+            #expect(used.status == 303 && used.location == "/console")
+            #expect(try await browser.get("/console").status == 200)
+
+            let again = ConsoleClient(baseURL: s.server.baseURL)
+            let second = try await again.get("/console/link/\(link)")
+            #expect(try await again.post("/console/link", [("csrf", second.csrf ?? ""), ("token", link)]).status == 401)
+        }
+    }
+
+    /// Support finds a customer by any identifier: their id, appAccountToken, a transaction ID, and an order
+    /// ID Storegate had not seen (looked up with Apple, then kept).
+    @Test func aCustomerIsFoundByAnyIdentifier() async throws {
+        try await Storefront.with(slug: "console-search") { s in
+            let ann = try await s.result("accounts.ensure", ["customerId": "ann"])
+            let token = try #require(ann["appAccountToken"] as? String)
+            let bought = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("ann-device", token: try #require(UUID(uuidString: token))))
+            try await s.processed(1)
+            let orderId = try #require(await s.store.orderId(of: bought.transactionId ?? ""))
+            _ = try await Self.person(s, "sam@example.com", .viewer)
+            let browser = ConsoleClient(baseURL: s.server.baseURL)
+            _ = try await browser.signIn(tenant: s.tenant.tenant.slug, email: "sam@example.com", password: Self.password)
+            for query in ["ann", token, bought.transactionId ?? "", bought.originalTransactionId ?? "", orderId, orderId.lowercased()] {
+                let found = try await browser.get("/console/search?q=\(query)")
+                #expect(found.location == "/console/customer?id=ann", "\(query)")
+            }
+            let missing = try await browser.get("/console/search?q=nobody")
+            #expect(missing.status == 404 && missing.text.contains("No customer matches"))
+        }
+    }
+}
