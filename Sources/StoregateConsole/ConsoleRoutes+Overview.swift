@@ -30,7 +30,11 @@ extension ConsoleRoutes {
             let chart = Chart(title: title, values: values, format: format, firstLabel: String(first), lastLabel: String(last))
             return ["title": title, "latest": format(values.last ?? 0), "svg": chart.svg]
         }
+        let own = tenant.reconciliation
+        let sweeps = own.sweepMinutes.map { $0 == 0 ? "Not swept (the tenant's manifest)." : "Swept every \($0) minutes (the tenant's manifest)." }
+        let checks = own.renewalCheckMinutes.map { " Renewals checked \($0) minutes after expiry (the tenant's manifest)." } ?? ""
         let model: [String: Any] = [
+            "reconciliation": (sweeps ?? "Swept as the server is set (storegate serve --sweep-minutes).") + checks,
             "charts": charts,
             "apps": appList.map { details in
                 [

@@ -15,18 +15,15 @@ struct WebhookLookup: Sendable {
     func find(token: String) async throws -> (webhook: Webhook, app: App, tenant: Tenant)? {
         try await conn.hot(
             """
-            SELECT w.environment, a.id, a.tenant_id, a.bundle_id, a.app_apple_id, a.environments, a.created_at,
-                   t.slug, t.name, t.schema_name, t.status, t.schema_version, t.created_at
+            SELECT w.environment, a.id, a.bundle_id, a.app_apple_id, a.environments, a.created_at, \(unescaped: TenantRepository.columns("t"))
             FROM storegate.webhooks w JOIN storegate.apps a ON a.id = w.app_id JOIN storegate.tenants t ON t.id = a.tenant_id
             WHERE w.token = \(token)
             """, logger: logger
         ) { row -> (webhook: Webhook, app: App, tenant: Tenant) in
-            let r = try row.decode((String, UUID, UUID, String, Int64?, [String], Date, String, String, String, String, Int, Date).self)
-            let app = AppRepository.app((r.1, r.2, r.3, r.4, r.5, r.6))
-            let tenant = Tenant(
-                id: r.2, slug: r.7, name: r.8, storageName: try TenantSchema(validating: r.9).name, status: Tenant.Status(rawValue: r.10) ?? .suspended,
-                schemaVersion: r.11, createdAt: r.12)
-            return (Webhook(token: token, tenantId: r.2, appId: r.1, environment: AppStoreEnvironment(rawValue: r.0)), app, tenant)
+            let r = try row.decode((String, UUID, String, Int64?, [String], Date, UUID, String, String, String, String, Int, Date, Int?, Int?).self)
+            let tenant = try TenantRepository.tenant((r.6, r.7, r.8, r.9, r.10, r.11, r.12, r.13, r.14))
+            let app = AppRepository.app((r.1, tenant.id, r.2, r.3, r.4, r.5))
+            return (Webhook(token: token, tenantId: tenant.id, appId: r.1, environment: AppStoreEnvironment(rawValue: r.0)), app, tenant)
         }.first
     }
 }

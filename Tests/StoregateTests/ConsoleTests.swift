@@ -148,4 +148,51 @@ import Testing
             #expect(missing.status == 404 && missing.text.contains("No customer matches"))
         }
     }
+
+    /// From the customer's page, support answers a consumption request (exactly Apple's body is sent),
+    /// revokes a grant and syncs from Apple; bad input names its field; an admin sees the tenant's people.
+    @Test func supportActsFromTheCustomersPage() async throws {
+        try await Storefront.with(slug: "console-acts") { s in
+            let ann = try await s.result("accounts.ensure", ["customerId": "ann"])
+            var coins = RefundDecisioningTests.coins("ann-device")
+            coins.appAccountToken = try #require(UUID(uuidString: ann["appAccountToken"] as? String ?? ""))
+            let id = try #require(try await s.simulator.purchase(coins).transactionId)
+            try await s.processed(1)
+            try await s.simulator.requestRefund(transactionId: id)
+            try await s.processed(2)
+            _ = try await Self.person(s, "ada@example.com", .admin)
+            let browser = ConsoleClient(baseURL: s.server.baseURL)
+            _ = try await browser.signIn(tenant: s.tenant.tenant.slug, email: "ada@example.com", password: Self.password)
+            let page = try await browser.get("/console/customer?id=ann")
+            #expect(page.text.contains("Consumption requests waiting") && page.text.contains("name=\"transactionId\" value=\"\(id)\""))
+            let csrf = try #require(page.csrf)
+
+            let answer = [
+                ("csrf", csrf), ("customerId", "ann"), ("bundleId", Storefront.bundleId), ("transactionId", id), ("customerConsented", "true"),
+                ("deliveryStatus", "DELIVERED"), ("refundPreference", "GRANT_PRORATED"),
+            ]
+            let tooMuch = try await browser.post("/console/customer/consumption", answer + [("consumedPercent", "150")])
+            #expect(tooMuch.status == 400 && tooMuch.text.contains("consumedPercent must be 0 to 100"))
+            let answered = try await browser.post("/console/customer/consumption", answer + [("consumedPercent", "25")])
+            #expect(answered.location == "/console/customer?id=ann&done=answered")
+            try await s.eventually("the consumption information sent") { await s.store.consumptionReports[id] != nil }
+            let expected =
+                #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false,"consumptionPercentage":25000,"refundPreference":"GRANT_PRORATED"}"#
+            #expect(RefundDecisioningTests.canonical(await s.store.consumptionReports[id]) == RefundDecisioningTests.canonical(expected))
+
+            let granted = try await browser.post(
+                "/console/customer/grant", [("csrf", csrf), ("customerId", "ann"), ("entitlement", "premium"), ("days", "7"), ("reason", "outage")])
+            #expect(granted.status == 303)
+            let grantId = try #require(try await s.services.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann").first?.grantId)
+            let revoked = try await browser.post("/console/customer/revoke-grant", [("csrf", csrf), ("customerId", "ann"), ("grantId", grantId)])
+            #expect(revoked.location == "/console/customer?id=ann&done=revoked")
+            let grant = try await s.services.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann").first
+            #expect(grant?.revokedDate != nil && grant?.revokedBy == "console:ada@example.com")
+
+            let synced = try await browser.post("/console/customer/sync", [("csrf", csrf), ("customerId", "ann")])
+            #expect(synced.location == "/console/customer?id=ann&done=synced")
+            let people = try await browser.get("/console/people")
+            #expect(people.status == 200 && people.text.contains("ada@example.com"))
+        }
+    }
 }

@@ -292,4 +292,52 @@ import Testing
             #expect(try await refundEvents().count == 2)
         }
     }
+
+    /// A tenant's manifest sets its own reconciliation: its apps are swept though the server sweeps none,
+    /// at its interval; another tenant's are not; bad values are refused naming the field; leaving the
+    /// settings out returns the tenant to the server's.
+    @Test func aTenantsManifestSetsItsOwnReconciliation() async throws {
+        try await TestDatabase.with { services, _ in
+            let applier = ManifestApplier(services: services)
+            func apply(_ reconciliation: String, slug: String = "reconciled") async throws -> ApplyResult {
+                let yaml = """
+                    slug: \(slug)
+                    name: Reconciled
+                    apps:
+                      - bundleId: com.example.\(slug)
+                        environments: [Sandbox]
+                    \(reconciliation)
+                    """
+                return try await applier.apply(
+                    try TenantManifest.parse(yaml: yaml), baseDirectory: URL(fileURLWithPath: "/nonexistent"), environment: [:], actor: Actor("test"))
+            }
+            _ = try await apply("", slug: "server-default")
+            #expect(await services.worker.scheduleSweeps() == 0, "the server sweeps no one (tests' setting)")
+            let applied = try await apply("reconciliation: {sweepMinutes: 30, renewalCheckMinutes: 2}")
+            #expect(applied.tenant.reconciliation == Tenant.Reconciliation(sweepMinutes: 30, renewalCheckMinutes: 2))
+            #expect(applied.changes.contains("tenant reconciled: reconciliation sweeps every 30 min, renewal checks 2 min after expiry"))
+            #expect(try await apply("reconciliation: {sweepMinutes: 30, renewalCheckMinutes: 2}").changes.isEmpty, "applied again: no change")
+            let tenant = try await services.tenants.get(slug: "reconciled")
+            #expect(tenant.reconciliation.sweepMinutes == 30)
+            #expect(TestDatabase.reconciliation.sweepEvery(for: tenant) == .seconds(1800))
+            #expect(TestDatabase.reconciliation.renewalCheckAfter(for: tenant) == .seconds(120))
+            #expect(await services.worker.scheduleSweeps() == 1, "its one app in its one environment, and no other tenant's")
+
+            for (value, field) in [
+                ("{sweepMinutes: -1}", "reconciliation.sweepMinutes"), ("{renewalCheckMinutes: 0}", "reconciliation.renewalCheckMinutes"),
+                ("{sweepEvery: 3}", "reconciliation.sweepEvery"),
+            ] {
+                await #expect {
+                    _ = try await apply("reconciliation: \(value)")
+                } throws: { error in
+                    guard case StoregateError.invalid(let named, _) = error else { return false }
+                    return named == field
+                }
+            }
+            #expect(try await services.tenants.get(slug: "reconciled").reconciliation.sweepMinutes == 30, "nothing half-written")
+            #expect(try await apply("reconciliation: {sweepMinutes: 0}").tenant.reconciliation.sweepMinutes == 0)
+            #expect(TestDatabase.reconciliation.sweepEvery(for: try await services.tenants.get(slug: "reconciled")) == nil, "0: never")
+            #expect(try await apply("").tenant.reconciliation == Tenant.Reconciliation(), "left out: the server's")
+        }
+    }
 }

@@ -14,8 +14,26 @@ public struct Tenant: Sendable, Equatable {
     public var status: Status
     public let schemaVersion: Int
     public let createdAt: Date
+    /// How Storegate reconciles this tenant's data with Apple, where its manifest says.
+    public var reconciliation: Reconciliation
 
-    public init(id: UUID, slug: String, name: String, storageName: String, status: Status, schemaVersion: Int, createdAt: Date) {
+    /// A tenant's own reconciliation settings (its manifest's `reconciliation`); nil is the server's.
+    public struct Reconciliation: Sendable, Equatable {
+        /// How often each app's notification history is swept, in minutes; 0: never.
+        public var sweepMinutes: Int?
+        /// How long after a subscription's expiry with no renewal heard of Apple is asked, in minutes.
+        public var renewalCheckMinutes: Int?
+
+        public init(sweepMinutes: Int? = nil, renewalCheckMinutes: Int? = nil) {
+            self.sweepMinutes = sweepMinutes
+            self.renewalCheckMinutes = renewalCheckMinutes
+        }
+    }
+
+    public init(
+        id: UUID, slug: String, name: String, storageName: String, status: Status, schemaVersion: Int, createdAt: Date,
+        reconciliation: Reconciliation = Reconciliation()
+    ) {
         self.id = id
         self.slug = slug
         self.name = name
@@ -23,6 +41,7 @@ public struct Tenant: Sendable, Equatable {
         self.status = status
         self.schemaVersion = schemaVersion
         self.createdAt = createdAt
+        self.reconciliation = reconciliation
     }
 }
 

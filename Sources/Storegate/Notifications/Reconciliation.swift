@@ -24,6 +24,17 @@ public struct ReconciliationSettings: Sendable {
         self.renewalCheckAfter = renewalCheckAfter
         self.observe = observe
     }
+
+    /// How often the tenant's apps are swept: its manifest's `sweepMinutes` (0: never), else the server's.
+    public func sweepEvery(for tenant: Tenant) -> Duration? {
+        guard let minutes = tenant.reconciliation.sweepMinutes else { return sweepEvery }
+        return minutes == 0 ? nil : .seconds(minutes * 60)
+    }
+
+    /// How long after an expiry the tenant's subscriptions are checked: its manifest's, else the server's.
+    public func renewalCheckAfter(for tenant: Tenant) -> Duration {
+        tenant.reconciliation.renewalCheckMinutes.map { .seconds($0 * 60) } ?? renewalCheckAfter
+    }
 }
 
 /// Reconciliation as durable jobs, per app and environment (the job worker adds the sweeps of apps that
@@ -60,7 +71,7 @@ public struct Reconciliation: Sendable {
     /// Sweeps the app's notification history in one environment; returns when to sweep again, nil when
     /// the app (or the environment) is gone. A failed sweep is recorded and the window kept for the next.
     func sweep(tenant: Tenant, ref: String, now: Date = Date()) async throws -> Date? {
-        guard let every = settings.sweepEvery, let (appId, name) = Self.split(ref) else { return nil }
+        guard let every = settings.sweepEvery(for: tenant), let (appId, name) = Self.split(ref) else { return nil }
         let environment = AppStoreEnvironment(rawValue: name)
         let (app, last) = try await persistence.inTenant(tenant, .read) { unit in
             (try await unit.apps.find(id: appId), try await unit.sweeps.find(appId: appId, environment: environment))
@@ -101,7 +112,8 @@ public struct Reconciliation: Sendable {
         guard let app, let before, let expires = before.expiresDate, before.autoRenewStatus != false,
             [Status.active, .billingGracePeriod].contains(before.status)
         else { return nil }
-        let due = expires.addingTimeInterval(settings.renewalCheckAfter.timeInterval)
+        let wait = settings.renewalCheckAfter(for: tenant).timeInterval
+        let due = expires.addingTimeInterval(wait)
         guard now >= due else { return due }
         _ = try await subscriptions.refresh(
             tenant: tenant, app: app, anyTransactionId: originalTransactionId, environment: before.environment, customer: before.customer)
@@ -109,7 +121,7 @@ public struct Reconciliation: Sendable {
         let renewed = (after?.expiresDate ?? expires) > expires
         settings.observe(Run(kind: .renewalCheck, found: renewed ? 1 : 0, applied: renewed ? 1 : 0, failed: 0))
         guard renewed, let next = after?.expiresDate else { return nil }
-        return next.addingTimeInterval(settings.renewalCheckAfter.timeInterval)
+        return next.addingTimeInterval(wait)
     }
 }
 

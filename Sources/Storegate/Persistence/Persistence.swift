@@ -143,6 +143,7 @@ public protocol TenantRegistry: Sendable {
     func find(id: UUID) async throws -> Tenant?
     func list() async throws -> [Tenant]
     func rename(_ tenant: Tenant, to name: String) async throws
+    func setReconciliation(_ tenant: Tenant, _ reconciliation: Tenant.Reconciliation) async throws
     func setStatus(_ tenant: Tenant, _ status: Tenant.Status) async throws
     /// Drops the tenant's storage and its rows (apps, keys, API keys go with it); returns the ids of the keys destroyed.
     func delete(_ tenant: Tenant) async throws -> [UUID]
@@ -175,8 +176,9 @@ public protocol JobQueue: Sendable {
     func retry(_ job: Job, at due: Date, error: String) async throws
     /// Makes a recurring job due again at `due`, its attempts and error cleared.
     func reschedule(_ job: Job, at due: Date) async throws
-    /// Adds the notification sweep of every app in each of its environments that has none, due at once.
-    func scheduleNotificationSweeps() async throws -> Int
+    /// Adds the notification sweep of every app in each of its environments that has none, due at once:
+    /// of active tenants whose `sweepMinutes` is above 0, or unset when `byDefault`.
+    func scheduleNotificationSweeps(byDefault: Bool) async throws -> Int
 }
 
 // MARK: Tenant stores

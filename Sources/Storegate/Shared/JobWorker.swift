@@ -75,15 +75,14 @@ public final class JobWorker: Sendable {
     }
 
     /// Works until stopped or cancelled, renewing the leases of the jobs it holds, and adding the
-    /// notification sweep of every app that has none as it starts and every sweep interval (when swept).
+    /// notification sweep of every swept app that has none as it starts and every sweep interval (the
+    /// server's, 15 minutes when the server sweeps none: a tenant's manifest may).
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
-            if let every = reconciliation.settings.sweepEvery {
-                group.addTask {
-                    while !Task.isCancelled {
-                        await self.scheduleSweeps()
-                        try? await Task.sleep(for: every)
-                    }
+            group.addTask { [every = reconciliation.settings.sweepEvery ?? .seconds(15 * 60)] in
+                while !Task.isCancelled {
+                    await self.scheduleSweeps()
+                    try? await Task.sleep(for: every)
                 }
             }
             group.addTask { [signal, pollInterval] in
@@ -106,15 +105,20 @@ public final class JobWorker: Sendable {
         }
     }
 
-    private func scheduleSweeps() async {
+    /// Adds the sweep job of each app of an active tenant that is swept (by its manifest, else by the
+    /// server's setting) and has none; returns how many were added.
+    @discardableResult public func scheduleSweeps() async -> Int {
         do {
-            let added = try await persistence.control(.read) { try await $0.jobs.scheduleNotificationSweeps() }
+            let byDefault = reconciliation.settings.sweepEvery != nil
+            let added = try await persistence.control(.read) { try await $0.jobs.scheduleNotificationSweeps(byDefault: byDefault) }
             if added > 0 {
                 logger.info("notification sweeps scheduled", metadata: ["sweeps": .stringConvertible(added)])
                 poke()
             }
+            return added
         } catch {
             logger.warning("notification sweeps not scheduled", metadata: ["error": .string("\(error)")])
+            return 0
         }
     }
 

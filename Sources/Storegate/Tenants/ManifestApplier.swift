@@ -62,13 +62,27 @@ public struct ManifestApplier: Sendable {
             guard !webhooks.contains(where: { $0.url == spec.url }) else { throw StoregateError.invalid(field: "webhooks[\(i)].url", reason: "appears twice") }
             webhooks.append(spec)
         }
+        let reconciliation = try Self.reconciliation(manifest.reconciliation)
         return try await services.persistence.control(.schemaChange) { unit in
-            try await write(slug: slug, name: name, apps: apps, labels: labels, webhooks: webhooks, actor: actor, in: unit)
+            try await write(
+                slug: slug, name: name, apps: apps, labels: labels, webhooks: webhooks, reconciliation: reconciliation, actor: actor, in: unit)
         }
     }
 
+    /// The manifest's reconciliation settings, checked; what is left out is the server's (nil).
+    static func reconciliation(_ given: TenantManifest.Reconciliation?) throws(StoregateError) -> Tenant.Reconciliation {
+        if let minutes = given?.sweepMinutes, !(0...1440).contains(minutes) {
+            throw .invalid(field: "reconciliation.sweepMinutes", reason: "must be 0 (never) to 1440")
+        }
+        if let minutes = given?.renewalCheckMinutes, !(1...1440).contains(minutes) {
+            throw .invalid(field: "reconciliation.renewalCheckMinutes", reason: "must be 1 to 1440")
+        }
+        return Tenant.Reconciliation(sweepMinutes: given?.sweepMinutes, renewalCheckMinutes: given?.renewalCheckMinutes)
+    }
+
     private func write(
-        slug: String, name: String, apps: [CheckedApp], labels: [String], webhooks: [WebhookEndpointSpec], actor: Actor, in control: any ControlUnit
+        slug: String, name: String, apps: [CheckedApp], labels: [String], webhooks: [WebhookEndpointSpec], reconciliation: Tenant.Reconciliation,
+        actor: Actor, in control: any ControlUnit
     ) async throws -> ApplyResult {
         var result: ApplyResult
         // Locks the tenant's row (or, for a new slug, its creation) for the rest of the transaction.
@@ -83,6 +97,11 @@ public struct ManifestApplier: Sendable {
         } else {
             result = ApplyResult(
                 tenant: try await TenantService.create(slug: slug, name: name, actor: actor, in: control), changes: ["tenant \(slug): created"])
+        }
+        if result.tenant.reconciliation != reconciliation {
+            try await control.tenants.setReconciliation(result.tenant, reconciliation)
+            result.tenant.reconciliation = reconciliation
+            result.changes.append("tenant \(slug): reconciliation \(Self.describe(reconciliation))")
         }
         let unit = try control.inTenant(result.tenant)
 
@@ -133,6 +152,12 @@ public struct ManifestApplier: Sendable {
             }
         }
         return result
+    }
+
+    static func describe(_ r: Tenant.Reconciliation) -> String {
+        let sweeps = r.sweepMinutes.map { $0 == 0 ? "no sweeps" : "sweeps every \($0) min" } ?? "the server's sweeps"
+        let checks = r.renewalCheckMinutes.map { "renewal checks \($0) min after expiry" } ?? "the server's renewal checks"
+        return sweeps + ", " + checks
     }
 
     static func loadP8(_ key: TenantManifest.Key, field: String, baseDirectory: URL, environment: [String: String]) throws(StoregateError) -> String {

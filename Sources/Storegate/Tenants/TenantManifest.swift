@@ -72,13 +72,30 @@ public struct TenantManifest: Decodable, Sendable {
         }
     }
 
+    /// How Storegate reconciles the tenant with Apple; what is left out is the server's setting.
+    public struct Reconciliation: Decodable, Sendable {
+        /// How often each app's notification history is swept, in minutes (0: never).
+        public let sweepMinutes: Int?
+        /// How long after a subscription's expiry with no renewal heard of Apple is asked, in minutes.
+        public let renewalCheckMinutes: Int?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case sweepMinutes, renewalCheckMinutes }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
+            sweepMinutes = try c.decodeIfPresent(Int.self, forKey: .sweepMinutes)
+            renewalCheckMinutes = try c.decodeIfPresent(Int.self, forKey: .renewalCheckMinutes)
+        }
+    }
+
     public let slug: String
     public let name: String
     public let apps: [App]
     public let apiKeys: [APIKey]
     public let webhooks: [Webhook]
+    public let reconciliation: Reconciliation?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case slug, name, apps, apiKeys, webhooks }
+    enum CodingKeys: String, CodingKey, CaseIterable { case slug, name, apps, apiKeys, webhooks, reconciliation }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
@@ -87,6 +104,7 @@ public struct TenantManifest: Decodable, Sendable {
         apps = try c.decodeIfPresent([App].self, forKey: .apps) ?? []
         apiKeys = try c.decodeIfPresent([APIKey].self, forKey: .apiKeys) ?? []
         webhooks = try c.decodeIfPresent([Webhook].self, forKey: .webhooks) ?? []
+        reconciliation = try c.decodeIfPresent(Reconciliation.self, forKey: .reconciliation)
     }
 
     /// Parses YAML; errors name the offending field.

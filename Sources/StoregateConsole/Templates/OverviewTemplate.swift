@@ -23,6 +23,7 @@ enum OverviewTemplate {
         </section>
         <section aria-labelledby="sweeps">
           <h2 id="sweeps">Notification sweeps</h2>
+          <p class="hint">{{reconciliation}}</p>
           <div class="scroll"><table>
             <thead><tr><th scope="col">App</th><th scope="col">Environment</th><th scope="col">Swept until</th><th scope="col">Last run</th>
             <th scope="col">Runs</th><th scope="col">Found</th><th scope="col">Applied</th><th scope="col">Failed</th><th scope="col">Last error</th></tr></thead>

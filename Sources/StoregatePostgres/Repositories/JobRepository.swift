@@ -69,11 +69,13 @@ struct JobRepository: Storegate.JobQueue {
     }
 
     /// One statement over the control schema's apps.
-    func scheduleNotificationSweeps() async throws -> Int {
+    func scheduleNotificationSweeps(byDefault: Bool) async throws -> Int {
         try await conn.all(
             """
             INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at)
-            SELECT a.tenant_id, \(Job.Kind.sweepNotifications.rawValue), a.id::text || '/' || e, now() FROM storegate.apps a, unnest(a.environments) e
+            SELECT a.tenant_id, \(Job.Kind.sweepNotifications.rawValue), a.id::text || '/' || e, now()
+            FROM storegate.apps a JOIN storegate.tenants t ON t.id = a.tenant_id, unnest(a.environments) e
+            WHERE t.status = 'active' AND coalesce(t.sweep_minutes > 0, \(byDefault))
             ON CONFLICT (tenant_id, kind, ref) DO NOTHING
             RETURNING 1
             """, logger: logger

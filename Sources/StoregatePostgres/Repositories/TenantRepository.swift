@@ -9,7 +9,19 @@ struct TenantRepository: TenantRegistry {
     let logger: Logger
     let migrator: Migrator
 
-    static let columns = "id, slug, name, schema_name, status, schema_version, created_at"
+    static let columns = columns("storegate.tenants")
+
+    /// A tenant's columns, of the table or alias `table`, in the order `tenant(_:)` reads them.
+    static func columns(_ table: String) -> String {
+        ["id", "slug", "name", "schema_name", "status", "schema_version", "created_at", "sweep_minutes", "renewal_check_minutes"]
+            .map { "\(table).\($0)" }.joined(separator: ", ")
+    }
+
+    static func tenant(_ r: (UUID, String, String, String, String, Int, Date, Int?, Int?)) throws -> Tenant {
+        Tenant(
+            id: r.0, slug: r.1, name: r.2, storageName: try TenantSchema(validating: r.3).name, status: Tenant.Status(rawValue: r.4) ?? .suspended,
+            schemaVersion: r.5, createdAt: r.6, reconciliation: Tenant.Reconciliation(sweepMinutes: r.7, renewalCheckMinutes: r.8))
+    }
 
     func create(slug: String, name: String) async throws -> Tenant {
         let schema = TenantSchema.generate()
@@ -43,6 +55,15 @@ struct TenantRepository: TenantRegistry {
         try await conn.run("UPDATE storegate.tenants SET name = \(name), updated_at = now() WHERE id = \(tenant.id)", logger: logger)
     }
 
+    func setReconciliation(_ tenant: Tenant, _ reconciliation: Tenant.Reconciliation) async throws {
+        try await conn.run(
+            """
+            UPDATE storegate.tenants SET sweep_minutes = \(reconciliation.sweepMinutes), renewal_check_minutes = \(reconciliation.renewalCheckMinutes),
+                   updated_at = now()
+            WHERE id = \(tenant.id)
+            """, logger: logger)
+    }
+
     func setStatus(_ tenant: Tenant, _ status: Tenant.Status) async throws {
         try await conn.run("UPDATE storegate.tenants SET status = \(status.rawValue), updated_at = now() WHERE id = \(tenant.id)", logger: logger)
     }
@@ -60,13 +81,6 @@ struct TenantRepository: TenantRegistry {
     /// Prepared once it repeats on a connection: the same text for every tenant (the job worker and the
     /// API key cache look tenants up by id all the time).
     private func many(_ query: TypedQuery) async throws -> [Tenant] {
-        try await conn.hot(query, logger: logger) { row in
-            let (id, slug, name, schema, status, version, created) = try row.decode((UUID, String, String, String, String, Int, Date).self);
-            return
-                Tenant(
-                    id: id, slug: slug, name: name, storageName: try TenantSchema(validating: schema).name,
-                    status: Tenant.Status(rawValue: status) ?? .suspended,
-                    schemaVersion: version, createdAt: created)
-        }
+        try await conn.hot(query, logger: logger) { row in try Self.tenant(try row.decode((UUID, String, String, String, String, Int, Date, Int?, Int?).self)) }
     }
 }
