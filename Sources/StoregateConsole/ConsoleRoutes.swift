@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import Storegate
 
 /// The support console at `/console`, for a tenant's people: sign-in (password or one-time link), the
@@ -13,17 +12,15 @@ import Storegate
 public struct ConsoleRoutes<Context: RequestContext>: Sendable {
     let services: Services
     let pages: Pages
-    let logger: Logger
 
     /// The cookie with the session's secret.
     static var sessionCookie: String { "__Host-storegate-session" }
     /// The cookie with the sign-in forms' CSRF token.
     static var signInCookie: String { "__Host-storegate-sign-in" }
 
-    public init(services: Services, logger: Logger) throws {
+    public init(services: Services) throws {
         self.services = services
         self.pages = try Pages()
-        self.logger = logger
     }
 
     public func addRoutes(to router: Router<Context>) {

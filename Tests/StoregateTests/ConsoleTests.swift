@@ -133,8 +133,9 @@ import Testing
     @Test func aCustomerIsFoundByAnyIdentifier() async throws {
         try await Storefront.with(slug: "console-search") { s in
             let ann = try await s.result("accounts.ensure", ["customerId": "ann"])
-            let token = try #require(ann["appAccountToken"] as? String)
-            let bought = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("ann-device", token: try #require(UUID(uuidString: token))))
+            let uuid = try #require(UUID(uuidString: ann["appAccountToken"] as? String ?? ""))
+            let token = uuid.uuidString.lowercased()
+            let bought = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("ann-device", token: uuid))
             try await s.processed(1)
             let orderId = try #require(await s.store.orderId(of: bought.transactionId ?? ""))
             _ = try await Self.person(s, "sam@example.com", .viewer)
@@ -193,6 +194,44 @@ import Testing
             #expect(synced.location == "/console/customer?id=ann&done=synced")
             let people = try await browser.get("/console/people")
             #expect(people.status == 200 && people.text.contains("ada@example.com"))
+        }
+    }
+
+    /// The overview's figures are the tenant's own day by day: a subscription bought and renewed (its
+    /// renewal's purchase date is the period's end, ten minutes on) and coins bought and refunded, each on
+    /// the UTC day of its own date; another tenant's count nowhere.
+    @Test func theOverviewCountsTheTenantsDays() async throws {
+        try await Storefront.with(slug: "console-figures") { s in
+            let ann = try await s.result("accounts.ensure", ["customerId": "ann"])
+            let token = try #require(UUID(uuidString: ann["appAccountToken"] as? String ?? ""))
+            var subscription = AppStoreServerAPIClientTests.subscription("ann-device", token: token)
+            subscription.period = 600
+            let bought = try await s.simulator.purchase(subscription)
+            let renewed = try await s.simulator.renew(originalTransactionId: try #require(bought.originalTransactionId))
+            var coins = RefundDecisioningTests.coins("ann-device")
+            coins.appAccountToken = token
+            let coin = try await s.simulator.purchase(coins)
+            let refunded = try await s.simulator.refund(transactionId: try #require(coin.transactionId))
+            try await s.processed(4)
+            let other = try await s.services.tenants.create(slug: "figures-other", name: "Other", actor: Actor("test"))
+            _ = try await s.services.apps.add(tenant: other, bundleId: "com.example.other", appAppleId: 7, environments: ["Sandbox"], actor: Actor("test"))
+
+            let overview = try await s.services.overview(tenant: s.tenant.tenant)
+            #expect(overview.days.count == 30)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            func count(_ dates: [Date?], on day: Date) -> Int { dates.filter { $0.map { calendar.isDate($0, inSameDayAs: day) } ?? false }.count }
+            for day in overview.days {
+                let expected = DailyFigures(
+                    day: day.day, purchases: count([bought.purchaseDate?.date, coin.purchaseDate?.date], on: day.day),
+                    renewals: count([renewed.purchaseDate?.date], on: day.day), refunds: count([refunded.revocationDate?.date], on: day.day),
+                    activeSubscriptions: day == overview.days.last ? 1 : 0)
+                #expect(day == expected)
+            }
+            let today = try #require(overview.days.last)
+            #expect(today.purchases >= 1 && today.refunds == 1, "the purchases and the refund were today: \(today)")
+            let empty = try await s.services.overview(tenant: other)
+            #expect(empty.days.allSatisfy { $0.purchases == 0 && $0.activeSubscriptions == 0 })
         }
     }
 }

@@ -9,7 +9,7 @@ public struct DailyFigures: Sendable, Equatable {
     public let renewals: Int
     /// Refunds Apple granted that day.
     public let refunds: Int
-    /// Subscriptions whose stored transactions cover the end of the day, not revoked by then.
+    /// Subscriptions whose stored transactions cover the end of the day (for today: now), not revoked by then.
     public let activeSubscriptions: Int
 
     public init(day: Date, purchases: Int, renewals: Int, refunds: Int, activeSubscriptions: Int) {

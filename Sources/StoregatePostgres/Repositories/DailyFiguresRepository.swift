@@ -29,15 +29,14 @@ struct DailyFiguresRepository: DailyFiguresStore {
                 WHERE o.outcome = 'REFUND' AND coalesce(o.revocation_date, o.signed_date, o.recorded_at) >= (SELECT min(day) FROM days) AT TIME ZONE 'UTC'
                 GROUP BY 1
             ),
+            ends AS (SELECT day, least((day + interval '1 day') AT TIME ZONE 'UTC', now()) AS instant FROM days),
             active AS (
-                SELECT d.day, count(DISTINCT t.original_transaction_id) AS subscriptions
-                FROM days d JOIN \(unescaped: s).transactions t
-                  ON t.product_type = 'Auto-Renewable Subscription'
-                 AND t.purchase_date < (d.day + interval '1 day') AT TIME ZONE 'UTC'
-                 AND t.expires_date >= (d.day + interval '1 day') AT TIME ZONE 'UTC'
-                 AND (t.revocation_date IS NULL OR t.revocation_date >= (d.day + interval '1 day') AT TIME ZONE 'UTC')
+                SELECT e.day, count(DISTINCT t.original_transaction_id) AS subscriptions
+                FROM ends e JOIN \(unescaped: s).transactions t
+                  ON t.product_type = 'Auto-Renewable Subscription' AND t.purchase_date <= e.instant AND t.expires_date > e.instant
+                 AND (t.revocation_date IS NULL OR t.revocation_date > e.instant)
                 WHERE t.expires_date >= (SELECT min(day) FROM days) AT TIME ZONE 'UTC'
-                GROUP BY d.day
+                GROUP BY e.day
             )
             SELECT d.day AT TIME ZONE 'UTC', coalesce(b.purchases, 0)::bigint, coalesce(b.renewals, 0)::bigint, coalesce(r.refunds, 0)::bigint,
                    coalesce(a.subscriptions, 0)::bigint

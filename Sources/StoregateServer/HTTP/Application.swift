@@ -43,7 +43,7 @@ public func buildApplication(
         .addRoutes(to: router)
     HealthController(services: storegate, metrics: metrics).addRoutes(to: router)
     NotificationController(ingest: storegate.notifications).addRoutes(to: router)
-    try ConsoleRoutes<StoregateRequestContext>(services: storegate, logger: logger).addRoutes(to: router)
+    try ConsoleRoutes<StoregateRequestContext>(services: storegate).addRoutes(to: router)
 
     let server: HTTPServerBuilder
     let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
