@@ -286,7 +286,7 @@ extension PostgresConnection {
         try await run("BEGIN", logger: logger)
         let value: T
         do {
-            value = try await body()
+            value = try await CommitConfirmation.$inTransaction.withValue(true) { try await body() }
         } catch {
             if !closedUnderIt() && !isClosed {
                 do {
@@ -303,7 +303,7 @@ extension PostgresConnection {
 
     /// Runs a statement and discards its rows.
     public func run(_ query: PostgresQuery, logger: Logger) async throws {
-        try await statement {
+        try await statement(query.sql, logger: logger) {
             let rows = try await self.query(query, logger: logger)
             for try await _ in rows {}
         }
@@ -311,7 +311,7 @@ extension PostgresConnection {
 
     /// The first row decoded as `T`, or nil.
     public func first<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> T? {
-        try await statement {
+        try await statement(query.sql, logger: logger) {
             for try await value in try await self.query(query, logger: logger).decode(T.self) { return value }
             return nil
         }
@@ -319,7 +319,7 @@ extension PostgresConnection {
 
     /// The first column of every row.
     func column<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as type: T.Type, logger: Logger) async throws -> [T] {
-        try await statement {
+        try await statement(query.sql, logger: logger) {
             var out: [T] = []
             for try await value in try await self.query(query, logger: logger).decode(T.self) { out.append(value) }
             return out
@@ -328,17 +328,22 @@ extension PostgresConnection {
 
     /// Every row, each made into a value by `make`, which decodes the row's columns.
     func all<T>(_ query: PostgresQuery, logger: Logger, _ make: (PostgresRow) throws -> T) async throws -> [T] {
-        try await statement {
+        try await statement(query.sql, logger: logger) {
             var out: [T] = []
             for try await row in try await self.query(query, logger: logger) { out.append(try make(row)) }
             return out
         }
     }
 
-    /// Sends one statement: inside a unit of work, through its `HeldConnection`, which refuses to send
-    /// once the unit was stopped.
-    func statement<T>(isolation: isolated (any Actor)? = #isolation, _ send: () async throws -> T) async throws -> T {
-        guard let held = HeldConnection.current else { return try await send() }
-        return try await held.statement(send)
+    /// Sends one statement, of `sql`: inside a unit of work, through its `HeldConnection`, which refuses
+    /// to send once the unit was stopped. A write outside a transaction returns once its commit is
+    /// confirmed (`CommitConfirmation`).
+    func statement<T>(
+        _ sql: String, logger: Logger, isolation: isolated (any Actor)? = #isolation, _ send: () async throws -> T
+    ) async throws -> T {
+        let value: T
+        if let held = HeldConnection.current { value = try await held.statement(send) } else { value = try await send() }
+        if CommitConfirmation.needed(after: sql) { try await confirmCommitted(logger: logger) }
+        return value
     }
 }

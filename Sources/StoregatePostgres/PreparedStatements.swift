@@ -170,7 +170,7 @@ extension PostgresConnection {
         guard let name = plan.name else { return try await all(query.query, logger: logger, make) }
         for stale in plan.stale { try await run("DEALLOCATE \(unescaped: stale)", logger: logger) }
         do {
-            let rows = try await statement {
+            let rows = try await statement(key.sql, logger: logger) {
                 try await TenantStatement.$text.withValue(.init(name: name, sql: key.sql, types: key.types)) {
                     var out: [T] = []
                     for try await row in try await execute(TenantStatement(bindings: query.query.binds), logger: logger) { out.append(try make(row)) }

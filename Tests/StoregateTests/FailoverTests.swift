@@ -96,6 +96,67 @@ import Testing
         }
     }
 
+    /// PostgreSQL commits a statement sent on its own (no BEGIN) at the protocol's Sync, after it has
+    /// answered the statement; the answer waits in the server's send buffer until the commit is done.
+    /// A backend ended while that commit waits for the synchronous standby (the fast shutdown
+    /// pg_auto_failover's keeper gives a primary the monitor demoted, or `pg_terminate_backend`) sends
+    /// the buffer with its warning and never replicates the row. The one-statement acknowledgement of a
+    /// notification, and a write in a transaction, must then fail at once, not be answered as done (the
+    /// `deploy/local/ha test` run that lost 3 of 851 acknowledged notifications, issue 24).
+    @Test func aWriteWhoseCommitIsEndedWhileItWaitsForTheStandbyIsNeverAnsweredAsDone() async throws {
+        try await OwnedPostgres.with { primary in
+            try await primary.withServices(deadlines: Self.deadlines) { services in
+                let made = try await Fixtures.tenant(services, slug: "ended", bundleId: "com.example.ended")
+                let notification = CrashRecoveryTests.testNotification(appId: made.appId)
+                try await Self.superuser(primary, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'")
+                try await Self.superuser(primary, "SELECT pg_reload_conf()")
+                try await eventually("commits wait for the standby") {
+                    (try? await Self.superuser(primary, "SHOW synchronous_standby_names")) == "nobody"
+                }
+                let acknowledging = ContinuousClock.now
+                let acknowledged = await Self.endingCommitsWaitingForTheStandby(primary) {
+                    try await services.persistence.control(.read) {
+                        try await $0.inbox.receive(notification, tenantId: made.tenant.tenant.id, processingDue: Date())
+                    }
+                }
+                #expect(throws: StoregateError.self, "the acknowledgement's commit was ended") { try acknowledged.get() }
+                #expect(ContinuousClock.now - acknowledging < Self.deadlines.unit, "failed as its backend ended, not at the deadline")
+
+                let ensuring = ContinuousClock.now
+                let ensured = await Self.endingCommitsWaitingForTheStandby(primary) {
+                    try await services.accounts.ensure(tenant: made.tenant.tenant, customerId: "ended", actor: Actor("test"))
+                }
+                #expect(throws: StoregateError.self, "the transaction's commit was ended") { try ensured.get() }
+                #expect(ContinuousClock.now - ensuring < Self.deadlines.unit, "failed as its backend ended, not at the deadline")
+                try await Self.superuser(primary, "ALTER SYSTEM RESET synchronous_standby_names")
+                try await Self.superuser(primary, "SELECT pg_reload_conf()")
+            }
+        }
+    }
+
+    /// Runs `write`, ending every backend whose commit waits for the synchronous standby meanwhile.
+    static func endingCommitsWaitingForTheStandby<T: Sendable>(
+        _ cluster: OwnedPostgres, _ write: @escaping @Sendable () async throws -> T
+    ) async -> Result<T, any Error> {
+        await withTaskGroup(of: Result<T, any Error>?.self) { group in
+            group.addTask {
+                do { return .success(try await write()) } catch { return .failure(error) }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    _ = try? await superuser(cluster, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event = 'SyncRep'")
+                    try? await Task.sleep(for: .milliseconds(20))
+                }
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let result = await group.next() {
+                if let result { return result }
+            }
+            return .failure(CancellationError())
+        }
+    }
+
     /// Runs `sql` as the cluster's superuser; the first column of its first row as text.
     @discardableResult
     static func superuser(_ cluster: OwnedPostgres, _ sql: String) async throws -> String? {

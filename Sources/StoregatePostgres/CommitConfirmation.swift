@@ -1,0 +1,44 @@
+import Logging
+import PostgresNIO
+
+/// A write sent on its own, outside a transaction, is confirmed committed before it counts as done.
+///
+/// PostgreSQL commits such a statement at the extended protocol's Sync, after it has answered the
+/// statement itself (its rows and CommandComplete); PostgresNIO (1.33) returns the statement's rows as
+/// soon as CommandComplete arrives, without waiting for the ReadyForQuery that follows the commit.
+/// Normally that does not matter: the answer waits in the server's send buffer and leaves with the
+/// ReadyForQuery, once the commit is done. But a backend ended while its commit waits for the
+/// synchronous standby (the fast shutdown pg_auto_failover's keeper gives a demoted primary, or
+/// `pg_terminate_backend`) sends that buffer with its warning ("canceling the wait for synchronous
+/// replication") and closes: the caller would be told "done" for a row that only the old primary has,
+/// and a failover discards it. (A COMMIT is answered only after its commit, so a transaction is safe.)
+///
+/// So after such a write the same connection runs one more statement, which PostgresNIO sends only once
+/// the write's ReadyForQuery has arrived: when the commit was ended instead, the connection is gone and
+/// the confirmation fails, and so does the write's unit. One round trip, on writes outside transactions
+/// only (a notification's one-statement acknowledgement, the job queue's updates).
+enum CommitConfirmation {
+    /// Whether the statements of the current task run inside a transaction (`PostgresConnection.transaction`).
+    @TaskLocal static var inTransaction = false
+
+    /// Whether `sql` may write: Storegate's SQL spells its keywords in capitals, and a statement that
+    /// writes names one of these (a `WITH … INSERT` and a `SELECT … FOR UPDATE` included; the latter is
+    /// confirmed for nothing, which costs a round trip and no more).
+    static func mayWrite(_ sql: String) -> Bool {
+        writingKeywords.contains { sql.contains($0) }
+    }
+
+    private static let writingKeywords = ["INSERT", "UPDATE", "DELETE", "MERGE", "TRUNCATE"]
+
+    /// Whether a statement of `sql` just run needs its commit confirmed.
+    static func needed(after sql: String) -> Bool {
+        !inTransaction && mayWrite(sql)
+    }
+}
+
+extension PostgresConnection {
+    /// Returns once the statements sent before have committed (see `CommitConfirmation`).
+    func confirmCommitted(logger: Logger) async throws {
+        try await run("SELECT 1", logger: logger)
+    }
+}
