@@ -13,14 +13,18 @@ public struct AppStoreSimulator: Sendable {
     public let ca: SimulatorCA
     /// Delivers notifications; without one they are only signed and kept in the history.
     public let sender: NotificationSender?
+    /// How the Retention Messaging performance test measures an endpoint: Apple's, unless told otherwise.
+    public let performanceTest: PerformanceTestConfig
     let now: @Sendable () -> Date
 
     public init(
-        store: SimulatorStore = SimulatorStore(), ca: SimulatorCA? = nil, sender: NotificationSender? = nil, now: @escaping @Sendable () -> Date = Date.init
+        store: SimulatorStore = SimulatorStore(), ca: SimulatorCA? = nil, sender: NotificationSender? = nil,
+        performanceTest: PerformanceTestConfig = Self.applesPerformanceTest, now: @escaping @Sendable () -> Date = Date.init
     ) throws {
         self.store = store
         self.ca = try ca ?? SimulatorCA()
         self.sender = sender
+        self.performanceTest = performanceTest
         self.now = now
     }
 
@@ -64,7 +68,7 @@ struct SimulatorMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.uri.path.hasPrefix("/inApps/") else { return try await next(request, context) }
         var request = request
-        let body = try await request.collectBody(upTo: 1 << 20)
+        let body = try await request.collectBody(upTo: AppStoreSimulator.maxImageBytes)
         if let fault = await simulator.store.takeFault() {
             switch fault {
             case .rateLimited(let after):
@@ -85,7 +89,8 @@ struct SimulatorMiddleware: RouterMiddleware {
         let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
         await simulator.store.record(
             .init(
-                environment: context.environment, method: request.method.rawValue, path: request.uri.path, query: query, body: Data(body.readableBytesView),
+                environment: context.environment, method: request.method.rawValue, path: request.uri.path, query: query,
+                contentType: request.headers[.contentType], body: Data(body.readableBytesView),
                 bearerClaims: caller.claims))
         if let asked = context.environment, await simulator.store.app(caller.bundleId)?.environment != asked,
             let empty = EnvironmentPaths.emptyAnswer(method: request.method, path: request.uri.path)

@@ -71,5 +71,6 @@ extension AppStoreSimulator {
         api.put("v2/transactions/consumption/:id") { request, context in try await consumption(request, context, version: 2) }
         api.put("v1/transactions/consumption/:id") { request, context in try await consumption(request, context, version: 1) }
         api.put("v1/transactions/:id/appAccountToken") { request, context in try await setAppAccountToken(request, context) }
+        addRetentionRoutes(to: api)
     }
 }

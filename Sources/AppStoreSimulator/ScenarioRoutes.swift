@@ -62,6 +62,7 @@ extension AppStoreSimulator {
 
     func addScenarioRoutes(to router: Router<SimulatorContext>) {
         let scenario = router.group("simulator")
+        addRetentionScenarioRoutes(to: scenario)
         scenario.get("root.der") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/pkix-cert"], body: .init(byteBuffer: ByteBuffer(bytes: ca.rootDER)))
         }

@@ -19,6 +19,7 @@ public actor SimulatorStore {
         public let method: String
         public let path: String
         public let query: [(String, String)]
+        public let contentType: String?
         public let body: Data
         public let bearerClaims: [String: String]
     }
@@ -48,6 +49,8 @@ public actor SimulatorStore {
     /// Each subscription's billing period, by original transaction ID.
     var periods: [String: TimeInterval] = [:]
     var appAccountTokens: [String: LowercaseUUID] = [:]
+    /// Each app's Retention Messaging, by bundle ID.
+    var retention: [String: RetentionMessaging] = [:]
     var faults: [Fault] = []
     public private(set) var received: [ReceivedRequest] = []
     var nextId: Int64 = 2_000_000_000_000_000

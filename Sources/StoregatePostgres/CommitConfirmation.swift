@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// A write sent on its own, outside a transaction, is confirmed committed before it counts as done.
 ///
@@ -37,8 +38,30 @@ enum CommitConfirmation {
 }
 
 extension PostgresConnection {
-    /// Returns once the statements sent before have committed (see `CommitConfirmation`).
+    /// Returns once the statements sent before have committed (see `CommitConfirmation`); throws
+    /// `ConnectionLost` when the connection closes first.
+    ///
+    /// The confirmation is sent while the write's ReadyForQuery may still be on its way, and a connection
+    /// can close meanwhile (its backend ended, or the pool closing at shutdown). PostgresNIO (1.33) never
+    /// answers a statement written to a channel that has just closed, so the statement's answer and the
+    /// connection's close are awaited side by side, and the first decides.
     func confirmCommitted(logger: Logger) async throws {
-        try await run("SELECT 1", logger: logger)
+        let decided = Mutex(false)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let decide = { @Sendable (result: Result<Void, any Error>) in
+                if decided.withLock({ decided in
+                    defer { decided = true }; return !decided
+                }) {
+                    continuation.resume(with: result)
+                }
+            }
+            closeFuture.whenComplete { _ in decide(.failure(ConnectionLost())) }
+            Task {
+                do {
+                    try await self.run("SELECT 1", logger: logger)
+                    decide(.success(()))
+                } catch { decide(.failure(error)) }
+            }
+        }
     }
 }

@@ -72,7 +72,8 @@ enum ConstraintProbe {
                 failures.append("\(edge.param) (\(edge.kind)) just outside, \(edge.outside), was accepted")
             } catch let error as RPCError {
                 let field = error.data?["field"].flatMap { if case .string(let f) = $0 { f } else { nil } } ?? ""
-                if error.code != RPCError.invalidParamsCode || !(field == edge.param || field.hasPrefix(edge.param + "[")) {
+                if error.code != RPCError.invalidParamsCode || !(field == edge.param || field.hasPrefix(edge.param + "[") || field.hasPrefix(edge.param + "."))
+                {
                     failures.append("\(edge.param) (\(edge.kind)) just outside, \(edge.outside), was refused as \(error.code) naming '\(field)'")
                 }
             } catch {
@@ -97,7 +98,11 @@ enum ConstraintProbe {
         case "array": return .array([valid(schema["items"] ?? [:])])
         case "object":
             guard case .array(let required)? = schema["required"] else { return [:] }
-            return .object(required.map { (key: string($0) ?? "", value: "x") })
+            return .object(
+                required.map { name in
+                    let key = string(name) ?? ""
+                    return (key: key, value: schema["properties"]?[key].map(valid) ?? "x")
+                })
         case "string":
             if let pattern = Pattern(string(schema["pattern"])) { return .string(pattern.sample(count: pattern.count.upperBound)) }
             switch string(schema["format"]) {

@@ -48,6 +48,8 @@ public struct AppStoreServerAPIClient: Sendable {
         var path: [String]
         var query: [(String, String)] = []
         var body: Data?
+        /// The body's media type: JSON but for an image upload's PNG.
+        var contentType = "application/json"
         /// Whether sending the call twice does what sending it once does. A call that is not (requesting a
         /// test notification sends one more each time) is retried only after Apple refused it unprocessed (429).
         var idempotent = true
@@ -105,7 +107,7 @@ public struct AppStoreServerAPIClient: Sendable {
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "storegate/0.1")
         if let body = call.body {
-            request.headers.add(name: "Content-Type", value: "application/json")
+            request.headers.add(name: "Content-Type", value: call.contentType)
             request.body = .bytes(ByteBuffer(bytes: body))
         }
         let status: Int

@@ -61,6 +61,8 @@ public struct Services: Sendable {
     public let holdings: HoldingsCache
     /// The support console's people and sessions.
     public let consoleUsers: ConsoleUserService
+    /// Apps' Retention Messaging with Apple.
+    public let retention: RetentionMessagingService
 
     /// `trust` says which roots signed data must chain to (Apple Root CA - G3 in production) and whether
     /// unsigned Xcode/LocalTesting data is accepted (development only).
@@ -110,6 +112,7 @@ public struct Services: Sendable {
         self.events = EventService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)
         self.consoleUsers = ConsoleUserService(persistence: persistence, settings: console)
+        self.retention = RetentionMessagingService(persistence: persistence, gateway: gateway)
     }
 
     /// Whether storage is reachable and at the version this build expects.

@@ -143,6 +143,34 @@ import Testing
             _ = try await result(
                 "notifications.testStatus", ["bundleId": bundleId, "testNotificationToken": try #require(test["testNotificationToken"] as? String)])
 
+            // Retention Messaging with Apple: an image and a message (approved by the simulator's review), a default
+            // message, the realtime URL, the performance test.
+            let app = ["bundleId": bundleId]
+            let image = try #require(
+                try await result(
+                    "retention.images.upload",
+                    ["bundleId": bundleId, "imageSize": "BULLET_POINT", "png": PNGFixture.solid(width: 48, height: 48).base64EncodedString()])[
+                        "imageIdentifier"] as? String)
+            _ = try await result("retention.images.list", app)
+            #expect(await s.store.review(bundleId: bundleId, identifier: try #require(UUID(uuidString: image)), approved: true))
+            let message = try #require(
+                try await result("retention.messages.upload", ["bundleId": bundleId, "header": "Before you go", "body": "Stay a while."])["messageIdentifier"]
+                    as? String)
+            _ = try await result("retention.messages.list", app)
+            #expect(await s.store.review(bundleId: bundleId, identifier: try #require(UUID(uuidString: message)), approved: true))
+            let product = ["bundleId": bundleId, "productId": "com.example.monthly", "locale": "en-US"]
+            _ = try await result("retention.defaults.configure", product.merging(["messageIdentifier": message]) { a, _ in a })
+            _ = try await result("retention.defaults.get", product)
+            _ = try await result("retention.defaults.delete", product)
+            _ = try await result("retention.messages.delete", app.merging(["messageIdentifier": message]) { a, _ in a })
+            _ = try await result("retention.images.delete", app.merging(["imageIdentifier": image]) { a, _ in a })
+            _ = try await result("retention.realtimeURL.configure", app)
+            _ = try await result("retention.realtimeURL.get", app)
+            let performance = try await result("retention.performanceTest.start", app.merging(["originalTransactionId": original]) { a, _ in a })
+            _ = try await result(
+                "retention.performanceTest.results", app.merging(["requestId": try #require(performance["requestId"] as? String)]) { a, _ in a })
+            _ = try await result("retention.realtimeURL.delete", app)
+
             // Every event so far, as the feed and webhooks show them; the endpoint's deliveries and its management.
             _ = try await result("events.list", ["limit": 500])
             try await s.eventually("deliveries") {
