@@ -166,7 +166,9 @@ import Testing
         }
     }
 
-    /// A database that cannot be reached fails in seconds with where it is and PostgreSQL's own reason.
+    /// A database that cannot be reached fails with where it is and PostgreSQL's own reason, without waiting
+    /// out retries or a readiness loop. (The bound is far above the ~1 s this takes on an idle machine: it
+    /// catches a wait, it does not measure speed; a debug CLI launched beside the parallel suite took 9 s.)
     @Test func anUnreachableDatabaseFailsFastNamingWhereAndWhy() async throws {
         let port = try FreePort.find()
         let admin = try #require(URLComponents(string: TestDatabase.adminURL))
@@ -185,7 +187,7 @@ import Testing
         for (url, expected) in cases {
             let start = ContinuousClock.now
             let run = try await Self.storegate(["tenant", "list"], environment: ["STOREGATE_DATABASE_URL": url])
-            #expect(ContinuousClock.now - start < .seconds(5), "took \(ContinuousClock.now - start)")
+            #expect(ContinuousClock.now - start < .seconds(30), "took \(ContinuousClock.now - start)")
             #expect(run.status == 1)
             #expect(run.stderr == "storegate: error: \(expected)\n", "\(run.stderr)")
         }
