@@ -230,7 +230,9 @@ import Testing
     }
 
     @Test func retriesHonourRetryAfterAndStopAtTheirBound() async throws {
-        try await SimulatorHarness.with { sim in
+        // A budget no loaded machine exhausts before the 400 ms Retry-After is honoured, and still below the 60 s one.
+        let retry = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50), budget: .seconds(30))
+        try await SimulatorHarness.with(retry: retry) { sim in
             let id = try #require(await sim.store.purchase(Self.consumable("frank")).transactionId)
             await sim.store.inject(.rateLimited(retryAfter: .milliseconds(400)))
             let started = ContinuousClock.now
