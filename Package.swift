@@ -162,7 +162,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                "StoregateServer", "Storegate", "StoregatePostgres", "KeyVault", "AppStoreServer", "AppStoreSimulator",
+                "StoregateServer", "Storegate", "StoregatePostgres", "KeyVault", "AppStoreServer", "AppStoreSimulator", "JSONRPC",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -25,6 +25,8 @@ public struct Field<Root>: Sendable {
     let check: @Sendable (Root) -> Violation?
     /// The field's value as JSON, for results written without `JSONEncoder`.
     let json: @Sendable (Root) -> JSONValue?
+    /// Where a value sent for the field has a member no object within it has (`JSONSchemaType.unknownMember`).
+    public let unknownMember: @Sendable (JSONValue) -> String?
 
     public init<Value: JSONSchemaType>(_ name: String, _ keyPath: any KeyPath<Root, Value> & Sendable, rule: Rule?, description: String?) {
         self.name = name
@@ -34,6 +36,7 @@ public struct Field<Root>: Sendable {
         schema = { Value.jsonSchema(rule: rule, description: $0) }
         check = { root in Value.violation(root[keyPath: keyPath], rule: rule ?? Rule()) }
         json = { root in Value.json(root[keyPath: keyPath]) }
+        unknownMember = { Value.unknownMember($0) }
     }
 
     /// The values an enumeration field (or its elements) may take, as documented.

@@ -7,10 +7,14 @@ public protocol JSONSchemaType: SendableMetatype {
     static func violation(_ value: Self, rule: Rule) -> Violation?
     /// The value as JSON, where a result is written without `JSONEncoder`; nil leaves the member out.
     static func json(_ value: Self) -> JSONValue?
+    /// The path (`.answer.productIdz`, `[2].name`) of the first member of `value` that an object within it
+    /// does not have, or nil: a misspelt member is refused, never ignored.
+    static func unknownMember(_ value: JSONValue) -> String?
 }
 
 extension JSONSchemaType {
     public static func violation(_ value: Self, rule: Rule) -> Violation? { nil }
+    public static func unknownMember(_ value: JSONValue) -> String? { nil }
     public static func json(_ value: Self) -> JSONValue? { preconditionFailure("\(Self.self) is not written without JSONEncoder") }
 }
 
@@ -43,6 +47,7 @@ extension Optional: JSONSchemaType where Wrapped: JSONSchemaType {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { Wrapped.jsonSchema(rule: rule, description: description) }
     public static func violation(_ value: Self, rule: Rule) -> Violation? { value.flatMap { Wrapped.violation($0, rule: rule) } }
     public static func json(_ value: Self) -> JSONValue? { value.flatMap { Wrapped.json($0) } }
+    public static func unknownMember(_ value: JSONValue) -> String? { Wrapped.unknownMember(value) }
 }
 
 extension Array: JSONSchemaType where Element: JSONSchemaType {
@@ -61,6 +66,14 @@ extension Array: JSONSchemaType where Element: JSONSchemaType {
     }
 
     public static func json(_ value: Self) -> JSONValue? { .array(value.map { Element.json($0) ?? .null }) }
+
+    public static func unknownMember(_ value: JSONValue) -> String? {
+        guard case .array(let items) = value else { return nil }
+        for (index, item) in items.enumerated() {
+            if let path = Element.unknownMember(item) { return "[\(index)]" + path }
+        }
+        return nil
+    }
 }
 
 extension Dictionary: JSONSchemaType where Key == String, Value: JSONSchemaType {

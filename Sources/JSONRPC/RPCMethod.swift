@@ -123,8 +123,15 @@ public struct RPCMethod<Context: Sendable>: Sendable {
                 }
                 params = .object([])
             }
-            if case .object(let members) = params, let unknown = members.first(where: { !allowed.contains($0.key) }) {
-                throw RPCError.invalidParams(field: unknown.key, reason: "is not a parameter of \(description.name)")
+            if case .object(let members) = params {
+                if let unknown = members.first(where: { !allowed.contains($0.key) }) {
+                    throw RPCError.invalidParams(field: unknown.key, reason: "is not a parameter of \(description.name)")
+                }
+                for member in members {
+                    if let path = Params.fields.first(where: { $0.name == member.key })?.unknownMember(member.value) {
+                        throw RPCError.invalidParams(field: member.key + path, reason: "is not a known field")
+                    }
+                }
             }
             let decoded: Params
             do {

@@ -16,6 +16,24 @@ extension RPCObject {
 
     public static var schema: JSONValue { jsonSchema(rule: nil, description: nil) }
 
+    public static func unknownMember(_ value: JSONValue) -> String? {
+        guard case .object(let members) = value else { return nil }
+        for member in members {
+            guard let field = fields.first(where: { $0.name == member.key }) else { return "." + member.key }
+            if let path = field.unknownMember(member.value) { return "." + member.key + path }
+        }
+        return nil
+    }
+
+    /// An object in params is checked as its schema documents it: the first member that breaks its rule,
+    /// named below the field (`rules[2].answer.productId`).
+    public static func violation(_ value: Self, rule: Rule) -> Violation? {
+        for field in fields {
+            if let violation = field.check(value) { return Violation(path: "." + field.name + violation.path, reason: violation.reason) }
+        }
+        return nil
+    }
+
     /// The object as JSON, members sorted by name as `JSONEncoder` writes them (for `JSONValueConvertible`).
     public var jsonValue: JSONValue {
         .object(Self.fields.sorted { $0.name < $1.name }.compactMap { field in field.json(self).map { (key: field.name, value: $0) } })

@@ -417,6 +417,12 @@ try await withThrowingTaskGroup(of: Void.self) { group in
                 try await pendingDeliveries()))
     }
 
+    if runs("retention") {
+        try await RetentionBench.measure(
+            services: servicesWithApple, tenant: tenant, bundleId: bundleId, token: app.webhooks.first { $0.environment == .sandbox }?.token ?? "",
+            base: base, originalTransactionId: bought.originalTransactionId ?? "", simulator: simulator, http: http, seconds: seconds, line: line)
+    }
+
     if runs("stale") {
         try await Staleness.measure(
             writer: servicesWithApple, tenant: tenant, appId: appId, customer: customer, vault: vault, configuration: config, line: line)

@@ -126,7 +126,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxBodyBytes = maxBodyBytes
         configuration.maxBatchSize = maxBatchSize
         configuration.batchConcurrency = batchConcurrency
-        configuration.publicURL = Runtime.publicURL
+        configuration.publicURL = Runtime.environment["STOREGATE_PUBLIC_URL"]
         configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
         configuration.shutdownGracePeriod = .milliseconds(Int64(shutdownGracePeriod * 1000))
         let log = logger

@@ -19,6 +19,60 @@ import Testing
         return Run(status: run.status, stdout: run.stdout, stderr: run.stderr)
     }
 
+    /// An app's retention rules from its manifest and from `storegate app retention rules`: set, printed, and
+    /// a misspelt member refused with its path, as `retention.rules.set` refuses it.
+    @Test func retentionRulesFromTheManifestAndTheCommandLine() async throws {
+        try await TestDatabase.with { _, url in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-cli-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let env = ["STOREGATE_DATABASE_URL": url, "STOREGATE_MASTER_KEY": MasterKey.generate()]
+            func manifest(_ rules: String) throws -> String {
+                let path = directory.appendingPathComponent("retainer.yaml").path
+                try """
+                slug: retainer
+                name: Retainer
+                apps:
+                  - bundleId: com.example.retainer
+                    environments: [Sandbox]
+                    retentionRules:
+                \(rules)
+                """.write(toFile: path, atomically: true, encoding: .utf8)
+                return path
+            }
+            let rules = """
+                      - name: loyal
+                        when: {productIds: [com.example.monthly], locales: [en, "no"], minTenureDays: 90, refunded: false}
+                        answer: {promotionalOffer: {offerIdentifier: STAY50, signatureVersion: V1}}
+                      - name: switch
+                        answer: {alternateProduct: {productId: com.example.yearly, billingPlanType: MONTHLY}}
+                """
+            let applied = try await Self.storegate(["tenant", "apply", try manifest(rules)], environment: env)
+            #expect(applied.status == 0 && applied.stdout.contains("app com.example.retainer: 2 retention rules set"), "\(applied.stdout)\(applied.stderr)")
+            let again = try await Self.storegate(["tenant", "apply", try manifest(rules)], environment: env)
+            #expect(again.status == 0 && !again.stdout.contains("retention rules set"), "the same rules again change nothing: \(again.stdout)")
+            let app = ["--tenant", "retainer", "--bundle-id", "com.example.retainer"]
+            let printed = try await Self.storegate(["app", "retention", "rules", "get"] + app, environment: env)
+            let stored = try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [[String: Any]]
+            #expect(stored?.map { $0["name"] as? String } == ["loyal", "switch"], "\(printed.stdout)")
+            #expect(((stored?.first?["when"] as? [String: Any])?["locales"] as? [String]) == ["en", "no"], "YAML's no stays a locale")
+
+            let misspelt = try await Self.storegate(
+                ["tenant", "apply", try manifest(rules.replacingOccurrences(of: "minTenureDays", with: "minTenure"))], environment: env)
+            #expect(misspelt.status == 1 && misspelt.stderr.contains("apps[0].retentionRules[0].when.minTenure"), "\(misspelt.stderr)")
+
+            let file = directory.appendingPathComponent("rules.json").path
+            try #"[{"name": "calm", "answer": {"message": {"messageIdentifier": "0b1f6a0e-3c52-4c39-8a55-0d6b8f3a9c11"}}}]"#
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            let set = try await Self.storegate(["app", "retention", "rules", "set", "--file", file] + app, environment: env)
+            #expect(set.status == 0 && set.stdout.contains("1 retention rules set"), "\(set.stdout)\(set.stderr)")
+            #expect(try await Self.storegate(["app", "retention", "rules", "get"] + app, environment: env).stdout.contains("\"calm\""))
+            try #"[{"name": "calm", "answer": {"mesage": {}}}]"#.write(toFile: file, atomically: true, encoding: .utf8)
+            let unknown = try await Self.storegate(["app", "retention", "rules", "set", "--file", file] + app, environment: env)
+            #expect(unknown.status == 1 && unknown.stderr.contains("rules[0].answer.mesage"), "\(unknown.stderr)")
+        }
+    }
+
     @Test func applyTwiceGivesTheSameStateAndPrintsTheKeyOnce() async throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "build the storegate product first")
         try await TestDatabase.with(migrate: false) { _, url in

@@ -26,10 +26,12 @@ struct PayloadFacts: Decodable {
     let appAppleId: Int64?
     let environment: String?
     let signedDate: Double?
+    let requestIdentifier: String?
 
-    /// Notification, app transaction, transaction (has a bundle ID), else renewal info.
+    /// Notification, realtime request, app transaction, transaction (has a bundle ID), else renewal info.
     var kind: SignedPayloadKind {
         if notificationType != nil { return .notification }
+        if requestIdentifier != nil { return .realtimeRequest }
         if receiptType != nil { return .appTransaction }
         if bundleId != nil || transactionId != nil { return .transaction }
         return .renewalInfo
@@ -49,6 +51,7 @@ struct PayloadFacts: Decodable {
         case .transaction: return (bundleId, nil, environment)
         case .renewalInfo: return (nil, nil, environment)
         case .appTransaction: return (bundleId, appAppleId, receiptType)
+        case .realtimeRequest: return (nil, appAppleId, environment)
         }
     }
 

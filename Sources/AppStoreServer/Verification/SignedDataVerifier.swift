@@ -10,7 +10,7 @@ public struct SignedDataVerifier: Sendable {
     public struct Configuration: Sendable {
         /// The app's bundle ID; nil skips the check (for inspecting a payload, never for accepting one).
         public var bundleId: String?
-        /// Checked for Production notifications and app transactions.
+        /// Checked for Production notifications, app transactions and realtime requests.
         public var appAppleId: Int64?
         /// Apple's environment name: `Production`, `Sandbox`, or (development only) `Xcode`, `LocalTesting`;
         /// nil skips the check (for inspecting a payload, never for accepting one).
@@ -139,10 +139,11 @@ public struct SignedDataVerifier: Sendable {
         }
         let kind = expectedKind ?? facts.kind
         let identity = facts.identity(as: kind)
-        if let bundleId = configuration.bundleId, kind != .renewalInfo, identity.bundleId != bundleId {
+        // Renewal info and realtime requests name no bundle ID.
+        if let bundleId = configuration.bundleId, kind != .renewalInfo, kind != .realtimeRequest, identity.bundleId != bundleId {
             return .invalid(.wrongBundleId(expected: bundleId, actual: identity.bundleId))
         }
-        if kind == .notification || kind == .appTransaction, configuration.environment == "Production",
+        if [.notification, .appTransaction, .realtimeRequest].contains(kind), configuration.environment == "Production",
             identity.appAppleId != configuration.appAppleId
         {
             return .invalid(.wrongAppAppleId(expected: configuration.appAppleId, actual: identity.appAppleId))

@@ -10,6 +10,8 @@ public enum SignedPayloadKind: String, Sendable, Codable, CaseIterable {
     case renewalInfo
     /// `AppTransaction`.
     case appTransaction
+    /// `DecodedRealtimeRequestBody`: Apple's Get Retention Message request.
+    case realtimeRequest
 }
 
 /// Why a signed payload was refused. Each case says precisely what failed; none is lossy.

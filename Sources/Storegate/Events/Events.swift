@@ -44,6 +44,20 @@ enum Events {
                 current: SubscriptionStateData(change.current)))
     }
 
+    /// `retention.answered`: the request, the rule that held and its answer (a promotional offer named,
+    /// never its signature), or why nothing was answered (`unanswered`).
+    struct RetentionAnswered: Encodable {
+        let requestIdentifier: String
+        let originalTransactionId: String
+        let productId: String
+        let userLocale: String
+        let signedDate: Date
+        let rule: String?
+        let answer: RetentionAnswer?
+        /// noRules, noRuleHeld, unknownSubscription or tenantSuspended.
+        let unanswered: String?
+    }
+
     struct PurchaseCreated: Encodable {
         let transactionId: String
         let originalTransactionId: String

@@ -65,6 +65,17 @@ public struct AppKey: Sendable, Equatable {
     }
 }
 
+/// The paths Apple calls for an app in one environment, under Storegate's public URL, each with the
+/// environment's webhook token: its notifications and its Get Retention Message requests.
+public enum AppleEndpoint: String, Sendable {
+    case notifications, retention
+
+    /// `<publicURL>/apple/<endpoint>/<token>`.
+    public func url(publicURL: String, token: String) -> String {
+        (publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL) + "/apple/\(rawValue)/" + token
+    }
+}
+
 /// Where Apple sends an app's notifications for one environment: `/apple/notifications/<token>`.
 public struct Webhook: Sendable, Equatable {
     public let token: String

@@ -30,6 +30,9 @@ public struct Event: Sendable, Equatable {
         case entitlementGranted = "entitlement.granted"
         /// A grant was revoked before it expired (`entitlements.revokeGrant`).
         case entitlementRevoked = "entitlement.revoked"
+        /// Storegate answered Apple's Get Retention Message request (the rule that held and its answer), or
+        /// answered nothing (why).
+        case retentionAnswered = "retention.answered"
     }
 
     /// Shown as `evt_` and 26 base32 characters.

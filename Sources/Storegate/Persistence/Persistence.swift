@@ -199,6 +199,10 @@ public protocol AppRegistry: Sendable {
     /// Adds the webhook unless the app has one for its environment.
     func insertWebhook(_ webhook: Webhook) async throws
     func webhooks(appId: UUID) async throws -> [Webhook]
+    /// The app's retention rules; nil when none were set.
+    func retentionRules(appId: UUID) async throws -> [RetentionRule]?
+    /// Replaces the app's retention rules (nil removes them); false when the tenant has no such app.
+    func setRetentionRules(appId: UUID, _ rules: [RetentionRule]?) async throws -> Bool
 }
 
 public protocol APIKeyStore: Sendable {
@@ -254,6 +258,8 @@ public protocol SubscriptionStore: Sendable {
     /// The customer's subscriptions: stored with the customer or linked to them by `originalTransactionId`.
     func list(customer: UUID) async throws -> [Subscription]
     func list(appId: UUID, originalTransactionId: String) async throws -> [Subscription]
+    /// What retention rules ask of the subscription beyond its state; `customer` is its customer, when linked.
+    func retentionFacts(appId: UUID, environment: AppStoreEnvironment, originalTransactionId: String, customer: UUID?) async throws -> RetentionFacts
 }
 
 /// Where notifications from Apple's webhook wait, across tenants, from their acknowledgement until their

@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
 
-/// Group commit for hot-path audit entries (offer signing): callers wait until their entry is committed,
-/// but concurrent callers share one INSERT, and identical entries of one flush (same actor, tenant,
-/// action and detail) share one row whose detail carries their `count`. Nothing is acknowledged before
-/// its audit entry is durable.
+/// Hot-path audit entries (offer signing, retention answers), group-committed: callers wait until their
+/// entry is committed, but concurrent callers share one INSERT, and identical entries of one write (same
+/// actor, tenant, action and detail) share one row whose detail carries their `count`. Nothing is
+/// acknowledged before its audit entry is durable.
 final class AuditBatcher: Sendable {
     struct Entry: Hashable, Sendable {
         let actor: String
@@ -13,58 +12,16 @@ final class AuditBatcher: Sendable {
         let detail: [String: String]
     }
 
-    private struct State {
-        var pending: [(Entry, CheckedContinuation<Void, any Error>)] = []
-        var flushing = false
-    }
-
-    static let minimumInterval = Duration.milliseconds(2)
-
-    private let persistence: any Persistence
-    private let state = Mutex(State())
+    private let commits: GroupCommit<Bool, Entry>
 
     init(persistence: any Persistence) {
-        self.persistence = persistence
-    }
-
-    func record(_ entry: Entry) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let leads = state.withLock { state in
-                state.pending.append((entry, continuation))
-                guard !state.flushing else { return false }
-                state.flushing = true
-                return true
-            }
-            if leads { Task { await self.flush() } }
+        commits = GroupCommit { _, entries in
+            let rows = try Self.rows(entries)
+            try await persistence.control(.read) { try await $0.audit(rows) }
         }
     }
 
-    /// Writes what is pending, one statement at a time, until nothing is left. Under load, statements
-    /// start at most every `minimumInterval`, so that each carries many entries: a caller waits at most
-    /// that much longer, and the database does a fraction of the work.
-    private func flush() async {
-        var previous: ContinuousClock.Instant?
-        while true {
-            if let previous, previous + Self.minimumInterval > .now, state.withLock({ !$0.pending.isEmpty }) {
-                try? await Task.sleep(until: previous + Self.minimumInterval, clock: .continuous)
-            }
-            previous = .now
-            let batch = state.withLock { state in
-                let batch = state.pending
-                state.pending.removeAll(keepingCapacity: true)
-                if batch.isEmpty { state.flushing = false }
-                return batch
-            }
-            if batch.isEmpty { return }
-            do {
-                let rows = try Self.rows(batch.map(\.0))
-                try await persistence.control(.read) { try await $0.audit(rows) }
-                for (_, continuation) in batch { continuation.resume() }
-            } catch {
-                for (_, continuation) in batch { continuation.resume(throwing: error) }
-            }
-        }
-    }
+    func record(_ entry: Entry) async throws { try await commits.record(entry, key: true) }
 
     /// One row per distinct entry, in order of first appearance, each with how many it stands for.
     static func rows(_ entries: [Entry]) throws -> [NewAuditEntry] {

@@ -63,6 +63,8 @@ public struct Services: Sendable {
     public let consoleUsers: ConsoleUserService
     /// Apps' Retention Messaging with Apple.
     public let retention: RetentionMessagingService
+    /// Apps' retention rules, and the answers to Apple's Get Retention Message requests.
+    public let retentionRules: RetentionRuleService
 
     /// `trust` says which roots signed data must chain to (Apple Root CA - G3 in production) and whether
     /// unsigned Xcode/LocalTesting data is accepted (development only).
@@ -71,7 +73,7 @@ public struct Services: Sendable {
         trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil, appStoreURL: String? = nil, http: HTTPClient = .shared,
         workerPollInterval: Duration = .seconds(1), ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings(),
         holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(), reconciliation: ReconciliationSettings = ReconciliationSettings(),
-        console: ConsoleUserService.Settings = ConsoleUserService.Settings()
+        console: ConsoleUserService.Settings = ConsoleUserService.Settings(), retention: RetentionRuleService.Settings = RetentionRuleService.Settings()
     ) throws {
         self.persistence = persistence
         self.vault = vault
@@ -98,9 +100,11 @@ public struct Services: Sendable {
             persistence: persistence, vault: vault, sender: sender, policy: webhooks.delivery, lease: webhooks.deliveryLease, logger: logger,
             observe: webhooks.observe)
         self.webhooks = WebhookService(persistence: persistence, vault: vault, policy: webhooks.urls, sender: sender, directory: directory)
+        // What each app's webhook token names: the notification URL's and the Get Retention Message URL's.
+        let webhookTokens = WebhookTokens(ttl: authCacheTTL, coherence: coherence) { _, target in target.tenant.id }
         self.notifications = NotificationIngest(
-            persistence: persistence, verification: verification, jobs: jobs, gateway: gateway, logger: logger,
-            webhooks: WebhookTokens(ttl: authCacheTTL, coherence: coherence) { _, target in target.tenant.id }, directory: directory)
+            persistence: persistence, verification: verification, jobs: jobs, gateway: gateway, logger: logger, webhooks: webhookTokens,
+            directory: directory)
         self.holdings = HoldingsCache(holdingsCache, ttl: authCacheTTL, coherence: coherence)
         self.subscriptions = SubscriptionService(
             persistence: persistence, gateway: gateway, verification: verification, holdings: holdings, directory: directory)
@@ -113,6 +117,9 @@ public struct Services: Sendable {
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)
         self.consoleUsers = ConsoleUserService(persistence: persistence, settings: console)
         self.retention = RetentionMessagingService(persistence: persistence, gateway: gateway)
+        self.retentionRules = RetentionRuleService(
+            persistence: persistence, verification: verification, webhooks: webhookTokens, subscriptions: subscriptions, offers: offers,
+            cacheTTL: authCacheTTL, coherence: coherence, logger: logger, settings: retention)
     }
 
     /// Whether storage is reachable and at the version this build expects.

@@ -36,31 +36,38 @@ public struct SubscriptionService: Sendable {
             guard let bundleId else { throw StoregateError.invalid(field: "bundleId", reason: "is required with a transaction ID") }
             let app = try await persistence.app(tenant, bundleId: bundleId)
             let id = try Validate.transactionId(transactionId, field: "transactionId")
-            let subject = HoldingsCache.Subject.transaction(appId: app.id, transactionId: id)
-            if !refresh, let cached = holdings.cached(tenant: tenant.id, subject) { return cached.subscriptions.map { SubscriptionState($0) } }
-            let since = holdings.loadStarts()
-            let known = try await persistence.inTenant(tenant, .read) { try await $0.transactions.facts(appId: app.id, transactionId: id) }
-            var originals: Set<String> = [known?.originalTransactionId ?? id]
-            if refresh {
-                originals.formUnion(
-                    try await self.refresh(tenant: tenant, app: app, anyTransactionId: id, environment: known?.environment, customer: known?.customer))
-            }
-            let found = try await persistence.inTenant(tenant, .read) { unit -> (owner: UUID?, [Subscription]) in
-                if let customer = try await unit.transactions.facts(appId: app.id, transactionId: id)?.customer {
-                    return (customer, try await unit.subscriptions.list(customer: customer).filter { $0.appId == app.id })
-                }
-                var found: [Subscription] = []
-                for original in originals.sorted() { found += try await unit.subscriptions.list(appId: app.id, originalTransactionId: original) }
-                return (nil, found)
-            }
-            // Only a customer's subscriptions are remembered: changes are heard by customer.
-            if let owner = found.owner {
-                holdings.remember(Holdings(customer: owner, subscriptions: found.1, purchases: []), tenant: tenant.id, subject, loadedSince: since)
-            }
-            return found.1.map { SubscriptionState($0) }
+            return try await owned(tenant: tenant, app: app, transactionId: id, refresh: refresh).subscriptions.map { SubscriptionState($0) }
         default:
             throw StoregateError.invalid(field: "customerId", reason: "give exactly one of customerId and transactionId")
         }
+    }
+
+    /// The subscriptions, in `app`, of the customer who owns the transaction `id` (any of theirs), and that
+    /// customer; with no customer linked, the subscriptions of the transaction's original transaction.
+    /// Through the holdings cache, unless `refresh` calls Apple's Get All Subscription Statuses first.
+    func owned(tenant: Tenant, app: App, transactionId id: String, refresh: Bool = false) async throws -> (owner: UUID?, subscriptions: [Subscription]) {
+        let subject = HoldingsCache.Subject.transaction(appId: app.id, transactionId: id)
+        if !refresh, let cached = holdings.cached(tenant: tenant.id, subject) { return (cached.customer, cached.subscriptions) }
+        let since = holdings.loadStarts()
+        let known = try await persistence.inTenant(tenant, .read) { try await $0.transactions.facts(appId: app.id, transactionId: id) }
+        var originals: Set<String> = [known?.originalTransactionId ?? id]
+        if refresh {
+            originals.formUnion(
+                try await self.refresh(tenant: tenant, app: app, anyTransactionId: id, environment: known?.environment, customer: known?.customer))
+        }
+        let found = try await persistence.inTenant(tenant, .read) { unit -> (owner: UUID?, [Subscription]) in
+            if let customer = try await unit.transactions.facts(appId: app.id, transactionId: id)?.customer {
+                return (customer, try await unit.subscriptions.list(customer: customer).filter { $0.appId == app.id })
+            }
+            var found: [Subscription] = []
+            for original in originals.sorted() { found += try await unit.subscriptions.list(appId: app.id, originalTransactionId: original) }
+            return (nil, found)
+        }
+        // Only a customer's subscriptions are remembered: changes are heard by customer.
+        if let owner = found.owner {
+            holdings.remember(Holdings(customer: owner, subscriptions: found.1, purchases: []), tenant: tenant.id, subject, loadedSince: since)
+        }
+        return (found.owner, found.1)
     }
 
     /// A customer's holdings, through the cache unless bypassed (the read after a refresh).

@@ -27,6 +27,7 @@ public struct ManifestApplier: Sendable {
         let appAppleId: Int64?
         let environments: [AppStoreEnvironment]
         let keys: [KeyImport]
+        let retentionRules: [RetentionRule]?
     }
 
     /// `baseDirectory` resolves `p8File` paths; `environment` supplies `p8Env` variables.
@@ -47,7 +48,8 @@ public struct ManifestApplier: Sendable {
             apps.append(
                 CheckedApp(
                     bundleId: bundleId, appAppleId: try Validate.appAppleId(app.appAppleId, field: field + ".appAppleId"),
-                    environments: try Validate.environments(app.environments, field: field + ".environments"), keys: keys))
+                    environments: try Validate.environments(app.environments, field: field + ".environments"), keys: keys,
+                    retentionRules: try app.retentionRules?.validated(field: field + ".retentionRules")))
         }
         var labels: [String] = []
         for (i, key) in manifest.apiKeys.enumerated() {
@@ -126,6 +128,11 @@ public struct ManifestApplier: Sendable {
             for (j, key) in checked.keys.enumerated() {
                 let stored = try await services.apps.store(key, app: app, actor: actor, field: "apps[\(i)].keys[\(j)].keyId", in: unit)
                 if stored.inserted { result.changes.append("app \(app.bundleId): key \(key.keyId) imported") }
+            }
+            if let rules = checked.retentionRules, try await unit.apps.retentionRules(appId: app.id) ?? [] != rules {
+                _ = try await unit.apps.setRetentionRules(appId: app.id, rules.isEmpty ? nil : rules)
+                try await unit.audit(actor, "retention.rules.set", ["bundleId": app.bundleId, "rules": String(rules.count)])
+                result.changes.append("app \(app.bundleId): \(rules.count) retention rules set")
             }
             result.apps.append(try await AppService.details(app, in: unit))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONRPC
 import Yams
 
 /// A tenant described declaratively in `tenants/<slug>.yaml` (format: `tenants/README.md`).
@@ -8,8 +9,10 @@ public struct TenantManifest: Decodable, Sendable {
         public let appAppleId: Int64?
         public let environments: [String]
         public let keys: [Key]
+        /// How Apple's Get Retention Message requests are answered (`retention.rules.set`); absent: left as they are.
+        public let retentionRules: [RetentionRule]?
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case bundleId, appAppleId, environments, keys }
+        enum CodingKeys: String, CodingKey, CaseIterable { case bundleId, appAppleId, environments, keys, retentionRules }
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
@@ -17,6 +20,13 @@ public struct TenantManifest: Decodable, Sendable {
             appAppleId = try c.decodeIfPresent(Int64.self, forKey: .appAppleId)
             environments = try c.decodeIfPresent([String].self, forKey: .environments) ?? ["Sandbox", "Production"]
             keys = try c.decodeIfPresent([Key].self, forKey: .keys) ?? []
+            // The rules' members are the RPC's: one misspelt is refused, as `retention.rules.set` refuses it.
+            if let raw = try c.decodeIfPresent(JSONValue.self, forKey: .retentionRules), let unknown = [RetentionRule].unknownMember(raw) {
+                var path = c.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? "." + key.stringValue }.joined()
+                if path.hasPrefix(".") { path.removeFirst() }
+                throw StoregateError.invalid(field: path + ".retentionRules" + unknown, reason: "is not a known field")
+            }
+            retentionRules = try c.decodeIfPresent([RetentionRule].self, forKey: .retentionRules)
         }
     }
 

@@ -127,6 +127,20 @@ struct AppRepository: AppRegistry {
             return Webhook(token: r.0, tenantId: r.1, appId: r.2, environment: AppStoreEnvironment(rawValue: r.3))
         }
     }
+
+    // MARK: Retention rules
+
+    func retentionRules(appId: UUID) async throws -> [RetentionRule]? {
+        try await scope.first(
+            "SELECT retention_rules::text FROM storegate.apps WHERE tenant_id = \(tenantId) AND id = \(appId) AND retention_rules IS NOT NULL", as: String.self
+        ).map { try JSONColumn.decode([RetentionRule].self, from: $0, column: "apps.retention_rules") }
+    }
+
+    func setRetentionRules(appId: UUID, _ rules: [RetentionRule]?) async throws -> Bool {
+        let json = try rules.map { try JSONColumn.encode($0) }
+        return try await scope.first(
+            "UPDATE storegate.apps SET retention_rules = \(json)::jsonb WHERE tenant_id = \(tenantId) AND id = \(appId) RETURNING id", as: UUID.self) != nil
+    }
 }
 
 extension PostgresTenantUnit {

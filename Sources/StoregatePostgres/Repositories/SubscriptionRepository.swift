@@ -104,6 +104,33 @@ struct SubscriptionRepository: SubscriptionStore {
             """)
     }
 
+    /// One statement. The refunds and consumption requests are the customer's in the app when one is
+    /// linked, else the subscription's: the statement is planned with its values, so the `CASE` folds to
+    /// one side and its index is used (on the customer, or on the original transaction: tenant migration
+    /// 18). A renewal with a promotional offer is a transaction whose `offerType` is 2.
+    func retentionFacts(appId: UUID, environment: AppStoreEnvironment, originalTransactionId: String, customer: UUID?) async throws -> RetentionFacts {
+        let (env, original) = (environment.rawValue, originalTransactionId)
+        let row = try await scope.all(
+            """
+            SELECT coalesce((SELECT app_account_token FROM \(unescaped: s).customers WHERE id = \(customer)),
+                            (SELECT app_account_token FROM \(unescaped: s).transactions
+                             WHERE app_id = \(appId) AND environment = \(env) AND original_transaction_id = \(original) AND app_account_token IS NOT NULL
+                             ORDER BY purchase_date DESC NULLS LAST LIMIT 1)),
+                   (SELECT min(purchase_date) FROM \(unescaped: s).transactions
+                    WHERE app_id = \(appId) AND environment = \(env) AND original_transaction_id = \(original)),
+                   (SELECT count(*) FROM \(unescaped: s).transactions
+                    WHERE app_id = \(appId) AND environment = \(env) AND original_transaction_id = \(original) AND payload ->> 'offerType' = '2'),
+                   (SELECT count(*) FROM \(unescaped: s).refund_outcomes WHERE app_id = \(appId) AND outcome = 'REFUND'
+                    AND CASE WHEN \(customer)::uuid IS NULL THEN original_transaction_id = \(original) ELSE customer = \(customer) END),
+                   (SELECT count(*) FROM \(unescaped: s).consumption_requests WHERE app_id = \(appId)
+                    AND CASE WHEN \(customer)::uuid IS NULL THEN original_transaction_id = \(original) ELSE customer = \(customer) END)
+            """
+        ) { try $0.decode((UUID?, Date?, Int64, Int64, Int64).self) }.first
+        return RetentionFacts(
+            appAccountToken: row?.0, firstPurchaseDate: row?.1, promotionalOffersRedeemed: Int(row?.2 ?? 0), refunds: Int(row?.3 ?? 0),
+            consumptionRequests: Int(row?.4 ?? 0))
+    }
+
     private func rows(_ query: PostgresQuery) async throws -> [Subscription] {
         try await scope.all(query) { row in
             var cells = Cells(row)

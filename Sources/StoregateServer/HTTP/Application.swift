@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -39,10 +40,12 @@ public func buildApplication(
             }))
 
     let router = Router(context: StoregateRequestContext.self)
-    RPCController(engine: engine, services: storegate, publicURL: configuration.publicURL, maxBodyBytes: configuration.maxBodyBytes, metrics: metrics)
+    let publicURL = PublicURL(configuration.publicURL)
+    RPCController(engine: engine, services: storegate, publicURL: publicURL, maxBodyBytes: configuration.maxBodyBytes, metrics: metrics)
         .addRoutes(to: router)
     HealthController(services: storegate, metrics: metrics).addRoutes(to: router)
     NotificationController(ingest: storegate.notifications).addRoutes(to: router)
+    RetentionController(rules: storegate.retentionRules).addRoutes(to: router)
     try ConsoleRoutes<StoregateRequestContext>(services: storegate).addRoutes(to: router)
 
     let server: HTTPServerBuilder
@@ -59,7 +62,12 @@ public func buildApplication(
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "storegate"),
         services: services + [CacheCoherenceService(coherence: storegate.coherence)]
             + (configuration.runsJobWorker ? [JobWorkerService(worker: storegate.worker)] : []),
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            let host = ["0.0.0.0", "::"].contains(configuration.host) ? "127.0.0.1" : configuration.host
+            publicURL.listening(at: (configuration.tlsCertificatePath == nil ? "http" : "https") + "://\(host):\(port)")
+            await onServerRunning(port)
+        },
         logger: logger)
 }
 
@@ -94,5 +102,22 @@ struct CacheCoherenceService: Service {
 
     func run() async throws {
         await cancelWhenGracefulShutdown { await coherence.run() }
+    }
+}
+
+/// The server's public URL: the configured one, else its own address once it listens.
+final class PublicURL: Sendable {
+    private let value: Mutex<String>
+    private let configured: Bool
+
+    init(_ configured: String?) {
+        self.configured = configured != nil
+        value = Mutex(configured ?? "http://127.0.0.1:8080")
+    }
+
+    var url: String { value.withLock { $0 } }
+
+    func listening(at address: String) {
+        if !configured { value.withLock { $0 = address } }
     }
 }

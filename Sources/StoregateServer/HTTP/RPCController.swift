@@ -12,7 +12,7 @@ import Storegate
 struct RPCController: Sendable {
     let engine: RPCEngine<RPCCall>
     let services: Services
-    let publicURL: String
+    let publicURL: PublicURL
     let maxBodyBytes: Int
     let metrics: RPCMetrics
 
@@ -54,7 +54,7 @@ struct RPCController: Sendable {
         }
         var logger = context.logger
         logger[metadataKey: "tenant.id"] = .string(caller.tenant.id.uuidString.lowercased())
-        let call = RPCCall(caller: caller, logger: logger, services: services, publicURL: publicURL)
+        let call = RPCCall(caller: caller, logger: logger, services: services, publicURL: publicURL.url)
         guard let reply = await engine.reply(to: body.readableBytesView, context: call) else {
             return Response(status: .noContent)
         }

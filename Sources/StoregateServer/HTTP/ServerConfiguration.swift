@@ -21,8 +21,9 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(15)
     /// How long a graceful shutdown (SIGTERM) waits for requests in flight; then they are cancelled.
     public var shutdownGracePeriod: Duration = .seconds(10)
-    /// The address Apple and clients reach this server at, for the notification URLs it prints.
-    public var publicURL = "http://127.0.0.1:8080"
+    /// The address Apple and clients reach this server at, for the URLs it gives out (notification URLs, the
+    /// realtime URL it configures with Apple). nil: its own, `http(s)://<host>:<the port it listens on>`.
+    public var publicURL: String?
 
     public init() {}
 }

@@ -62,12 +62,6 @@ enum AppMethods {
         environments = details.app.environments.map(\.rawValue)
         keys = details.keys.map { Key(keyId: $0.keyId, issuerId: $0.issuerId.uuidString.lowercased(), kind: $0.kind, createdAt: $0.createdAt) }
         notificationURLs = Dictionary(
-            uniqueKeysWithValues: details.webhooks.map { ($0.environment.rawValue, NotificationURL.make(publicURL: publicURL, token: $0.token)) })
-    }
-}
-
-public enum NotificationURL {
-    public static func make(publicURL: String, token: String) -> String {
-        (publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL) + "/apple/notifications/" + token
+            uniqueKeysWithValues: details.webhooks.map { ($0.environment.rawValue, AppleEndpoint.notifications.url(publicURL: publicURL, token: $0.token)) })
     }
 }

@@ -8,7 +8,7 @@ import Storegate
 enum RetentionMethods {
     static let all = [
         uploadImage, listImages, deleteImage, uploadMessage, listMessages, deleteMessage, configureDefaultMessage, getDefaultMessage,
-        deleteDefaultMessage, configureRealtimeURL, getRealtimeURL, deleteRealtimeURL, startPerformanceTest, performanceTestResults,
+        deleteDefaultMessage, configureRealtimeURL, getRealtimeURL, deleteRealtimeURL, startPerformanceTest, performanceTestResults, setRules, getRules,
     ]
 
     static let errors = [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError]
@@ -231,10 +231,9 @@ enum RetentionMethods {
             """,
         result: "realtimeURL", errors: errors
     ) { (p: AppParams, call) in
-        let target = target(call, p.bundleId, p.environment)
-        let url = try await RealtimeEndpointURL.make(call, target)
-        try await call.services.retention.configureRealtimeURL(target, url: url, actor: call.caller.actor)
-        return RealtimeURL(realtimeURL: url)
+        RealtimeURL(
+            realtimeURL: try await call.services.retention.configureRealtimeURL(
+                target(call, p.bundleId, p.environment), publicURL: call.publicURL, actor: call.caller.actor))
     }
 
     static let getRealtimeURL = RPCMethod<RPCCall>(
@@ -318,21 +317,45 @@ enum RetentionMethods {
     }
 }
 
-extension Rule {
-    static let imageSize = Rule.oneOf(ImageSize.known.map(\.rawValue)).described("FULL_SIZE (above a message's body) or BULLET_POINT (a bullet's icon).")
-    static let retentionLocale = Rule.characters("A-Za-z0-9-", count: 2...35).described("The customer's locale, as Apple writes it: en-US.")
+extension RetentionMethods {
+    // MARK: Rules
+
+    @RPCParams struct SetRulesParams {
+        @Field(.bundleId) let bundleId: String
+        /// Tried in order: the first whose conditions all hold answers. An empty list removes the app's rules.
+        let rules: [RetentionRule]
+    }
+
+    @RPCObject struct Rules {
+        let rules: [RetentionRule]
+    }
+
+    static let setRules = RPCMethod<RPCCall>(
+        "retention.rules.set", tag: "retention", summary: "Sets how the app's Get Retention Message requests are answered.",
+        description: """
+            Replaces the app's rules (both environments). For each of Apple's requests the rules are tried in order and the first whose \
+            conditions all hold answers: a message, an alternate product, or a promotional offer Storegate signs then with the app's key \
+            (V2 JWS bound to the subscription, or V1 with the customer's appAccountToken). No rule holding, a subscription Storegate does not \
+            know or any failure is answered {} and Apple shows the default message. Every answer is evented (retention.answered) and audited. \
+            At most 50 rules, names unique; each answer exactly one kind.
+            """, result: "rules", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+    ) { (p: SetRulesParams, call) in
+        Rules(
+            rules: try await call.services.retentionRules.setRules(tenant: call.caller.tenant, bundleId: p.bundleId, rules: p.rules, actor: call.caller.actor))
+    }
+
+    @RPCParams struct GetRulesParams {
+        @Field(.bundleId) let bundleId: String
+    }
+
+    static let getRules = RPCMethod<RPCCall>(
+        "retention.rules.get", tag: "retention", summary: "The app's retention rules, in the order they are tried.", result: "rules",
+        errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+    ) { (p: GetRulesParams, call) in
+        Rules(rules: try await call.services.retentionRules.rules(tenant: call.caller.tenant, bundleId: p.bundleId))
+    }
 }
 
-/// Storegate's Get Retention Message endpoint for an app and environment: `/apple/retention/<token>`,
-/// with the token of the app's notification URL for that environment.
-enum RealtimeEndpointURL {
-    static func make(_ call: RPCCall, _ target: RetentionMessagingService.Target) async throws -> String {
-        let app = try await call.services.apps.get(tenant: target.tenant, bundleId: target.bundleId)
-        let environment = try app.app.environment(target.environment)
-        guard let webhook = app.webhooks.first(where: { $0.environment == environment }) else {
-            throw StoregateError.invalid(field: "environment", reason: "the app has no endpoint for \(environment.rawValue)")
-        }
-        let base = call.publicURL.hasSuffix("/") ? String(call.publicURL.dropLast()) : call.publicURL
-        return base + "/apple/retention/" + webhook.token
-    }
+extension Rule {
+    static let imageSize = Rule.oneOf(ImageSize.known.map(\.rawValue)).described("FULL_SIZE (above a message's body) or BULLET_POINT (a bullet's icon).")
 }

@@ -164,6 +164,16 @@ import Testing
             _ = try await result("retention.defaults.delete", product)
             _ = try await result("retention.messages.delete", app.merging(["messageIdentifier": message]) { a, _ in a })
             _ = try await result("retention.images.delete", app.merging(["imageIdentifier": image]) { a, _ in a })
+            let rules: [[String: Any]] = [
+                [
+                    "name": "offer", "when": ["productIds": ["com.example.monthly"], "locales": ["en"], "minTenureDays": 0, "refunded": false],
+                    "answer": ["promotionalOffer": ["offerIdentifier": "STAY50", "messageIdentifier": message, "signatureVersion": "V1"]],
+                ],
+                ["name": "switch", "answer": ["alternateProduct": ["productId": "com.example.yearly", "billingPlanType": "MONTHLY"]]],
+                ["name": "message", "answer": ["message": ["messageIdentifier": message]]],
+            ]
+            _ = try await result("retention.rules.set", ["bundleId": bundleId, "rules": rules])
+            _ = try await result("retention.rules.get", ["bundleId": bundleId])
             _ = try await result("retention.realtimeURL.configure", app)
             _ = try await result("retention.realtimeURL.get", app)
             let performance = try await result("retention.performanceTest.start", app.merging(["originalTransactionId": original]) { a, _ in a })

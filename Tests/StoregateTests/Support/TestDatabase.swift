@@ -42,6 +42,8 @@ enum TestDatabase {
     /// Reconciliation as tests run it: no scheduled sweeps unless a test asks (they call Apple), renewal
     /// checks as in production.
     static let reconciliation = ReconciliationSettings(sweepEvery: nil)
+    /// Retention answers are given up on after 10 s, not Apple's 400 ms: a debug build beside the parallel suite is slow.
+    static let retention = RetentionRuleService.Settings(deadline: .seconds(10))
 
     /// Runs `body` against a new database with the control schema migrated.
     static func with<T: Sendable>(
@@ -62,7 +64,7 @@ enum TestDatabase {
             let services = try Services(
                 persistence: postgres, vault: vault, logger: logger, authCacheTTL: authCacheTTL, trust: trust, appStoreURL: appStoreURL,
                 workerPollInterval: workerPollInterval, webhooks: webhooks, holdingsCache: holdingsCache,
-                reconciliation: reconciliation)
+                reconciliation: reconciliation, retention: Self.retention)
             let result = try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
                     await client.run()

@@ -4,6 +4,10 @@
 -- notification was missed (an outage). Either way it is one outcome and one event: a refund is keyed by
 -- its transaction and Apple's revocationDate (a refund reversed and refunded again has a new date), so the
 -- second path to find it records nothing. An outcome found in refund history has no notification.
+--
+-- Its `source` check is a statement of its own (dropped first, so that the migration runs again): Citus
+-- refuses a column added with a constraint.
+-- former checksum: b49a1daedc8e6c72a9bedf7395828c8ca193ff5b73ad89a00863aa0968759b34
 
 ALTER TABLE {{schema}}.refund_outcomes DROP CONSTRAINT IF EXISTS refund_outcomes_pkey
 ;
@@ -16,7 +20,13 @@ CREATE UNIQUE INDEX IF NOT EXISTS refund_outcomes_notification ON {{schema}}.ref
 
 ALTER TABLE {{schema}}.refund_outcomes
     ADD COLUMN IF NOT EXISTS revocation_date timestamptz,
-    ADD COLUMN IF NOT EXISTS source text NOT NULL DEFAULT 'notification' CHECK (source IN ('notification', 'refundHistory'))
+    ADD COLUMN IF NOT EXISTS source text NOT NULL DEFAULT 'notification'
+;
+
+ALTER TABLE {{schema}}.refund_outcomes DROP CONSTRAINT IF EXISTS refund_outcomes_source_check
+;
+
+ALTER TABLE {{schema}}.refund_outcomes ADD CONSTRAINT refund_outcomes_source_check CHECK (source IN ('notification', 'refundHistory'))
 ;
 
 -- Refunds recorded before: the revocation date their transaction holds, for the latest outcome of each

@@ -1,0 +1,308 @@
+import AppStoreServer
+import Foundation
+import Logging
+
+/// An app's retention rules, and the answers they give to Apple's Get Retention Message requests
+/// (`POST /apple/retention/<token>`): Apple's signed request verified as the app's, the subscription it
+/// names found (through the holdings cache), the first rule that holds chosen, a promotional offer signed
+/// fresh with the app's key, and the answer audited and evented (`retention.answered`) before it is sent.
+///
+/// Nothing that fails on Storegate's side reaches Apple as an error: no rule, a subscription Storegate does
+/// not know, a suspended tenant, a database away or an answer slower than `Settings.deadline` are answered
+/// `{}`, and Apple shows the app's default message. A request Storegate cannot trust is refused (403):
+/// another chain, another app or environment, or a `signedDate` outside the settings' window (a request
+/// replayed later; Apple signs each request as it sends it).
+public struct RetentionRuleService: Sendable {
+    /// How requests are judged: how far a request's `signedDate` may lie from now (`past` before, 5 minutes by
+    /// default for clocks apart and a slow network; `future` after, 1 minute), and how long an answer may
+    /// take before Storegate answers `{}` instead (400 ms: Apple allows 700, its performance test 500).
+    public struct Settings: Sendable {
+        public var past: Duration
+        public var future: Duration
+        public var deadline: Duration
+
+        public init(past: Duration = .seconds(300), future: Duration = .seconds(60), deadline: Duration = .milliseconds(400)) {
+            self.past = past
+            self.future = future
+            self.deadline = deadline
+        }
+    }
+
+    let persistence: any Persistence
+    let verification: Verification
+    let webhooks: WebhookTokens
+    let subscriptions: SubscriptionService
+    let offers: OfferService
+    /// Rules by app, kept coherent as apps are (`CacheCoherence`): a change is used from the next request.
+    let rules: ExpiringCache<UUID, AppRules>
+    let events: GroupCommit<UUID, (Tenant, NewEvent)>
+    let audits: AuditBatcher
+    let logger: Logger
+    let settings: Settings
+    let now: @Sendable () -> Date
+
+    init(
+        persistence: any Persistence, verification: Verification, webhooks: WebhookTokens, subscriptions: SubscriptionService, offers: OfferService,
+        cacheTTL: Duration, coherence: CacheCoherence, logger: Logger, settings: Settings = Settings(),
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.persistence = persistence
+        self.verification = verification
+        self.webhooks = webhooks
+        self.subscriptions = subscriptions
+        self.offers = offers
+        self.rules = ExpiringCache(ttl: cacheTTL, coherence: coherence) { _, rules in rules.tenantId }
+        self.events = GroupCommit { _, items in
+            guard let tenant = items.first?.0 else { return }
+            try await persistence.inTenant(tenant, .read) { try await $0.events.append(items.map(\.1)) }
+        }
+        self.audits = AuditBatcher(persistence: persistence)
+        self.logger = logger
+        self.settings = settings
+        self.now = now
+    }
+
+    struct AppRules: Sendable {
+        let tenantId: UUID
+        let rules: [RetentionRule]
+    }
+
+    // MARK: Rules
+
+    /// Replaces the app's rules (an empty list removes them); audited.
+    public func setRules(tenant: Tenant, bundleId: String, rules: [RetentionRule], actor: Actor) async throws -> [RetentionRule] {
+        let rules = try rules.validated()
+        let app = try await persistence.app(tenant, bundleId: bundleId)
+        try await persistence.inTenant(tenant) { unit in
+            guard try await unit.apps.setRetentionRules(appId: app.id, rules.isEmpty ? nil : rules) else { throw StoregateError.notFound(field: "bundleId") }
+            try await unit.audit(actor, "retention.rules.set", ["bundleId": app.bundleId, "rules": String(rules.count)])
+        }
+        return rules
+    }
+
+    /// The app's rules, in the order they are tried.
+    public func rules(tenant: Tenant, bundleId: String) async throws -> [RetentionRule] {
+        let app = try await persistence.app(tenant, bundleId: bundleId)
+        return try await persistence.inTenant(tenant, .read) { try await $0.apps.retentionRules(appId: app.id) } ?? []
+    }
+
+    // MARK: Answers
+
+    /// What to answer Apple.
+    public enum Outcome: Sendable {
+        /// 200 with this body (`{}` when nothing is answered).
+        case answered(RealtimeResponseBody)
+        /// No app has this token: 404.
+        case unknownToken
+        /// The body is not `{"signedPayload": …}`: 400.
+        case malformedBody
+        /// Not a request Storegate trusts: 403.
+        case refused(code: String, reason: String)
+    }
+
+    /// Why nothing was answered, as `retention.answered` reports it.
+    enum Silence: String, Sendable {
+        case noRules, noRuleHeld, unknownSubscription, tenantSuspended
+    }
+
+    public func answer(token: String, body: Data) async -> Outcome {
+        guard token.utf8.count == 43, token.utf8.allSatisfy({ $0.isBase64URL }) else { return .unknownToken }
+        guard let signed = (try? JSONDecoder().decode(RealtimeRequestBody.self, from: body))?.signedPayload else { return .malformedBody }
+        let target: WebhookTarget
+        do {
+            guard
+                let found = try await webhooks.value(
+                    for: token, loadIfFound: { try await persistence.control(.read) { try await $0.webhook(token: token) }.map(WebhookTarget.init) })
+            else { return .unknownToken }
+            target = found
+        } catch {
+            logger.warning("retention request not answered: its app could not be read", metadata: ["error": "\(error)"])
+            return .answered(RealtimeResponseBody())
+        }
+        let request: DecodedRealtimeRequestBody
+        switch await verification.verifier(app: target.app, environment: target.webhook.environment).verify(signed, as: .realtimeRequest) {
+        case .invalid(let failure) where failure.isRetryable:
+            logger.warning("retention request not answered: it could not be verified now", metadata: ["reason": "\(failure)"])
+            return .answered(RealtimeResponseBody())
+        case .invalid(let failure):
+            return .refused(code: failure.code, reason: failure.description)
+        case .valid(let verified):
+            guard let decoded = try? verified.decode(DecodedRealtimeRequestBody.self) else {
+                return .refused(code: "malformed", reason: "the payload is not a realtime request")
+            }
+            request = decoded
+        }
+        let age = now().timeIntervalSince(request.signedDate.date)
+        guard age <= settings.past.seconds, -age <= settings.future.seconds else {
+            return .refused(
+                code: "signedDate",
+                reason: "signedDate \(request.signedDate) is outside the accepted window (\(settings.past) before now to \(settings.future) after)")
+        }
+        do {
+            return .answered(try await within(settings.deadline) { try await answer(request, for: target) })
+        } catch {
+            logger.warning(
+                "retention request answered with nothing: it failed", metadata: ["request": "\(request.requestIdentifier)", "error": "\(error)"])
+            return .answered(RealtimeResponseBody())
+        }
+    }
+
+    /// The answer to a verified request, recorded before it is returned.
+    func answer(_ request: DecodedRealtimeRequestBody, for target: WebhookTarget) async throws -> RealtimeResponseBody {
+        let (tenant, app) = (target.tenant, target.app)
+        var choice = try await choose(request, tenant: tenant, app: app)
+        var body = RealtimeResponseBody()
+        if case .rule(let rule, let subscription, let facts) = choice.outcome {
+            body = try await make(rule.answer, request: request, tenant: tenant, app: app, subscription: subscription, facts: facts)
+            choice.answer = Self.reported(rule.answer, request: request)
+        }
+        try await record(choice, request: request, target: target)
+        return body
+    }
+
+    struct Choice {
+        enum Outcome {
+            case rule(RetentionRule, Subscription, RetentionFacts?)
+            case silence(Silence)
+        }
+        var outcome: Outcome
+        var customer: UUID?
+        /// The answer as events report it: the rule's, its offer's product resolved, without signatures.
+        var answer: RetentionAnswer?
+    }
+
+    /// The first rule that holds for the request's subscription.
+    func choose(_ request: DecodedRealtimeRequestBody, tenant: Tenant, app: App) async throws -> Choice {
+        guard tenant.status == .active else { return Choice(outcome: .silence(.tenantSuspended)) }
+        let rules = try await self.rules.value(for: app.id) {
+            AppRules(tenantId: tenant.id, rules: try await persistence.inTenant(tenant, .read) { try await $0.apps.retentionRules(appId: app.id) } ?? [])
+        }.rules
+        guard !rules.isEmpty else { return Choice(outcome: .silence(.noRules)) }
+        let (owner, owned) = try await subscriptions.owned(tenant: tenant, app: app, transactionId: request.originalTransactionId)
+        guard let subscription = owned.first(where: { $0.originalTransactionId == request.originalTransactionId && $0.environment == request.environment })
+        else { return Choice(outcome: .silence(.unknownSubscription), customer: owner) }
+        var facts: RetentionFacts?
+        for rule in rules {
+            let conditions = rule.when ?? RetentionConditions()
+            if conditions.needsFacts || (rule.answer.promotionalOffer?.isV1 == true), facts == nil {
+                facts = try await persistence.inTenant(tenant, .read) {
+                    try await $0.subscriptions.retentionFacts(
+                        appId: app.id, environment: subscription.environment, originalTransactionId: subscription.originalTransactionId, customer: owner)
+                }
+            }
+            if conditions.hold(request: request, subscription: SubscriptionState(subscription, now: now()), facts: facts, now: now()) {
+                return Choice(outcome: .rule(rule, subscription, facts), customer: owner)
+            }
+        }
+        return Choice(outcome: .silence(.noRuleHeld), customer: owner)
+    }
+
+    /// Apple's answer for a rule's: a promotional offer is signed now, for the subscription's customer.
+    func make(
+        _ answer: RetentionAnswer, request: DecodedRealtimeRequestBody, tenant: Tenant, app: App, subscription: Subscription, facts: RetentionFacts?
+    ) async throws -> RealtimeResponseBody {
+        func uuid(_ value: String?) -> LowercaseUUID? { value.flatMap(LowercaseUUID.init(uuidString:)) }
+        if let message = answer.message { return RealtimeResponseBody(message: Message(messageIdentifier: uuid(message.messageIdentifier))) }
+        if let alternate = answer.alternateProduct {
+            return RealtimeResponseBody(
+                alternateProduct: AlternateProduct(
+                    messageIdentifier: uuid(alternate.messageIdentifier), productId: alternate.productId,
+                    billingPlanType: alternate.billingPlanType.map(BillingPlanType.init(rawValue:))))
+        }
+        guard let offer = answer.promotionalOffer else { return RealtimeResponseBody() }
+        let productId = offer.productId ?? request.productId
+        let (_, signer) = try await offers.signer(tenant: tenant, bundleId: app.bundleId, keyId: nil)
+        var promotional = PromotionalOffer(messageIdentifier: uuid(offer.messageIdentifier))
+        if offer.isV1 {
+            let token = facts?.appAccountToken
+            let signature = try signer.promotionalOffer(productId: productId, offerId: offer.offerIdentifier, appAccountToken: token)
+            promotional.promotionalOfferSignatureV1 = PromotionalOfferSignatureV1(
+                encodedSignature: signature.signature, productId: productId, nonce: LowercaseUUID(uuidString: signature.nonce)!,
+                timestamp: signature.timestamp, keyId: signature.keyIdentifier, offerIdentifier: offer.offerIdentifier,
+                appAccountToken: token.map(LowercaseUUID.init))
+        } else {
+            promotional.promotionalOfferSignatureV2 = try signer.promotionalOfferJWS(
+                productId: productId, offerIdentifier: offer.offerIdentifier, transactionId: subscription.originalTransactionId)
+        }
+        return RealtimeResponseBody(promotionalOffer: promotional)
+    }
+
+    /// The rule's answer with the offer's product resolved: what events and the audit log say was answered.
+    static func reported(_ answer: RetentionAnswer, request: DecodedRealtimeRequestBody) -> RetentionAnswer {
+        var answer = answer
+        if var offer = answer.promotionalOffer {
+            offer.productId = offer.productId ?? request.productId
+            offer.signatureVersion = offer.signatureVersion ?? "V2"
+            answer.promotionalOffer = offer
+        }
+        return answer
+    }
+
+    /// `retention.answered` in the tenant's feed and an audit entry, written together (each group-committed).
+    func record(_ choice: Choice, request: DecodedRealtimeRequestBody, target: WebhookTarget) async throws {
+        var rule: String?
+        var silence: Silence?
+        switch choice.outcome {
+        case .rule(let chosen, _, _): rule = chosen.name
+        case .silence(let reason): silence = reason
+        }
+        let event = try NewEvent(
+            .retentionAnswered, appId: target.app.id, environment: request.environment, customer: choice.customer,
+            data: Events.RetentionAnswered(
+                requestIdentifier: request.requestIdentifier.description, originalTransactionId: request.originalTransactionId, productId: request.productId,
+                userLocale: request.userLocale, signedDate: request.signedDate.date, rule: rule, answer: choice.answer, unanswered: silence?.rawValue))
+        var detail = [
+            "bundleId": target.app.bundleId, "environment": request.environment.rawValue, "requestIdentifier": request.requestIdentifier.description,
+        ]
+        detail["rule"] = rule
+        detail["unanswered"] = silence?.rawValue
+        detail["offerIdentifier"] = choice.answer?.promotionalOffer?.offerIdentifier
+        let audit = AuditBatcher.Entry(actor: "apple:retention", tenantId: target.tenant.id, action: "retention.answered", detail: detail)
+        async let evented: Void = events.record((target.tenant, event), key: target.tenant.id)
+        try await audits.record(audit)
+        try await evented
+    }
+
+    /// `body`'s value, or a failure once `limit` has passed (the body is cancelled).
+    func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let value = try await group.next(), let value else { throw StoregateError.unavailable(reason: "not answered within \(limit)") }
+            return value
+        }
+    }
+}
+
+extension RetentionConditions {
+    /// Whether every condition given holds; `facts` is there whenever one needs it.
+    func hold(request: DecodedRealtimeRequestBody, subscription: SubscriptionState, facts: RetentionFacts?, now: Date) -> Bool {
+        if let productIds, !productIds.contains(request.productId) { return false }
+        if let locales {
+            let locale = [RetentionRule].normalized(request.userLocale).lowercased()
+            guard
+                locales.contains(where: { wanted in
+                    let wanted = [RetentionRule].normalized(wanted).lowercased()
+                    return locale == wanted || locale.hasPrefix(wanted + "-")
+                })
+            else { return false }
+        }
+        if let billingRetry, billingRetry != [.billingRetry, .billingGracePeriod].contains(subscription.status) { return false }
+        guard needsFacts else { return true }
+        guard let facts else { return false }
+        if minTenureDays != nil || maxTenureDays != nil {
+            guard let first = facts.firstPurchaseDate ?? subscription.subscription.purchaseDate else { return false }
+            let days = Int(now.timeIntervalSince(first) / 86_400)
+            if let minTenureDays, days < minTenureDays { return false }
+            if let maxTenureDays, days > maxTenureDays { return false }
+        }
+        if let offerRedeemed, offerRedeemed != (facts.promotionalOffersRedeemed > 0) { return false }
+        if let refunded, refunded != (facts.refunds > 0) { return false }
+        if let consumptionRequested, consumptionRequested != (facts.consumptionRequests > 0) { return false }
+        return true
+    }
+}

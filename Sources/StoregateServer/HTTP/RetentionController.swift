@@ -1,0 +1,50 @@
+import AppStoreServer
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Storegate
+
+/// `POST /apple/retention/{token}`: Apple's Get Retention Message request for an app and environment (the
+/// token of its notification URL). Answered 200 with what the app's rules choose, `{}` when they choose
+/// nothing or anything fails on Storegate's side (Apple then shows the default message; it counts any
+/// other status as a failure); 403 for a request Storegate does not trust, 400 for a body that is not
+/// one, 404 for an unknown token.
+struct RetentionController: Sendable {
+    let rules: RetentionRuleService
+    let maxBodyBytes = 64 * 1024
+
+    func addRoutes(to router: Router<StoregateRequestContext>) {
+        router.post("/apple/retention/:token") { request, context in try await receive(request, context: context) }
+    }
+
+    func receive(_ request: Request, context: StoregateRequestContext) async throws -> Response {
+        let token = try context.parameters.require("token")
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: maxBodyBytes)
+        } catch {
+            return Response(status: .contentTooLarge)
+        }
+        switch await rules.answer(token: token, body: Data(body.readableBytesView)) {
+        case .answered(let answer):
+            let json = (try? Self.encoder.encode(answer)) ?? Data("{}".utf8)
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
+        case .unknownToken:
+            context.logger.warning("retention request for an unknown token")
+            return Response(status: .notFound)
+        case .malformedBody:
+            context.logger.warning("retention request body is not {\"signedPayload\": …}")
+            return Response(status: .badRequest)
+        case .refused(let code, let reason):
+            context.logger.warning("retention request refused", metadata: ["verification": .string(code), "reason": .string(reason)])
+            return Response(status: .forbidden)
+        }
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}

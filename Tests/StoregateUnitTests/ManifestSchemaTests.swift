@@ -1,0 +1,23 @@
+import Foundation
+import JSONRPC
+import Storegate
+import Testing
+
+/// `tenants/manifest.schema.json` holds an app's `retentionRules` as `retention.rules.set` documents them:
+/// the same schema, made from the same declaration.
+@Suite struct ManifestSchemaTests {
+    static let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../tenants/manifest.schema.json")
+
+    @Test func retentionRulesAreTheRPCsRules() throws {
+        func member(_ object: Any?, _ path: String...) -> Any? {
+            path.reduce(object) { ($0 as? [String: Any])?[$1] }
+        }
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.committed))
+        let committed = try #require(member(manifest, "properties", "apps", "items", "properties", "retentionRules", "items") as? [String: Any])
+        let declared = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(RetentionRule.jsonSchema(rule: nil, description: nil))) as? [String: Any])
+        #expect(
+            NSDictionary(dictionary: committed) == NSDictionary(dictionary: declared),
+            "regenerate the manifest schema's retentionRules.items from api-spec/openrpc.json")
+    }
+}
