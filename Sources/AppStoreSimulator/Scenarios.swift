@@ -109,8 +109,9 @@ extension SimulatorStore {
         next.expiresDate = Timestamp(start.addingTimeInterval(max(period, 1)))
         next.signedDate = Timestamp(now)
         next.transactionReason = .renewal
-        next.offerType = nil
-        next.offerIdentifier = nil
+        // An offer redeemed for the next renewal (OFFER_REDEEMED) applies to it, once.
+        next.offerType = renewals[originalTransactionId]?.offerType
+        next.offerIdentifier = renewals[originalTransactionId]?.offerIdentifier
         next.appAccountToken = appAccountTokens[originalTransactionId] ?? previous.appAccountToken
         transactions[id] = next
         transactionOrder.append(id)
@@ -121,6 +122,8 @@ extension SimulatorStore {
             renewal.gracePeriodExpiresDate = nil
             renewal.expirationIntent = nil
             renewal.renewalDate = next.expiresDate
+            renewal.offerType = nil
+            renewal.offerIdentifier = nil
             renewal.signedDate = Timestamp(now)
             renewals[originalTransactionId] = renewal
         }

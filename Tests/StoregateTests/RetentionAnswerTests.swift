@@ -42,7 +42,8 @@ import Testing
                 return request
             }(), timeout: .seconds(30))
         let data = try await reply.body.collect(upTo: 1 << 20)
-        let exchange = try #require(try JSONSerialization.jsonObject(with: Data(data.readableBytesView)) as? [String: Any], "\(reply.status)")
+        let exchange = try #require(
+            try JSONSerialization.jsonObject(with: Data(data.readableBytesView)) as? [String: Any], "\(reply.status): \(String(buffer: data))")
         #expect(exchange["result"] as? String == "SUCCESS", "\(exchange)")
         return exchange["answer"] as? [String: Any] ?? [:]
     }
@@ -127,6 +128,40 @@ import Testing
             }
             #expect(results["result"] as? String == "PASS", "\(results)")
             #expect(results["successRate"] as? Int == 100, "\(results)")
+        }
+    }
+
+    @Test func conditionsOnTheSubscriptionsHistory() async throws {
+        try await Storefront.with(slug: "retention-history") { s in
+            let rules: [[String: Any]] = [
+                ["name": "asked-for-a-refund", "when": ["consumptionRequested": true], "answer": ["message": ["messageIdentifier": Self.calm]]],
+                ["name": "offer-taken", "when": ["offerRedeemed": true], "answer": ["message": ["messageIdentifier": Self.refundedMessage]]],
+                ["name": "new", "when": ["maxTenureDays": 6], "answer": ["message": ["messageIdentifier": Self.stayMessage]]],
+                ["name": "long-standing", "when": ["minTenureDays": 7], "answer": ["alternateProduct": ["productId": "com.example.yearly"]]],
+            ]
+            _ = try await s.result("retention.rules.set", ["bundleId": Storefront.bundleId, "rules": rules])
+            _ = try await s.result("retention.realtimeURL.configure", ["bundleId": Storefront.bundleId])
+            var bought20DaysAgo = AppStoreServerAPIClientTests.subscription("old-device")
+            bought20DaysAgo.purchaseDate = Date() - 20 * 86_400
+            let old = try #require(try await s.simulator.purchase(bought20DaysAgo).originalTransactionId)
+            let new = try #require(try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("new-device")).originalTransactionId)
+            let asking = try #require(try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("asking-device")).originalTransactionId)
+            let taking = try #require(try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("taking-device")).originalTransactionId)
+            try await s.processed(4)
+            try await s.simulator.requestRefund(transactionId: asking)
+            try await s.simulator.redeemOffer(originalTransactionId: taking, offerType: .promotionalOffer, offerIdentifier: "STAY50")
+            try await s.processed(6)
+
+            func message(_ id: String) async throws -> String? { (try await Self.ask(s, id)["message"] as? [String: Any])?["messageIdentifier"] as? String }
+            #expect((try await Self.ask(s, old)["alternateProduct"] as? [String: Any])?["productId"] as? String == "com.example.yearly")
+            #expect(try await message(new) == Self.stayMessage)
+            #expect(try await message(asking) == Self.calm)
+            #expect(try await message(taking) == Self.refundedMessage, "the offer accepted for the next renewal")
+            // Renewed with the offer, then renewed again without: the offer is in the subscription's history.
+            _ = try await s.simulator.renew(originalTransactionId: taking)
+            _ = try await s.simulator.renew(originalTransactionId: taking)
+            try await s.processed(8)
+            #expect(try await message(taking) == Self.refundedMessage, "a renewal with the offer, two renewals ago")
         }
     }
 

@@ -18,6 +18,6 @@ import Testing
             try JSONSerialization.jsonObject(with: JSONEncoder().encode(RetentionRule.jsonSchema(rule: nil, description: nil))) as? [String: Any])
         #expect(
             NSDictionary(dictionary: committed) == NSDictionary(dictionary: declared),
-            "regenerate the manifest schema's retentionRules.items from api-spec/openrpc.json")
+            "run deploy/local/sync-manifest-schema.py")
     }
 }

@@ -300,7 +300,12 @@ extension RetentionConditions {
             if let minTenureDays, days < minTenureDays { return false }
             if let maxTenureDays, days > maxTenureDays { return false }
         }
-        if let offerRedeemed, offerRedeemed != (facts.promotionalOffersRedeemed > 0) { return false }
+        if let offerRedeemed {
+            // Renewed with one, or one accepted for the next renewal (OFFER_REDEEMED).
+            let stored = subscription.subscription
+            let redeemed = facts.promotionalOffersRedeemed > 0 || stored.offerType == .promotionalOffer || stored.renewal?.offerType == .promotionalOffer
+            if offerRedeemed != redeemed { return false }
+        }
         if let refunded, refunded != (facts.refunds > 0) { return false }
         if let consumptionRequested, consumptionRequested != (facts.consumptionRequests > 0) { return false }
         return true

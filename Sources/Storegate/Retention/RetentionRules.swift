@@ -36,7 +36,7 @@ import JSONRPC
     @Field(.minimum(0)) public var maxTenureDays: Int?
     /// The subscription is in billing retry or its grace period (true), or is not (false).
     public var billingRetry: Bool?
-    /// The subscription has already been renewed with a promotional offer (true), or never has (false).
+    /// A promotional offer renewed the subscription or is accepted for its next renewal (true), or neither (false).
     public var offerRedeemed: Bool?
     /// The customer (or, when no customer is linked, the subscription) was refunded in this app (true), or never was (false).
     public var refunded: Bool?
