@@ -39,17 +39,19 @@ public struct Grant: Sendable, Equatable {
         self.revokeReason = revokeReason
     }
 
-    public var appId: UUID? {
+    // Not inlined: Swift 6.3.1's optimizer crashed (CopyPropagation, "Found outside of lifetime use" on the
+    // grant's target) on the async functions that read these, once inlined there, in release builds.
+    @inline(never) public var appId: UUID? {
         if case .product(let appId, _) = target { appId } else { nil }
     }
 
     /// The product, for a grant of one.
-    public var productId: String? {
+    @inline(never) public var productId: String? {
         if case .product(_, let productId) = target { productId } else { nil }
     }
 
     /// The tenant's entitlement, for a grant of one.
-    public var entitlement: String? {
+    @inline(never) public var entitlement: String? {
         if case .entitlement(let name) = target { name } else { nil }
     }
 
