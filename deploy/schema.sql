@@ -218,7 +218,7 @@ END
 $function$;
 
 
--- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 18.
+-- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 19.
 
 CREATE TABLE {{schema}}.account_links (
     app_id uuid NOT NULL,

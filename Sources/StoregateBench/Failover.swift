@@ -144,7 +144,9 @@ enum Failover {
             let when = ContinuousClock.now
             let status = await shell(event.command, environment: ["STOREGATE_BENCH_SCHEMA": tenant.storageName])
             let took = String(format: "%.1f s", (ContinuousClock.now - when) / .seconds(1))
-            line("  \(event.label) at \(String(format: "%.1f", at(when))) s", status == 0 ? "done in \(took)" : "exited \(status) after \(took)")
+            line("  \(event.label) at \(String(format: "%.1f", at(when))) s", status == 0 ? "done in \(took)" : "exited \(status) after \(took)  FAILED")
+            // A failover or move that did not happen measures nothing: the run fails.
+            if status != 0 { failed.store(true, ordering: .relaxed) }
             happened.append((event, when))
             try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
             if let waitCommand { _ = await shell(waitCommand) }
