@@ -27,7 +27,7 @@ import Testing
                     #expect(try await server.call("apps.list", apiKey: apiKey)["result"] != nil)
 
                     try await cluster.crash()
-                    try await Self.expectUnavailable(server, apiKey: apiKey, within: .seconds(3))
+                    try await Self.expectUnavailable(server, apiKey: apiKey, within: Self.deadlines.checkout)
 
                     try await cluster.start()
                     try await eventually("the server answers again after PostgreSQL restarted", timeout: .seconds(20)) {
@@ -50,7 +50,7 @@ import Testing
                     defer { try? cluster.thaw() }
                     // The pool's open connections now send statements nobody answers, and new ones never
                     // finish their handshake: the unit deadline (2 s) and the checkout deadline (1 s) end them.
-                    try await Self.expectUnavailable(server, apiKey: apiKey, within: .seconds(4))
+                    try await Self.expectUnavailable(server, apiKey: apiKey, within: Self.deadlines.unit)
 
                     try cluster.thaw()
                     try await eventually("the server answers again after PostgreSQL resumed", timeout: .seconds(20)) {
@@ -242,22 +242,21 @@ import Testing
         }
     }
 
-    /// `/readyz` 503 within its 800 ms deadline, and 1.5 s more for a machine busy with the other suites, which
-    /// run beside this one, some with processes of their own (a fresh-clone CI on two cores took 1.77 s); `/rpc` 503 with
-    /// Retry-After and a ServiceUnavailable error; a notification 503 with Retry-After (so Apple sends it
-    /// again); each within `limit`.
-    static func expectUnavailable(_ server: TestServer, apiKey: String, within limit: Duration) async throws {
+    /// `/readyz` 503 within its readiness deadline; `/rpc` 503 with Retry-After and a ServiceUnavailable error;
+    /// a notification 503 with Retry-After (so Apple sends it again); the two calls within `deadline` (the
+    /// deadline that ends them). Each bound allows a busy machine's scheduling (`Duration.busyMachine`).
+    static func expectUnavailable(_ server: TestServer, apiKey: String, within deadline: Duration) async throws {
         let clock = ContinuousClock()
         var start = clock.now
         let ready = try await server.request("/readyz", method: .GET)
         #expect(ready.status == 503)
-        #expect(clock.now - start < DatabaseFaultTests.deadlines.readiness + .milliseconds(1500), "readiness took \(clock.now - start)")
+        #expect(clock.now - start < DatabaseFaultTests.deadlines.readiness + .busyMachine, "readiness took \(clock.now - start)")
 
         // A call that reads the database: authentication may be answered from the API key cache (which
         // keeps its entries while the server hears of changes, and a frozen database sends none).
         start = clock.now
         let reply = try await server.rpc(raw: #"{"jsonrpc":"2.0","method":"apps.list","id":7}"#, apiKey: apiKey)
-        #expect(clock.now - start < limit, "the call took \(clock.now - start)")
+        #expect(clock.now - start < deadline + .busyMachine, "the call took \(clock.now - start)")
         #expect(reply.status == 503)
         #expect(reply.headers.first(name: "Retry-After") == "1")
         let error = (reply.json as? [String: Any])?["error"] as? [String: Any]
@@ -267,7 +266,7 @@ import Testing
         start = clock.now
         let notification = try await server.request(
             "/apple/notifications/\(token)", body: Array(#"{"signedPayload":"x.y.z"}"#.utf8), headers: [("Content-Type", "application/json")])
-        #expect(clock.now - start < limit, "the notification took \(clock.now - start)")
+        #expect(clock.now - start < deadline + .busyMachine, "the notification took \(clock.now - start)")
         #expect(notification.status == 503)
         #expect(notification.headers.first(name: "Retry-After") == "1")
     }

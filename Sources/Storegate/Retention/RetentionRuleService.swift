@@ -182,6 +182,8 @@ public struct RetentionRuleService: Sendable {
         guard let subscription = owned.first(where: { $0.originalTransactionId == request.originalTransactionId && $0.environment == request.environment })
         else { return Choice(outcome: .silence(.unknownSubscription), customer: owner) }
         var facts: RetentionFacts?
+        let now = now()
+        let state = SubscriptionState(subscription, now: now)
         for rule in rules {
             let conditions = rule.when ?? RetentionConditions()
             if conditions.needsFacts || (rule.answer.promotionalOffer?.isV1 == true), facts == nil {
@@ -190,7 +192,7 @@ public struct RetentionRuleService: Sendable {
                         appId: app.id, environment: subscription.environment, originalTransactionId: subscription.originalTransactionId, customer: owner)
                 }
             }
-            if conditions.hold(request: request, subscription: SubscriptionState(subscription, now: now()), facts: facts, now: now()) {
+            if conditions.hold(request: request, subscription: state, facts: facts, now: now) {
                 return Choice(outcome: .rule(rule, subscription, facts), customer: owner)
             }
         }

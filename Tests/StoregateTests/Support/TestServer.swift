@@ -37,6 +37,10 @@ struct TestServer {
         // The tests' own client: it checks the server's certificate against `tls` (HummingbirdTesting's does not).
         var clientConfiguration = HTTPClient.Configuration()
         clientConfiguration.tlsConfiguration = tls
+        // A kept-alive connection is given up well before the server closes it for idleness: a request sent
+        // as the server closes would meet a reset (the server closes with the request unread), which a
+        // loaded CI run once hit after a test's connection sat idle for the server's 15 s.
+        clientConfiguration.connectionPool = .init(idleTimeout: TimeAmount(configuration.idleTimeout / 3))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
         let scheme: TestHTTPScheme = configuration.tlsCertificatePath == nil ? .http : .https
         do {
