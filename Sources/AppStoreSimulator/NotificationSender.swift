@@ -21,6 +21,16 @@ public final class NotificationSender: Sendable {
     let attemptTimeout: TimeAmount
     private let deliveries = Mutex<[UUID: Task<Void, Never>]>([:])
 
+    /// The client the simulator calls developers' servers with. A kept-alive connection is given up after
+    /// 4 s idle, before the servers it calls close it (Storegate after 15 s, Node.js after 5 s): a request
+    /// sent as the server closes the connection meets a reset and counts as a failed attempt, a failed
+    /// realtime request in a performance test.
+    public static func makeHTTPClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(4))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
     public init(
         http: HTTPClient, timeScale: Double = 1, attemptTimeout: TimeAmount = .seconds(30), logger: Logger = Logger(label: "storegate.simulator.notifications")
     ) {

@@ -41,7 +41,7 @@ let config = try DatabaseConfiguration(
     maximumConnections: 20 - tenantPools.count * tenantPools.connectionsEach)
 let postgres = DatabaseClient(configuration: config, backgroundLogger: quiet)
 let pools = TenantPools(client: postgres, settings: tenantPools)
-let http = HTTPClient(eventLoopGroupProvider: .singleton)
+let http = NotificationSender.makeHTTPClient()
 let simulator = try AppStoreSimulator(sender: NotificationSender(http: http, logger: quiet))
 let vault = KeyVault(ring: MasterKeyRing(active: try MasterKey(base64: MasterKey.generate()), previous: []))
 let persistence = PostgresPersistence(client: postgres, tenantPools: pools, logger: quiet)

@@ -26,7 +26,7 @@ struct SimulatorCommand: AsyncParsableCommand {
     func run() async throws {
         Runtime.bootstrapLogging()
         let logger = Logger(label: "storegate.simulator")
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let http = NotificationSender.makeHTTPClient()
         let sender = NotificationSender(http: http, timeScale: timeScale, logger: logger)
         let simulator = try AppStoreSimulator(sender: sender)
         if let exportRoot { try simulator.ca.rootDER.write(to: URL(fileURLWithPath: exportRoot)) }

@@ -30,7 +30,7 @@ struct SimulatorHarness {
         retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50), budget: .seconds(5)),
         timeScale: Double = 0.00001, _ body: @Sendable (SimulatorHarness) async throws -> T
     ) async throws -> T {
-        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let http = NotificationSender.makeHTTPClient()
         let sender = NotificationSender(
             http: http, timeScale: timeScale, attemptTimeout: .seconds(3), logger: Logger(label: "sender", factory: { _ in SwiftLogNoOpLogHandler() }))
         // Apple's performance test, with a response-time threshold no loaded test machine misses.
