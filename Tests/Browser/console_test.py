@@ -13,6 +13,7 @@ import sys
 import urllib.parse
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
@@ -26,6 +27,22 @@ def check(condition, what):
     print(("ok   " if condition else "FAIL ") + what, flush=True)
     if not condition:
         failures.append(what)
+
+
+def left_the_document(element):
+    """Selenium's staleness_of, also for the other answer chromedriver gives while the page is being replaced
+    ("Node with given id does not belong to the document"), which staleness_of lets through as an error."""
+    def predicate(_):
+        try:
+            element.is_enabled()
+            return False
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return True
+            raise
+    return predicate
 
 
 def browser():
@@ -63,7 +80,7 @@ def main():
 
     def submit(element):
         element.click()
-        wait.until(EC.staleness_of(element))
+        wait.until(left_the_document(element))
         wait.until(EC.presence_of_element_located((By.TAG_NAME, "h1")))
 
     def customer_url(customer):
