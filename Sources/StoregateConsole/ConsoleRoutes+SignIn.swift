@@ -34,9 +34,17 @@ extension ConsoleRoutes {
         } catch ConsoleSignInRefusal.refused {
             return signInPage(request, error: "The tenant, email or password is not right.", tenant: tenant, email: email, status: .unauthorized)
         } catch ConsoleSignInRefusal.tooManyAttempts(let seconds) {
-            return signInPage(
+            var response = signInPage(
                 request, error: "Too many failed attempts; try again in \(seconds / 60) minutes or use a sign-in link.", tenant: tenant, email: email,
                 status: .tooManyRequests)
+            response.headers[.retryAfter] = String(seconds)
+            return response
+        } catch ConsoleSignInRefusal.busy(let seconds) {
+            var response = signInPage(
+                request, error: "Too many sign-ins are being checked right now; try again in a few seconds.", tenant: tenant, email: email,
+                status: .serviceUnavailable)
+            response.headers[.retryAfter] = String(seconds)
+            return response
         }
     }
 

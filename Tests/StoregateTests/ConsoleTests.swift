@@ -110,6 +110,40 @@ import Testing
         }
     }
 
+    /// 64 wrong passwords for one person and 64 for someone who does not exist, sent at once, each with a
+    /// sign-in form of its own: exactly five of each are checked (401), every other one is refused before
+    /// any hash with 429 and Retry-After, none fails; the person's right password is refused too until the
+    /// window passes, and the server stays ready.
+    @Test func aStormOfSignInsChecksOnlyThePromisedNumber() async throws {
+        try await Storefront.with(slug: "console-storm") { s in
+            _ = try await Self.person(s, "sam@example.com", .support)
+            let slug = s.tenant.tenant.slug
+            let attempts = (0..<128).map { i in (email: i % 2 == 0 ? "sam@example.com" : "nobody@example.com", browser: ConsoleClient(baseURL: s.server.baseURL)) }
+            var forms: [String] = []
+            for attempt in attempts { forms.append(try #require(try await attempt.browser.get("/console/sign-in").csrf)) }
+            let answers = try await withThrowingTaskGroup(of: (String, Int, String?).self) { group in
+                for (i, attempt) in attempts.enumerated() {
+                    let csrf = forms[i]
+                    group.addTask {
+                        let page = try await attempt.browser.post(
+                            "/console/sign-in", [("csrf", csrf), ("tenant", slug), ("email", attempt.email), ("password", "wrong guess number \(i)")])
+                        return (attempt.email, page.status, page.headers.first(name: "retry-after"))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for email in ["sam@example.com", "nobody@example.com"] {
+                let statuses = answers.filter { $0.0 == email }.map(\.1)
+                #expect(statuses.filter { $0 == 401 }.count == 5, "\(email): \(statuses.sorted())")
+                #expect(statuses.filter { $0 == 429 }.count == 59, "\(email): \(statuses.sorted())")
+            }
+            #expect(answers.filter { $0.1 == 429 }.allSatisfy { $0.2 == "900" }, "429 says when to come back")
+            let right = try await ConsoleClient(baseURL: s.server.baseURL).signIn(tenant: slug, email: "sam@example.com", password: Self.password)
+            #expect(right.status == 429, "the right password waits for the window too")
+            #expect(try await ConsoleClient(baseURL: s.server.baseURL).get("/readyz").status == 200)
+        }
+    }
+
     /// A one-time link printed for a person without a password signs them in once.
     @Test func aSignInLinkWorksOnce() async throws {
         try await Storefront.with(slug: "console-link") { s in

@@ -1,7 +1,5 @@
 import Crypto
 import Foundation
-import HummingbirdBcrypt
-import Synchronization
 
 /// Why a sign-in was refused. The message never says whether the person exists.
 public enum ConsoleSignInRefusal: Error, Equatable {
@@ -9,6 +7,8 @@ public enum ConsoleSignInRefusal: Error, Equatable {
     case refused
     /// Too many failed attempts for this person; they may try again after `retryAfter` seconds.
     case tooManyAttempts(retryAfter: Int)
+    /// Too many sign-ins are being checked at once: nothing was checked or counted; try again shortly.
+    case busy(retryAfter: Int)
 }
 
 /// The console's people: added, listed and removed by tenant (the CLI); signed in with a bcrypt-hashed
@@ -23,29 +23,32 @@ public final class ConsoleUserService: Sendable {
         /// Failed sign-ins allowed per person within `attemptWindow`.
         public var attempts = 5
         public var attemptWindow: TimeInterval = 15 * 60
-        /// bcrypt's cost (2^cost rounds).
-        public var bcryptCost: UInt8 = 12
+        /// How passwords are hashed: bcrypt's cost, and how many hashes run and wait at once.
+        public var hashing = PasswordHasher.Settings()
+        /// Sign-ins whose attempt is being counted in the database at once, and how many may wait for
+        /// that; more are answered `busy` at once. Keeps a storm of sign-ins from taking the database's
+        /// connections from everything else.
+        public var counting = (concurrent: 4, waiting: 256)
 
         public init() {}
     }
 
     let persistence: any Persistence
     public let settings: Settings
-    /// A hash to check unknown people's passwords against, so they take as long as known ones; made on
-    /// the first sign-in (a bcrypt hash takes a few hundred milliseconds of CPU).
-    private let decoyHash = Mutex<String?>(nil)
+    let hasher: PasswordHasher
+    let counting: Gate
 
     init(persistence: any Persistence, settings: Settings = Settings()) {
         self.persistence = persistence
         self.settings = settings
+        self.hasher = PasswordHasher(settings.hashing)
+        self.counting = Gate(concurrent: settings.counting.concurrent, waiting: settings.counting.waiting)
     }
 
-    private var decoy: String {
-        decoyHash.withLock { hash in
-            if let hash { return hash }
-            let made = Bcrypt.hash(Secret.token(), cost: settings.bcryptCost)
-            hash = made
-            return made
+    /// `password`'s hash, for the CLI's paths (a full hashing queue is a retryable failure there).
+    private func hash(_ password: String) async throws -> String {
+        do { return try await hasher.hash(try Validate.password(password)) } catch is Gate.Full {
+            throw StoregateError.unavailable(reason: "too many passwords are being hashed; try again")
         }
     }
 
@@ -57,7 +60,8 @@ public final class ConsoleUserService: Sendable {
         user: ConsoleUser, link: String
     ) {
         let email = try Validate.email(email)
-        let hash = try password.map { Bcrypt.hash(try Validate.password($0), cost: settings.bcryptCost) }
+        var hash: String?
+        if let password { hash = try await self.hash(password) }
         let user = ConsoleUser(id: UUID(), tenantId: tenant.id, email: email, role: role, hasPassword: hash != nil, createdAt: Date(), lastSignInAt: nil)
         let link = Secret.token()
         try await persistence.control { unit in
@@ -100,7 +104,7 @@ public final class ConsoleUserService: Sendable {
     /// Sets a person's password.
     public func setPassword(tenant: Tenant, email: String, password: String, actor: Actor) async throws {
         let email = try Validate.email(email)
-        let hash = Bcrypt.hash(try Validate.password(password), cost: settings.bcryptCost)
+        let hash = try await self.hash(password)
         try await persistence.control { unit in
             guard let found = try await unit.console.user(tenantId: tenant.id, email: email) else {
                 throw StoregateError.notFound(field: "email", value: email)
@@ -111,28 +115,43 @@ public final class ConsoleUserService: Sendable {
     }
 
     /// Signs a person in with their password: a new session's secret (for the cookie) and the session.
-    /// At most `settings.attempts` failures per person per `attemptWindow`; every failure is counted,
-    /// for people that do not exist too.
+    /// At most `settings.attempts` failures per person per `attemptWindow`, for people that do not exist too.
+    /// The attempt is counted before any hash is checked, in one statement (`ConsoleStore.reserveAttempt`),
+    /// so that attempts sent at once cannot all pass the count; a sign-in that succeeds clears the count, one
+    /// that cannot be checked now (`busy`) gives its attempt back.
     public func signIn(tenantSlug: String, email: String, password: String) async throws -> (secret: String, session: ConsoleSession) {
         let email = email.trimmingCharacters(in: .whitespaces).lowercased()
         let slug = tenantSlug.trimmingCharacters(in: .whitespaces).lowercased()
         let key = slug + "/" + email
-        let since = Date() - settings.attemptWindow
-        let found = try await persistence.control { unit -> (user: ConsoleUser, passwordHash: String?, tenant: Tenant)? in
-            if try await unit.console.failures(userKey: key, since: since) >= settings.attempts {
-                throw ConsoleSignInRefusal.tooManyAttempts(retryAfter: Int(settings.attemptWindow))
+        let at = Date()
+        let retryAfter = 5
+        // Nothing is counted when the hashes could not be checked anyway.
+        guard !hasher.isFull else { throw ConsoleSignInRefusal.busy(retryAfter: retryAfter) }
+        let found: (user: ConsoleUser, passwordHash: String?, tenant: Tenant)?
+        do {
+            found = try await counting.run {
+                try await persistence.control { unit -> (user: ConsoleUser, passwordHash: String?, tenant: Tenant)? in
+                    let counted = try await unit.console.reserveAttempt(
+                        userKey: key, at: at, since: at - settings.attemptWindow, limit: settings.attempts)
+                    guard counted else { throw ConsoleSignInRefusal.tooManyAttempts(retryAfter: Int(settings.attemptWindow)) }
+                    guard let tenant = try await unit.tenants.find(slug: slug, forUpdate: false), tenant.status == .active,
+                        let found = try await unit.console.user(tenantId: tenant.id, email: email)
+                    else { return nil }
+                    return (found.user, found.passwordHash, tenant)
+                }
             }
-            guard let tenant = try await unit.tenants.find(slug: slug, forUpdate: false), tenant.status == .active,
-                let found = try await unit.console.user(tenantId: tenant.id, email: email)
-            else { return nil }
-            return (found.user, found.passwordHash, tenant)
+        } catch is Gate.Full {
+            throw ConsoleSignInRefusal.busy(retryAfter: retryAfter)
         }
-        let matches = Bcrypt.verify(password, hash: found?.passwordHash ?? decoy) && found?.passwordHash != nil
-        guard let found, matches else {
-            try await persistence.control { try await $0.console.recordFailure(userKey: key) }
-            throw ConsoleSignInRefusal.refused
+        let matches: Bool
+        do {
+            matches = try await hasher.verify(password, hash: found?.passwordHash ?? hasher.decoy) && found?.passwordHash != nil
+        } catch is Gate.Full {
+            try await persistence.control { try await $0.console.releaseAttempt(userKey: key, at: at) }
+            throw ConsoleSignInRefusal.busy(retryAfter: retryAfter)
         }
-        return try await start(found.user, tenant: found.tenant, how: "password")
+        guard let found, matches else { throw ConsoleSignInRefusal.refused }
+        return try await start(found.user, tenant: found.tenant, how: "password", clearingAttemptsOf: key)
     }
 
     /// Signs a person in with a one-time link, which cannot be used again.
@@ -147,10 +166,13 @@ public final class ConsoleUserService: Sendable {
         return try await start(user, tenant: tenant, how: "link")
     }
 
-    private func start(_ user: ConsoleUser, tenant: Tenant, how: String) async throws -> (secret: String, session: ConsoleSession) {
+    private func start(
+        _ user: ConsoleUser, tenant: Tenant, how: String, clearingAttemptsOf key: String? = nil
+    ) async throws -> (secret: String, session: ConsoleSession) {
         let secret = Secret.token()
         let session = ConsoleSession(user: user, tenant: tenant, csrfToken: Secret.token(), expiresAt: Date() + settings.sessionLifetime)
         try await persistence.control { unit in
+            if let key { try await unit.console.clearAttempts(userKey: key) }
             try await unit.console.addSession(secretHash: Self.hash(secret), userId: user.id, csrfToken: session.csrfToken, expiresAt: session.expiresAt)
             try await unit.inTenant(tenant).audit(user.actor, "console.signIn", ["with": how])
         }

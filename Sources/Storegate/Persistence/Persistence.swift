@@ -417,7 +417,7 @@ public protocol WebhookDeliveryStore: Sendable {
 }
 
 /// The console's people (by tenant), their sessions and one-time sign-in links (kept as hashes of their
-/// secrets), and failed sign-ins (to limit attempts).
+/// secrets), and sign-in attempts (to limit them).
 public protocol ConsoleStore: Sendable {
     /// Adds a person unless the tenant has one with this email; returns whether it was added.
     func add(_ user: ConsoleUser, passwordHash: String?) async throws -> Bool
@@ -434,9 +434,15 @@ public protocol ConsoleStore: Sendable {
     /// An unexpired session, with its person.
     func session(secretHash: Data) async throws -> (user: ConsoleUser, csrfToken: String, expiresAt: Date)?
     func removeSession(secretHash: Data) async throws
-    func recordFailure(userKey: String) async throws
-    /// Failed sign-ins since `since` (older ones are dropped as they are counted).
-    func failures(userKey: String, since: Date) async throws -> Int
+    /// Counts a sign-in attempt for `userKey` at `at`, in one statement, when fewer than `limit` were made since
+    /// `since`; returns false, counting nothing, when `limit` were. Attempts made at once are counted one after
+    /// the other, so no more than `limit` ever pass. An attempt stays counted until it is older than `since`
+    /// or the key's attempts are cleared.
+    func reserveAttempt(userKey: String, at: Date, since: Date, limit: Int) async throws -> Bool
+    /// Gives back the attempt counted at `at` (one that was not checked).
+    func releaseAttempt(userKey: String, at: Date) async throws
+    /// Forgets the key's attempts (a sign-in that succeeded).
+    func clearAttempts(userKey: String) async throws
 }
 
 public protocol DailyFiguresStore: Sendable {

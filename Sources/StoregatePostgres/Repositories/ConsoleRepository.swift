@@ -94,15 +94,34 @@ struct ConsoleRepository: ConsoleStore {
         try await conn.run("DELETE FROM storegate.console_sessions WHERE secret_hash = \(secretHash)", logger: logger)
     }
 
-    func recordFailure(userKey: String) async throws {
-        try await conn.run("INSERT INTO storegate.console_sign_in_failures (user_key) VALUES (\(userKey))", logger: logger)
-    }
-
-    func failures(userKey: String, since: Date) async throws -> Int {
+    func reserveAttempt(userKey: String, at: Date, since: Date, limit: Int) async throws -> Bool {
+        // ON CONFLICT locks the key's row: attempts sent at once wait for each other and each sees the one
+        // before. Keys left alone past the window are dropped a few at a time.
         try await conn.first(
             """
-            WITH old AS (DELETE FROM storegate.console_sign_in_failures WHERE user_key = \(userKey) AND failed_at < \(since))
-            SELECT count(*)::bigint FROM storegate.console_sign_in_failures WHERE user_key = \(userKey) AND failed_at >= \(since)
-            """, as: Int.self, logger: logger) ?? 0
+            WITH idle AS (
+                DELETE FROM storegate.console_sign_in_attempts WHERE user_key IN (
+                    SELECT user_key FROM storegate.console_sign_in_attempts
+                    WHERE last_attempt_at < \(since) AND user_key <> \(userKey) LIMIT 8 FOR UPDATE SKIP LOCKED))
+            INSERT INTO storegate.console_sign_in_attempts AS a (user_key, attempted_at, last_attempt_at)
+            VALUES (\(userKey), ARRAY[\(at)]::timestamptz[], \(at))
+            ON CONFLICT (user_key) DO UPDATE
+            SET attempted_at = ARRAY(SELECT t FROM unnest(a.attempted_at) t WHERE t >= \(since)) || \(at)::timestamptz,
+                last_attempt_at = \(at)
+            WHERE (SELECT count(*) FROM unnest(a.attempted_at) t WHERE t >= \(since)) < \(limit)
+            RETURNING true
+            """, as: Bool.self, logger: logger) ?? false
+    }
+
+    func releaseAttempt(userKey: String, at: Date) async throws {
+        try await conn.run(
+            """
+            UPDATE storegate.console_sign_in_attempts SET attempted_at = array_remove(attempted_at, \(at)::timestamptz)
+            WHERE user_key = \(userKey)
+            """, logger: logger)
+    }
+
+    func clearAttempts(userKey: String) async throws {
+        try await conn.run("DELETE FROM storegate.console_sign_in_attempts WHERE user_key = \(userKey)", logger: logger)
     }
 }

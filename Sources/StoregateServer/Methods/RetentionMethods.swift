@@ -278,7 +278,7 @@ enum RetentionMethods {
         let started = try await call.services.retention.startPerformanceTest(
             target(call, p.bundleId, p.environment), originalTransactionId: p.originalTransactionId, actor: call.caller.actor)
         return PerformanceTest(
-            requestId: started.requestId ?? "", maxConcurrentRequests: started.config.maxConcurrentRequests, totalRequests: started.config.totalRequests,
+            requestId: started.requestId, maxConcurrentRequests: started.config.maxConcurrentRequests, totalRequests: started.config.totalRequests,
             totalDuration: started.config.totalDuration, responseTimeThreshold: started.config.responseTimeThreshold,
             successRateThreshold: started.config.successRateThreshold)
     }
