@@ -5,7 +5,9 @@ import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
+import PostgresNIO
 import Storegate
+import StoregatePostgres
 import Testing
 
 /// Apple's Get Retention Message requests at `/apple/retention/<token>`, answered by the app's rules: sent by
@@ -48,9 +50,15 @@ import Testing
         return exchange["answer"] as? [String: Any] ?? [:]
     }
 
-    static func answered(_ s: Storefront) async throws -> [[String: Any]] {
-        let result = try await s.result("events.list", ["types": ["retention.answered"], "limit": 100])
-        return (result["events"] as? [[String: Any]] ?? []).compactMap { $0["data"] as? [String: Any] }
+    /// The `retention.answered` events' data, once there are `count`: an answer is recorded after it is sent.
+    static func answered(_ s: Storefront, count: Int) async throws -> [[String: Any]] {
+        var events: [[String: Any]] = []
+        try await s.eventually("\(count) retention answers recorded") {
+            let result = try await s.result("events.list", ["types": ["retention.answered"], "limit": 100])
+            events = (result["events"] as? [[String: Any]] ?? []).compactMap { $0["data"] as? [String: Any] }
+            return events.count >= count
+        }
+        return events
     }
 
     @Test func theFirstRuleThatHoldsAnswersWithAFreshOffer() async throws {
@@ -108,7 +116,7 @@ import Testing
             #expect(s.sim.key.publicKey.isValidSignature(der, for: Data(payload.utf8)))
 
             // Every answer is evented, with the rule and never a signature.
-            let events = try await Self.answered(s)
+            let events = try await Self.answered(s, count: 7)
             #expect(
                 events.map { $0["rule"] as? String ?? "-" } == [
                     "stay-english", "stay-english", "switch-french", "-", "in-billing-retry", "refunded-before", "stay-english",
@@ -128,6 +136,34 @@ import Testing
             }
             #expect(results["result"] as? String == "PASS", "\(results)")
             #expect(results["successRate"] as? Int == 100, "\(results)")
+        }
+    }
+
+    /// An answer that is not ready by its deadline (counted from the request's arrival) is not sent late:
+    /// Apple gets `{}`, and the event says the answer was cut and at which step. Here the step is held up by a
+    /// lock on the tenant's subscriptions, taken by another session as a slow migration would.
+    @Test func anAnswerPastItsDeadlineIsSentAsNothingAndRecordedAsCut() async throws {
+        try await Storefront.with(slug: "retention-cut", retention: RetentionRuleService.Settings(deadline: .seconds(3))) { s in
+            _ = try await s.result("retention.rules.set", ["bundleId": Storefront.bundleId, "rules": [Self.rules[2]]])
+            let ada = try #require(try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("ada-device")).originalTransactionId)
+            try await s.processed(1)
+            _ = try await s.result("retention.realtimeURL.configure", ["bundleId": Storefront.bundleId])
+            let schema = try TenantSchema(validating: s.tenant.tenant.storageName).sql
+            try await s.services.postgres.client.withConnection { conn in
+                _ = try await conn.query("BEGIN", logger: s.services.postgres.logger)
+                _ = try await conn.query("LOCK TABLE \(unescaped: schema).subscriptions IN ACCESS EXCLUSIVE MODE", logger: s.services.postgres.logger)
+                #expect(try await Self.ask(s, ada).isEmpty, "Apple got {} at the deadline")
+                _ = try await conn.query("ROLLBACK", logger: s.services.postgres.logger)
+            }
+            let cut = try #require(try await Self.answered(s, count: 1).first)
+            #expect(cut["unanswered"] as? String == "cut" && cut["answer"] == nil, "\(cut)")
+            let why = try #require(cut["cut"] as? String)
+            #expect(why.contains("not ready 3000 ms after the request arrived") && why.contains("choosing a rule"), "\(why)")
+
+            // With the lock gone, the same request is answered with the rule's offer, and recorded so.
+            #expect(try await Self.ask(s, ada)["promotionalOffer"] != nil)
+            let answered = try await Self.answered(s, count: 2)
+            #expect(answered.map { $0["rule"] as? String } == [nil, "stay-english"] && answered[1]["cut"] == nil, "\(answered)")
         }
     }
 
@@ -202,7 +238,7 @@ import Testing
             #expect(own.status == 200 && own.text == "{}", "the app's own Production request; its subscription is a Sandbox one: \(own.text)")
             #expect(try await s.server.request("/apple/retention/" + sandbox, body: Array(#"{"signed":1}"#.utf8)).status == 400)
             #expect(try await Self.post(s, token: String(repeating: "A", count: 43), Self.request(id)).status == 404)
-            let events = try await Self.answered(s)
+            let events = try await Self.answered(s, count: 2)
             #expect(events.map { $0["unanswered"] as? String } == ["noRuleHeld", "unknownSubscription"], "refused requests are not answers")
         }
     }
@@ -227,8 +263,10 @@ import Testing
             // Tenant B has no such subscription: B's rule that always holds does not answer for A's customer.
             let crossed = try await Self.post(s, token: otherToken, Self.request(id))
             #expect(crossed.status == 200 && crossed.text == "{}", Comment(rawValue: crossed.text))
-            let bEvents = try await s.services.events.list(tenant: other.tenant.tenant, after: nil, types: [.retentionAnswered], limit: 10).events
-            #expect(bEvents.count == 1)
+            try await s.eventually("tenant B's answer recorded") {
+                try await s.services.events.list(tenant: other.tenant.tenant, after: nil, types: [.retentionAnswered], limit: 10).events.count == 1
+            }
+            #expect(try await Self.answered(s, count: 1).count == 1, "A's feed has A's answer only")
         }
     }
 

@@ -134,7 +134,8 @@ import Testing
     @Test func aCustomersTimelineIsTheirStoryInOrder() async throws {
         try await Storefront.with(slug: "timeline") { s in
             func token(_ customerId: String) async throws -> UUID {
-                try #require(UUID(uuidString: try await s.result("accounts.ensure", ["customerId": customerId])["appAccountToken"] as? String ?? ""))
+                let token = try await s.result("accounts.ensure", ["customerId": customerId])["appAccountToken"] as? String
+                return try #require(token.flatMap(UUID.init(uuidString:)))
             }
             let hal = try await token("hal")
             let bought = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("hal-device", token: hal))

@@ -54,8 +54,10 @@ enum Events {
         let signedDate: Date
         let rule: String?
         let answer: RetentionAnswer?
-        /// noRules, noRuleHeld, unknownSubscription or tenantSuspended.
+        /// noRules, noRuleHeld, unknownSubscription, tenantSuspended, or cut (Apple got `{}`: see `cut`).
         let unanswered: String?
+        /// Why the answer was cut: not ready by its deadline (and at which step), or not sent.
+        let cut: String?
     }
 
     struct PurchaseCreated: Encodable {

@@ -1,21 +1,25 @@
 import AppStoreServer
 import Foundation
 import Logging
+import Synchronization
 
 /// An app's retention rules, and the answers they give to Apple's Get Retention Message requests
 /// (`POST /apple/retention/<token>`): Apple's signed request verified as the app's, the subscription it
 /// names found (through the holdings cache), the first rule that holds chosen, a promotional offer signed
-/// fresh with the app's key, and the answer audited and evented (`retention.answered`) before it is sent.
+/// fresh with the app's key; once the answer has been sent, it is audited and evented (`retention.answered`)
+/// as Apple received it.
 ///
 /// Nothing that fails on Storegate's side reaches Apple as an error: no rule, a subscription Storegate does
-/// not know, a suspended tenant, a database away or an answer slower than `Settings.deadline` are answered
-/// `{}`, and Apple shows the app's default message. A request Storegate cannot trust is refused (403):
+/// not know, a suspended tenant, a database away or an answer not ready `Settings.deadline` after the request
+/// arrived are answered `{}`, and Apple shows the app's default message. A cut answer is recorded as cut,
+/// with the step it was at. A request Storegate cannot trust is refused (403):
 /// another chain, another app or environment, or a `signedDate` outside the settings' window (a request
 /// replayed later; Apple signs each request as it sends it).
 public struct RetentionRuleService: Sendable {
     /// How requests are judged: how far a request's `signedDate` may lie from now (`past` before, 5 minutes by
-    /// default for clocks apart and a slow network; `future` after, 1 minute), and how long an answer may
-    /// take before Storegate answers `{}` instead (400 ms: Apple allows 700, its performance test 500).
+    /// default for clocks apart and a slow network; `future` after, 1 minute), and how long after the
+    /// request's arrival an answer may be sent: past it Storegate sends `{}` instead (400 ms: Apple allows
+    /// 700, its performance test 500; the rest is for the network and a busy machine).
     public struct Settings: Sendable {
         public var past: Duration
         public var future: Duration
@@ -90,8 +94,8 @@ public struct RetentionRuleService: Sendable {
 
     /// What to answer Apple.
     public enum Outcome: Sendable {
-        /// 200 with this body (`{}` when nothing is answered).
-        case answered(RealtimeResponseBody)
+        /// 200 with the reply's body (`{}` when nothing is answered); `sent(_:)` records it once it was sent.
+        case answered(RetentionReply)
         /// No app has this token: 404.
         case unknownToken
         /// The body is not `{"signedPayload": …}`: 400.
@@ -103,27 +107,71 @@ public struct RetentionRuleService: Sendable {
     /// Why nothing was answered, as `retention.answered` reports it.
     enum Silence: String, Sendable {
         case noRules, noRuleHeld, unknownSubscription, tenantSuspended
+        /// The answer was not ready by the deadline: `{}` was sent instead (the event's `cut` says why).
+        case cut
     }
 
-    public func answer(token: String, body: Data) async -> Outcome {
+    /// The steps of an answer, as a cut one reports where it was.
+    enum Step: String, Sendable {
+        case findingTheApp = "finding the app", verifying = "verifying Apple's signature", choosing = "choosing a rule",
+            signing = "signing the offer"
+    }
+
+    /// An answer's progress: what a cut answer can still record.
+    final class Progress: Sendable {
+        struct State {
+            var step = Step.findingTheApp
+            var target: WebhookTarget?
+            var request: DecodedRealtimeRequestBody?
+            var choice: Choice?
+        }
+        let state = Mutex(State())
+        func update(_ change: (inout State) -> Void) { state.withLock { change(&$0) } }
+        var current: State { state.withLock { $0 } }
+    }
+
+    /// Answers Apple's request that arrived at `arrival`: whatever is not ready `settings.deadline` after it
+    /// is cut, and `{}` is answered instead.
+    public func answer(token: String, body: Data, arrival: ContinuousClock.Instant = .now) async -> Outcome {
         guard token.utf8.count == 43, token.utf8.allSatisfy({ $0.isBase64URL }) else { return .unknownToken }
         guard let signed = (try? JSONDecoder().decode(RealtimeRequestBody.self, from: body))?.signedPayload else { return .malformedBody }
-        let target: WebhookTarget
+        let progress = Progress()
+        let deadline = arrival + settings.deadline
         do {
-            guard
-                let found = try await webhooks.value(
-                    for: token, loadIfFound: { try await persistence.control(.read) { try await $0.webhook(token: token) }.map(WebhookTarget.init) })
-            else { return .unknownToken }
-            target = found
+            return try await within(deadline) { try await answer(token: token, signed: signed, progress: progress) }
         } catch {
-            logger.warning("retention request not answered: its app could not be read", metadata: ["error": "\(error)"])
-            return .answered(RealtimeResponseBody())
+            let state = progress.current
+            let cut = error is Cut
+            let why =
+                cut
+                ? "the answer was not ready \(Int((settings.deadline.seconds * 1000).rounded())) ms after the request arrived: Storegate was \(state.step.rawValue)"
+                : "it failed while \(state.step.rawValue): \(error)"
+            logger.warning(
+                cut ? "retention request answered with nothing: cut at its deadline" : "retention request answered with nothing: it failed",
+                metadata: ["request": "\(state.request?.requestIdentifier.description ?? "unverified")", "step": "\(state.step.rawValue)", "why": "\(why)"])
+            // A request not verified yet is not written to any tenant's feed: anyone can send one.
+            guard let target = state.target, let request = state.request else { return .answered(RetentionReply()) }
+            var choice = state.choice ?? Choice(outcome: .silence(.cut))
+            choice.answer = nil
+            return .answered(RetentionReply(service: self, request: request, target: target, choice: choice, cut: cut ? why : nil))
+        }
+    }
+
+    /// The answer's work up to the reply, each step noted in `progress`.
+    func answer(token: String, signed: String, progress: Progress) async throws -> Outcome {
+        guard
+            let target = try await webhooks.value(
+                for: token, loadIfFound: { try await persistence.control(.read) { try await $0.webhook(token: token) }.map(WebhookTarget.init) })
+        else { return .unknownToken }
+        progress.update {
+            $0.target = target
+            $0.step = .verifying
         }
         let request: DecodedRealtimeRequestBody
         switch await verification.verifier(app: target.app, environment: target.webhook.environment).verify(signed, as: .realtimeRequest) {
         case .invalid(let failure) where failure.isRetryable:
             logger.warning("retention request not answered: it could not be verified now", metadata: ["reason": "\(failure)"])
-            return .answered(RealtimeResponseBody())
+            return .answered(RetentionReply())
         case .invalid(let failure):
             return .refused(code: failure.code, reason: failure.description)
         case .valid(let verified):
@@ -138,26 +186,27 @@ public struct RetentionRuleService: Sendable {
                 code: "signedDate",
                 reason: "signedDate \(request.signedDate) is outside the accepted window (\(settings.past) before now to \(settings.future) after)")
         }
-        do {
-            return .answered(try await within(settings.deadline) { try await answer(request, for: target) })
-        } catch {
-            logger.warning(
-                "retention request answered with nothing: it failed", metadata: ["request": "\(request.requestIdentifier)", "error": "\(error)"])
-            return .answered(RealtimeResponseBody())
+        progress.update {
+            $0.request = request
+            $0.step = .choosing
         }
+        return .answered(try await answer(request, for: target, progress: progress))
     }
 
-    /// The answer to a verified request, recorded before it is returned.
-    func answer(_ request: DecodedRealtimeRequestBody, for target: WebhookTarget) async throws -> RealtimeResponseBody {
+    /// The answer to a verified request, to be recorded once it is sent.
+    func answer(_ request: DecodedRealtimeRequestBody, for target: WebhookTarget, progress: Progress) async throws -> RetentionReply {
         let (tenant, app) = (target.tenant, target.app)
         var choice = try await choose(request, tenant: tenant, app: app)
+        progress.update {
+            $0.choice = choice
+            $0.step = .signing
+        }
         var body = RealtimeResponseBody()
         if case .rule(let rule, let subscription, let facts) = choice.outcome {
             body = try await make(rule.answer, request: request, tenant: tenant, app: app, subscription: subscription, facts: facts)
             choice.answer = Self.reported(rule.answer, request: request)
         }
-        try await record(choice, request: request, target: target)
-        return body
+        return RetentionReply(body: body, service: self, request: request, target: target, choice: choice)
     }
 
     struct Choice {
@@ -240,24 +289,27 @@ public struct RetentionRuleService: Sendable {
         return answer
     }
 
-    /// `retention.answered` in the tenant's feed and an audit entry, written together (each group-committed).
-    func record(_ choice: Choice, request: DecodedRealtimeRequestBody, target: WebhookTarget) async throws {
+    /// `retention.answered` in the tenant's feed and an audit entry, written together (each group-committed):
+    /// the choice as sent, or, for a cut answer, the choice made so far and why it was cut.
+    func record(_ choice: Choice, request: DecodedRealtimeRequestBody, target: WebhookTarget, cut: String?) async throws {
         var rule: String?
-        var silence: Silence?
+        var silence: Silence? = cut == nil ? nil : .cut
         switch choice.outcome {
         case .rule(let chosen, _, _): rule = chosen.name
-        case .silence(let reason): silence = reason
+        case .silence(let reason): silence = silence ?? reason
         }
         let event = try NewEvent(
             .retentionAnswered, appId: target.app.id, environment: request.environment, customer: choice.customer,
             data: Events.RetentionAnswered(
                 requestIdentifier: request.requestIdentifier.description, originalTransactionId: request.originalTransactionId, productId: request.productId,
-                userLocale: request.userLocale, signedDate: request.signedDate.date, rule: rule, answer: choice.answer, unanswered: silence?.rawValue))
+                userLocale: request.userLocale, signedDate: request.signedDate.date, rule: rule, answer: choice.answer, unanswered: silence?.rawValue,
+                cut: cut))
         var detail = [
             "bundleId": target.app.bundleId, "environment": request.environment.rawValue, "requestIdentifier": request.requestIdentifier.description,
         ]
         detail["rule"] = rule
         detail["unanswered"] = silence?.rawValue
+        detail["cut"] = cut
         detail["offerIdentifier"] = choice.answer?.promotionalOffer?.offerIdentifier
         let audit = AuditBatcher.Entry(actor: "apple:retention", tenantId: target.tenant.id, action: "retention.answered", detail: detail)
         async let evented: Void = events.record((target.tenant, event), key: target.tenant.id)
@@ -265,18 +317,41 @@ public struct RetentionRuleService: Sendable {
         try await evented
     }
 
-    /// `body`'s value, or a failure once `limit` has passed (the body is cancelled).
-    func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
+    /// An answer not ready by its deadline.
+    struct Cut: Error {}
+
+    /// `body`'s value, or `Cut` as soon as `deadline` passes: the body is cancelled then and not waited for
+    /// (a database call may not end at once when cancelled, and Apple's answer must not wait for it).
+    func within<T: Sendable>(_ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let race = Race<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.pending.withLock { $0 = continuation }
+                let work = Task {
+                    let result: Result<T, any Error>
+                    do { result = .success(try await body()) } catch { result = .failure(error) }
+                    race.pending.withLock { $0.take() }?.resume(with: result)
+                    race.tasks.withLock { $0.timer }?.cancel()
+                }
+                let timer = Task {
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    guard let late = race.pending.withLock({ $0.take() }) else { return }
+                    work.cancel()
+                    late.resume(throwing: Cut())
+                }
+                race.tasks.withLock { $0 = (work, timer) }
             }
-            defer { group.cancelAll() }
-            guard let value = try await group.next(), let value else { throw StoregateError.unavailable(reason: "not answered within \(limit)") }
-            return value
+        } onCancel: {
+            let (work, timer) = race.tasks.withLock { $0 }
+            work?.cancel()
+            timer?.cancel()
         }
+    }
+
+    /// The work and the deadline racing to answer: whichever comes first takes the continuation.
+    private final class Race<T: Sendable>: Sendable {
+        let pending = Mutex<CheckedContinuation<T, any Error>?>(nil)
+        let tasks = Mutex<(work: Task<Void, Never>?, timer: Task<Void, Never>?)>((nil, nil))
     }
 }
 

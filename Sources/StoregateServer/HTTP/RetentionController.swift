@@ -19,6 +19,8 @@ struct RetentionController: Sendable {
     }
 
     func receive(_ request: Request, context: StoregateRequestContext) async throws -> Response {
+        // Apple's clock starts when it sends: the deadline counts from here, before the body is read.
+        let arrival = ContinuousClock.now
         let token = try context.parameters.require("token")
         let body: ByteBuffer
         do {
@@ -26,10 +28,23 @@ struct RetentionController: Sendable {
         } catch {
             return Response(status: .contentTooLarge)
         }
-        switch await rules.answer(token: token, body: Data(body.readableBytesView)) {
-        case .answered(let answer):
-            let json = (try? Self.encoder.encode(answer)) ?? Data("{}".utf8)
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
+        switch await rules.answer(token: token, body: Data(body.readableBytesView), arrival: arrival) {
+        case .answered(let reply):
+            let json = ByteBuffer(bytes: (try? Self.encoder.encode(reply.body)) ?? Data("{}".utf8))
+            let headers: HTTPFields = [.contentType: "application/json"]
+            // The answer is recorded once it has been written, as what Apple received.
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody(contentLength: json.readableBytes) { writer in
+                    do {
+                        try await writer.write(json)
+                        try await writer.finish(nil)
+                    } catch {
+                        await reply.sent(failure: "\(error)")
+                        throw error
+                    }
+                    await reply.sent()
+                })
         case .unknownToken:
             context.logger.warning("retention request for an unknown token")
             return Response(status: .notFound)

@@ -55,11 +55,13 @@ struct Storefront {
     /// A tenant whose app (in `environments`, Sandbox only by default) is in the simulator, served over HTTP.
     static func with<T: Sendable>(
         slug: String, sendNotifications: Bool = true, environments: [String] = ["Sandbox"],
-        reconciliation: ReconciliationSettings = TestDatabase.reconciliation, _ body: @Sendable (Storefront) async throws -> T
+        reconciliation: ReconciliationSettings = TestDatabase.reconciliation, retention: RetentionRuleService.Settings = TestDatabase.retention,
+        _ body: @Sendable (Storefront) async throws -> T
     ) async throws -> T {
         try await SimulatorHarness.with { sim in
             try await TestDatabase.with(
-                trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL, reconciliation: reconciliation
+                trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL, reconciliation: reconciliation,
+                retention: retention
             ) {
                 services, databaseURL in
                 let made = try await Fixtures.tenant(services, slug: slug, bundleId: bundleId, environments: environments)
