@@ -13,6 +13,31 @@ import Testing
         return (error?["code"] as? Int, data?["field"] as? String, (data?["appleErrorCode"] as? Int).map { APIErrorCode(rawValue: Int64($0)) })
     }
 
+    /// A full-size PNG is larger than the RPC's 1 MiB body limit: `retention.images.upload` sent alone may
+    /// carry up to its documented `maxLength`, so that length is reachable (one more character is refused
+    /// naming `png`, not cut at the door); in a batch, or for another method, the limit stands (413).
+    @Test func aFullSizeImageFitsTheDocumentedLengthNotTheBodyLimit() async throws {
+        try await Storefront.with(slug: "retention-large") { s in
+            let app = ["bundleId": Storefront.bundleId]
+            let png = PNGFixture.solid(width: 3840, height: 160).base64EncodedString()
+            #expect(png.utf8.count > 1 << 20, "larger than the body limit: \(png.utf8.count)")
+            let uploaded = try await s.result("retention.images.upload", app.merging(["imageSize": "FULL_SIZE", "png": png]) { a, _ in a })
+            #expect(uploaded["imageIdentifier"] is String)
+
+            let tooLong = try await s.call(
+                "retention.images.upload", app.merging(["imageSize": "FULL_SIZE", "png": String(repeating: "A", count: (16 << 20) + 1)]) { a, _ in a })
+            #expect(Self.error(tooLong).code == -32602 && Self.error(tooLong).field == "png", "\(tooLong)")
+
+            let call = ["jsonrpc": "2.0", "method": "retention.images.upload", "params": app.merging(["imageSize": "FULL_SIZE", "png": png]) { a, _ in a }, "id": 1] as [String: Any]
+            let batch = String(decoding: try JSONSerialization.data(withJSONObject: [call]), as: UTF8.self)
+            let refused = try await s.server.rpc(raw: batch, apiKey: s.apiKey)
+            #expect(refused.status == 413)
+            let other = try await s.server.rpc(
+                raw: #"{"jsonrpc":"2.0","method":"apps.list","params":{"x":""# + String(repeating: "a", count: 2 << 20) + #""},"id":1}"#, apiKey: s.apiKey)
+            #expect(other.status == 413)
+        }
+    }
+
     @Test func imagesMessagesDefaultsAndTheRealtimeURL() async throws {
         try await Storefront.with(slug: "retention") { s in
             let app = ["bundleId": Storefront.bundleId]

@@ -20,12 +20,7 @@ struct NotificationController: Sendable {
 
     func receive(_ request: Request, context: StoregateRequestContext) async throws -> Response {
         let token = try context.parameters.require("token")
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: maxBodyBytes)
-        } catch {
-            return Response(status: .contentTooLarge)
-        }
+        guard let body = try await request.collectBody(upTo: maxBodyBytes) else { return Response(status: .contentTooLarge) }
         do {
             switch try await ingest.receive(token: token, body: Data(body.readableBytesView)) {
             case .stored(let uuid):

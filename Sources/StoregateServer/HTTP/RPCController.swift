@@ -46,10 +46,9 @@ struct RPCController: Sendable {
             context.logger.error("authentication failed", metadata: ["error": .string(String(reflecting: error))])
             return reject(.internalServerError, .internalError)
         }
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: maxBodyBytes)
-        } catch {
+        guard let body = try await request.collectBody(upTo: max(maxBodyBytes, StoregateRPC.largestBody)),
+            body.readableBytes <= maxBodyBytes || StoregateRPC.mayBeLarge(body)
+        else {
             return reject(.contentTooLarge, RPCError(ErrorCode.payloadTooLarge, data: ["maxBodyBytes": .number(maxBodyBytes)]))
         }
         var logger = context.logger

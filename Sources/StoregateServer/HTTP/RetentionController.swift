@@ -22,12 +22,7 @@ struct RetentionController: Sendable {
         // Apple's clock starts when it sends: the deadline counts from here, before the body is read.
         let arrival = ContinuousClock.now
         let token = try context.parameters.require("token")
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: maxBodyBytes)
-        } catch {
-            return Response(status: .contentTooLarge)
-        }
+        guard let body = try await request.collectBody(upTo: maxBodyBytes) else { return Response(status: .contentTooLarge) }
         switch await rules.answer(token: token, body: Data(body.readableBytesView), arrival: arrival) {
         case .answered(let reply):
             let json = ByteBuffer(bytes: (try? Self.encoder.encode(reply.body)) ?? Data("{}".utf8))

@@ -28,14 +28,18 @@ enum RetentionMethods {
 
     // MARK: Images
 
+    /// The longest base64 PNG `retention.images.upload` takes (a 12 MiB image).
+    static let maxPNGLength = 16 << 20
+
     @RPCParams struct UploadImageParams {
         @Field(.bundleId) let bundleId: String
         @Field(.environment) let environment: AppStoreEnvironment?
         /// Your identifier of the image (default: a new UUID).
         let imageIdentifier: UUID?
         @Field(.imageSize) let imageSize: String
-        /// The PNG, base64: no transparency; a full-size image 3840 pixels wide and 160 to 2160 high.
-        @Field(.maxLength(16 << 20)) let png: String
+        /// The PNG, base64: no transparency; a full-size image 3840 pixels wide and 160 to 2160 high. The
+        /// call may be sent alone with a body past the server's `maxBodyBytes`, up to this length and 64 KiB.
+        @Field(.maxLength(RetentionMethods.maxPNGLength)) let png: String
     }
 
     @RPCObject struct ImageUploaded {

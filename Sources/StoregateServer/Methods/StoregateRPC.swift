@@ -1,6 +1,7 @@
 import Foundation
 import JSONRPC
 import Logging
+import NIOCore
 import Storegate
 
 /// What every handler gets: the authenticated caller, the request's logger and the domain services.
@@ -33,6 +34,20 @@ public enum StoregateRPC {
         // The document describes rpc.discover too, so it is generated from a first pass of the table.
         return build(discovering: document(build(discovering: .null)))
     }()
+
+    /// Methods whose documented parameters do not fit the server's `maxBodyBytes` (1 MiB by default), and
+    /// the body each may have when sent alone (not in a batch): a full-size PNG for Retention Messaging.
+    public static let largeBodies = [RetentionMethods.uploadImage.description.name: RetentionMethods.maxPNGLength + 64 * 1024]
+    static let largestBody = largeBodies.values.max() ?? 0
+
+    /// Whether a body past `maxBodyBytes` is one call of a method allowed a large body, within its allowance.
+    static func mayBeLarge(_ body: ByteBuffer) -> Bool {
+        struct Call: Decodable { let method: String }
+        guard let call = try? JSONDecoder().decode(Call.self, from: Data(body.readableBytesView)), let allowed = largeBodies[call.method] else {
+            return false
+        }
+        return body.readableBytes <= allowed
+    }
 
     /// The committed `api-spec/openrpc.json`.
     public static var documentText: String { document(registry).prettyPrinted }

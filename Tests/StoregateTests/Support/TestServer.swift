@@ -14,6 +14,7 @@ import Testing
 /// A real Storegate HTTP server on a free loopback port, and a client to talk to it.
 struct TestServer {
     let baseURL: String
+    var port: Int { URLComponents(string: baseURL)?.port ?? 0 }
     let client: HTTPClient
 
     struct Reply {
