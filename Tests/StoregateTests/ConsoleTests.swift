@@ -118,7 +118,9 @@ import Testing
         try await Storefront.with(slug: "console-storm") { s in
             _ = try await Self.person(s, "sam@example.com", .support)
             let slug = s.tenant.tenant.slug
-            let attempts = (0..<128).map { i in (email: i % 2 == 0 ? "sam@example.com" : "nobody@example.com", browser: ConsoleClient(baseURL: s.server.baseURL)) }
+            let attempts = (0..<128).map { i in
+                (email: i % 2 == 0 ? "sam@example.com" : "nobody@example.com", browser: ConsoleClient(baseURL: s.server.baseURL))
+            }
             var forms: [String] = []
             for attempt in attempts { forms.append(try #require(try await attempt.browser.get("/console/sign-in").csrf)) }
             let answers = try await withThrowingTaskGroup(of: (String, Int, String?).self) { group in

@@ -120,7 +120,9 @@ import Testing
                 // Far past the limit, from a client that said `Connection: close` and reads only once it has sent
                 // everything (as Python's urllib does): it gets the 413, not a reset.
                 let huge = Array((#"{"jsonrpc":"2.0","method":"tenant.get","params":{"x":""# + String(repeating: "a", count: 17 << 20) + #""},"id":1}"#).utf8)
-                let answer = try await RawHTTP.post(port: server.port, path: "/rpc", body: huge, headers: ["Authorization": "Bearer \(apiKey)", "Content-Type": "application/json", "Connection": "close"])
+                let answer = try await RawHTTP.post(
+                    port: server.port, path: "/rpc", body: huge,
+                    headers: ["Authorization": "Bearer \(apiKey)", "Content-Type": "application/json", "Connection": "close"])
                 #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer.prefix(200))")
                 #expect(answer.contains(#""code":1013"#))
 

@@ -28,7 +28,9 @@ import Testing
                 "retention.images.upload", app.merging(["imageSize": "FULL_SIZE", "png": String(repeating: "A", count: (16 << 20) + 1)]) { a, _ in a })
             #expect(Self.error(tooLong).code == -32602 && Self.error(tooLong).field == "png", "\(tooLong)")
 
-            let call = ["jsonrpc": "2.0", "method": "retention.images.upload", "params": app.merging(["imageSize": "FULL_SIZE", "png": png]) { a, _ in a }, "id": 1] as [String: Any]
+            let call =
+                ["jsonrpc": "2.0", "method": "retention.images.upload", "params": app.merging(["imageSize": "FULL_SIZE", "png": png]) { a, _ in a }, "id": 1]
+                as [String: Any]
             let batch = String(decoding: try JSONSerialization.data(withJSONObject: [call]), as: UTF8.self)
             let refused = try await s.server.rpc(raw: batch, apiKey: s.apiKey)
             #expect(refused.status == 413)

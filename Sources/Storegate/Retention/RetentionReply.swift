@@ -24,7 +24,10 @@ public struct RetentionReply: Sendable {
     }
 
     /// `body`, chosen as `choice` says.
-    init(body: RealtimeResponseBody, service: RetentionRuleService, request: DecodedRealtimeRequestBody, target: WebhookTarget, choice: RetentionRuleService.Choice) {
+    init(
+        body: RealtimeResponseBody, service: RetentionRuleService, request: DecodedRealtimeRequestBody, target: WebhookTarget,
+        choice: RetentionRuleService.Choice
+    ) {
         self.body = body
         self.record = Record(service: service, request: request, target: target, choice: choice, cut: nil)
     }

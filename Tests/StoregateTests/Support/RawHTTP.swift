@@ -14,7 +14,8 @@ enum RawHTTP {
 
     /// The whole answer as text, or `Failed` naming the call that failed (a reset while sending among them).
     static func post(port: Int, path: String, body: [UInt8], headers: [String: String]) async throws -> String {
-        let head = (["POST \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Content-Length: \(body.count)"] + headers.map { "\($0.key): \($0.value)" })
+        let head =
+            (["POST \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Content-Length: \(body.count)"] + headers.map { "\($0.key): \($0.value)" })
             .joined(separator: "\r\n") + "\r\n\r\n"
         let request = Array(head.utf8) + body
         return try await withCheckedThrowingContinuation { continuation in
