@@ -1,6 +1,7 @@
 import AppStoreServer
 import ArgumentParser
 import Foundation
+import NIOCore
 import KeyVault
 import Logging
 import PostgresNIO
@@ -106,6 +107,17 @@ enum Runtime {
             }
             if let reason = DatabaseUnavailable.reason(error) { throw fail("cannot reach PostgreSQL at \(location): \(reason)") }
             throw fail("database error: \(error.reason)")
+        }
+    }
+
+    /// Runs a server's life, saying in one line when its address cannot be had.
+    static func listening(host: String, port: Int, what: String, _ run: () async throws -> Void) async throws {
+        do {
+            try await run()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw fail("\(what) cannot listen on \(host):\(port): the port is in use (stop what listens there, or choose another with --port)")
+        } catch let error as IOError where error.errnoCode == EACCES || error.errnoCode == EADDRNOTAVAIL {
+            throw fail("\(what) cannot listen on \(host):\(port): \(String(cString: strerror(error.errnoCode)))")
         }
     }
 

@@ -135,7 +135,9 @@ struct ServeCommand: AsyncParsableCommand {
             configuration: configuration, storegate: services, metrics: metrics, services: [postgres.client] + [postgres.tenantPools].compactMap { $0 },
             logger: logger,
             onServerRunning: { port in log.info("storegate listening", metadata: ["port": .stringConvertible(port), "tls": .stringConvertible(tls)]) })
-        try await runUntilTerminated(app, configuration: configuration, logger: logger)
+        try await Runtime.listening(host: host, port: port, what: "storegate serve") {
+            try await runUntilTerminated(app, configuration: configuration, logger: logger)
+        }
     }
 }
 

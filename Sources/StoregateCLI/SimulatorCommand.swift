@@ -34,7 +34,9 @@ struct SimulatorCommand: AsyncParsableCommand {
             logger.info("App Store simulator listening", metadata: ["port": .stringConvertible(port)])
         }
         do {
-            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            try await Runtime.listening(host: host, port: port, what: "storegate simulator") {
+                try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            }
         } catch {
             sender.shutdown()
             try await http.shutdown()

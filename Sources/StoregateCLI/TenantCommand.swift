@@ -28,6 +28,8 @@ struct TenantCommand: AsyncParsableCommand {
             abstract: "Create or update a tenant, its apps, keys and API keys from a manifest (tenants/README.md).",
             discussion: "Idempotent: a second run with the same manifest changes nothing. A new API key is printed once.")
         @Argument(help: "One or more manifests, e.g. tenants/demo.yaml; each is applied in its own transaction.") var files: [String]
+        @Flag(help: "Accept webhook URLs that are http or reach a loopback/private address (a receiver on this machine). Development only.")
+        var allowPrivateWebhookUrls = false
 
         func run() async throws {
             var manifests: [(TenantManifest, URL)] = []
@@ -41,8 +43,9 @@ struct TenantCommand: AsyncParsableCommand {
                 }
             }
             let list = manifests
+            let allowPrivate = allowPrivateWebhookUrls
             try await Runtime.run { services in
-                let applier = ManifestApplier(services: services)
+                let applier = ManifestApplier(services: services, webhooks: allowPrivate ? services.webhooks.allowingPrivateURLs() : nil)
                 for (manifest, url) in list {
                     let result = try await applier.apply(
                         manifest, baseDirectory: url.deletingLastPathComponent(), environment: Runtime.environment, actor: .cli)

@@ -223,6 +223,25 @@ import Testing
     /// A database that cannot be reached fails with where it is and PostgreSQL's own reason, without waiting
     /// out retries or a readiness loop. (The bound is far above the ~1 s this takes on an idle machine: it
     /// catches a wait, it does not measure speed; a debug CLI launched beside the parallel suite took 9 s.)
+    /// `serve` and `simulator` on a port something else listens on fail in one line naming the address.
+    @Test func aPortInUseIsNamedInOneLine() async throws {
+        try await SimulatorHarness.with { sim in
+            let port = try #require(URLComponents(string: sim.baseURL)?.port)
+            try await TestDatabase.with { _, url in
+                for (command, name) in [
+                    (["serve", "--port", "\(port)", "--no-ocsp"], "storegate serve"), (["simulator", "--port", "\(port)"], "storegate simulator"),
+                ] {
+                    let run = try await Self.storegate(command, environment: ["STOREGATE_DATABASE_URL": url])
+                    #expect(run.status == 1, "\(command): \(run.stderr)")
+                    #expect(
+                        run.stderr.hasSuffix(
+                            "storegate: error: \(name) cannot listen on 127.0.0.1:\(port): the port is in use (stop what listens there, or choose another with --port)\n"
+                        ), "\(run.stderr)")
+                }
+            }
+        }
+    }
+
     @Test func anUnreachableDatabaseFailsFastNamingWhereAndWhy() async throws {
         let port = try FreePort.find()
         let admin = try #require(URLComponents(string: TestDatabase.adminURL))

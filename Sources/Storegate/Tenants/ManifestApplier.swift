@@ -19,8 +19,13 @@ public struct ApplyResult: Sendable {
 /// (an endpoint whose URL is declared gets the declared filters; one not declared stays).
 public struct ManifestApplier: Sendable {
     let services: Services
+    /// The tenant's webhook endpoints: `services.webhooks`, or one accepting local receivers (development).
+    let webhooks: WebhookService
 
-    public init(services: Services) { self.services = services }
+    public init(services: Services, webhooks: WebhookService? = nil) {
+        self.services = services
+        self.webhooks = webhooks ?? services.webhooks
+    }
 
     struct CheckedApp {
         let bundleId: String
@@ -60,7 +65,7 @@ public struct ManifestApplier: Sendable {
         var webhooks: [WebhookEndpointSpec] = []
         for (i, webhook) in manifest.webhooks.enumerated() {
             var spec = webhook.spec
-            spec.url = try await services.webhooks.policy.validate(spec.url, field: "webhooks[\(i)].url")
+            spec.url = try await self.webhooks.policy.validate(spec.url, field: "webhooks[\(i)].url")
             guard !webhooks.contains(where: { $0.url == spec.url }) else { throw StoregateError.invalid(field: "webhooks[\(i)].url", reason: "appears twice") }
             webhooks.append(spec)
         }
@@ -153,7 +158,7 @@ public struct ManifestApplier: Sendable {
                 _ = try await unit.webhookEndpoints.update(existing)
                 result.changes.append("webhook \(spec.url): updated")
             } else {
-                let created = try await services.webhooks.insert(url: spec.url, filters, actor: actor, in: unit)
+                let created = try await self.webhooks.insert(url: spec.url, filters, actor: actor, in: unit)
                 result.createdWebhooks.append(created)
                 result.changes.append("webhook \(spec.url): added")
             }

@@ -44,6 +44,7 @@ public func buildApplication(
     RPCController(engine: engine, services: storegate, publicURL: publicURL, maxBodyBytes: configuration.maxBodyBytes, metrics: metrics)
         .addRoutes(to: router)
     HealthController(services: storegate, metrics: metrics).addRoutes(to: router)
+    IndexController().addRoutes(to: router)
     NotificationController(ingest: storegate.notifications).addRoutes(to: router)
     RetentionController(rules: storegate.retentionRules).addRoutes(to: router)
     try ConsoleRoutes<StoregateRequestContext>(services: storegate).addRoutes(to: router)

@@ -7,7 +7,10 @@ import NIOHTTP1
 /// (a test reads where they go), forms posted url-encoded.
 final class ConsoleClient: Sendable {
     let baseURL: String
-    private let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+    /// One client for every browser (each has its own cookies): a client per browser would be shut down as
+    /// it goes, and `syncShutdown` blocks one of the two threads that run every test's tasks.
+    private static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+    private var client: HTTPClient { Self.client }
     private let jar = JarBox()
 
     final class JarBox: @unchecked Sendable {
@@ -33,8 +36,6 @@ final class ConsoleClient: Sendable {
     }
 
     init(baseURL: String) { self.baseURL = baseURL }
-
-    deinit { try? client.syncShutdown() }
 
     subscript(cookie name: String) -> String? { jar[name] }
 
