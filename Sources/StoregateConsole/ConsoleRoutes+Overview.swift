@@ -68,7 +68,7 @@ extension ConsoleRoutes {
     }
 
     func search(_ request: Request, _ session: ConsoleSession) async throws -> Response {
-        let query = request.uri.queryParameters["q"].map(String.init) ?? ""
+        let query = Form(query: request)["q"] ?? ""
         var frame = Pages.Frame(title: "Find a customer", session: session)
         frame.query = query
         do {

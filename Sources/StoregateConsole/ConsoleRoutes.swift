@@ -38,10 +38,9 @@ public struct ConsoleRoutes<Context: RequestContext>: Sendable {
         router.get("/console/search") { request, _ in try await signedIn(request) { session in try await search(request, session) } }
         router.get("/console/customer") { request, _ in
             try await signedIn(request) { session in
-                let query = request.uri.queryParameters
+                let query = Form(query: request)
                 return try await customer(
-                    query["id"].map(String.init) ?? "", session, flash: query["done"].flatMap { Self.done[String($0)] },
-                    after: query["after"].flatMap { Int64($0) })
+                    query["id"] ?? "", session, flash: query["done"].flatMap { Self.done[$0] }, after: query["after"].flatMap { Int64($0) })
             }
         }
         router.post("/console/customer/extend") { request, _ in try await act(request) { try await extend($0, $1) } }

@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
 
-/// A posted `application/x-www-form-urlencoded` form: at most 16 KiB, its fields by name (the last value
-/// wins), trimmed of surrounding spaces.
+/// A form's fields, `application/x-www-form-urlencoded` (`+` a space, then percent-decoded): a posted body
+/// of at most 16 KiB, or a GET form's query. Fields by name (the last value wins), trimmed of surrounding
+/// spaces.
 struct Form: Sendable {
     static let maxBytes = 16 * 1024
     private let fields: [String: String]
@@ -10,6 +11,11 @@ struct Form: Sendable {
     init(_ request: Request) async throws {
         let body = try await request.body.collect(upTo: Self.maxBytes)
         self.init(String(buffer: body))
+    }
+
+    /// A GET form: the request's query (Hummingbird's `queryParameters` leaves `+` as it is).
+    init(query request: Request) {
+        self.init(request.uri.query ?? "")
     }
 
     init(_ text: String) {

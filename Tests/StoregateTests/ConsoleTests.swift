@@ -165,7 +165,8 @@ import Testing
     }
 
     /// Support finds a customer by any identifier: their id, appAccountToken, a transaction ID, and an order
-    /// ID Storegate had not seen (looked up with Apple, then kept).
+    /// ID Storegate had not seen (looked up with Apple, then kept); the query decoded as a form (`+` a space)
+    /// and trimmed.
     @Test func aCustomerIsFoundByAnyIdentifier() async throws {
         try await Storefront.with(slug: "console-search") { s in
             let ann = try await s.result("accounts.ensure", ["customerId": "ann"])
@@ -181,8 +182,16 @@ import Testing
                 let found = try await browser.get("/console/search?q=\(query)")
                 #expect(found.location == "/console/customer?id=ann", "\(query)")
             }
-            let missing = try await browser.get("/console/search?q=nobody")
-            #expect(missing.status == 404 && missing.text.contains("No customer matches"))
+            // As a browser sends a GET form: spaces as `+`, the rest percent-encoded; surrounding spaces trimmed.
+            _ = try await s.result("accounts.ensure", ["customerId": "ann smith@example.org"])
+            for query in ["ann+smith%40example.org", "+ann%20smith%40example.org++", "++\(orderId)+"] {
+                let found = try await browser.get("/console/search?q=\(query)")
+                let expected = query.contains("smith") ? "/console/customer?id=ann%20smith%40example.org" : "/console/customer?id=ann"
+                #expect(found.location == expected, "\(query)")
+            }
+            #expect(try await browser.get("/console/customer?id=ann+smith%40example.org").text.contains("ann smith@example.org"))
+            let missing = try await browser.get("/console/search?q=nobody+at+all")
+            #expect(missing.status == 404 && missing.text.contains("No customer matches \u{201C}nobody at all\u{201D}"))
         }
     }
 
