@@ -10,7 +10,7 @@ extension ConsoleRoutes {
 
     func customer(
         _ customerId: String, _ session: ConsoleSession, flash: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok,
-        after: Int64? = nil
+        timeline position: EventService.TimelinePosition = .latest
     ) async throws -> Response {
         let tenant = session.tenant
         let customer: LinkedCustomer
@@ -24,12 +24,12 @@ extension ConsoleRoutes {
         async let grants = services.subscriptions.grants(tenant: tenant, customerId: customerId)
         async let refunds = services.refunds.outcomes(tenant: tenant, bundleId: nil, transactionId: nil, customerId: customerId, limit: 50)
         async let requests = services.refunds.pendingRequests(tenant: tenant, customerId: customerId)
-        async let timeline = services.events.list(tenant: tenant, after: after, types: nil, customerId: customerId, limit: Self.timelinePage)
+        async let timeline = services.events.timeline(tenant: tenant, customerId: customerId, at: position, limit: Self.timelinePage)
         async let apps = services.apps.list(tenant: tenant)
         let now = Date()
 
-        let model: [String: Any] = [
-            "customerId": customer.customerId, "customerIdQuery": Self.query(customer.customerId), "appAccountToken": customer.appAccountToken,
+        var model: [String: Any] = [
+            "customerId": customer.customerId, "appAccountToken": customer.appAccountToken,
             "createdAt": shown(customer.createdAt), "csrf": session.csrfToken, "mayAct": session.user.role.mayAct,
             "subscriptions": try await subscriptions.map { s in
                 [
@@ -69,13 +69,23 @@ extension ConsoleRoutes {
             "timeline": try await timeline.events.map { e in
                 ["when": shown(e.createdAt), "type": e.type.rawValue, "summary": Self.summary(e)]
             },
-            "timelineNext": try await timeline.events.count == Self.timelinePage ? String(timeline.next) : String?.none as Any,
             "bundleIds": try await apps.map(\.app.bundleId),
         ]
+        let page = "/console/customer?id=\(Self.query(customer.customerId))"
+        if let later = try await timeline.later { model["timelineLater"] = page + "&after=\(later)#timeline" }
+        if let earlier = try await timeline.earlier { model["timelineEarlier"] = page + "&before=\(earlier)#timeline" }
         var frame = Pages.Frame(title: "Customer \(customer.customerId)", session: session)
         frame.flash = flash
         frame.error = error
         return pages.page("customer", model, frame: frame, status: status)
+    }
+
+    /// Where the timeline starts: `before` or `after` a sequence number (from the page's links), else the
+    /// newest events.
+    static func position(_ query: Form) -> EventService.TimelinePosition {
+        if let before = query["before"].flatMap({ Int64($0) }) { return .before(before) }
+        if let after = query["after"].flatMap({ Int64($0) }) { return .after(after) }
+        return .latest
     }
 
     /// A line about an event for the timeline: the facts in its data that identify what it was about.

@@ -39,8 +39,7 @@ public struct ConsoleRoutes<Context: RequestContext>: Sendable {
         router.get("/console/customer") { request, _ in
             try await signedIn(request) { session in
                 let query = Form(query: request)
-                return try await customer(
-                    query["id"] ?? "", session, flash: query["done"].flatMap { Self.done[$0] }, after: query["after"].flatMap { Int64($0) })
+                return try await customer(query["id"] ?? "", session, flash: query["done"].flatMap { Self.done[$0] }, timeline: Self.position(query))
             }
         }
         router.post("/console/customer/extend") { request, _ in try await act(request) { try await extend($0, $1) } }

@@ -195,6 +195,42 @@ import Testing
         }
     }
 
+    /// The timeline opens on the newest events; "Earlier events" and "Later events" page back and forth, each
+    /// page in order, none lost or repeated.
+    @Test func theTimelinePagesBothWays() async throws {
+        try await Storefront.with(slug: "console-timeline") { s in
+            _ = try await s.result("accounts.ensure", ["customerId": "ann"])
+            let count = 60  // the page is 50
+            for n in 1...count {
+                _ = try await s.services.subscriptions.grant(
+                    tenant: s.tenant.tenant, customerId: "ann", bundleId: nil, productId: nil, entitlement: "premium", days: 30, expiresDate: nil,
+                    reason: "grant \(n).", actor: Actor("test"))
+            }
+            _ = try await Self.person(s, "vic@example.com", .viewer)
+            let browser = ConsoleClient(baseURL: s.server.baseURL)
+            _ = try await browser.signIn(tenant: s.tenant.tenant.slug, email: "vic@example.com", password: Self.password)
+            /// The grants the page's timeline shows, in order, and where its links go.
+            func timeline(_ path: String) async throws -> (grants: [Int], earlier: String?, later: String?) {
+                let page = try await browser.get(path)
+                #expect(page.status == 200, "\(path)")
+                let section = String(page.text.components(separatedBy: #"<h2 id="timeline">"#).last ?? "")
+                let grants = section.components(separatedBy: "grant ").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+                func link(_ id: String) -> String? {
+                    guard let range = section.range(of: #"" id="\#(id)""#) else { return nil }
+                    let href = section[..<range.lowerBound].components(separatedBy: #"href=""#).last ?? ""
+                    return href.replacingOccurrences(of: "&amp;", with: "&").components(separatedBy: "#").first
+                }
+                return (grants, link("earlier-events"), link("later-events"))
+            }
+            let newest = try await timeline("/console/customer?id=ann")
+            #expect(newest.grants == Array((11...count).reversed()) && newest.later == nil)
+            let earlier = try await timeline(try #require(newest.earlier))
+            #expect(earlier.grants == Array((1...10).reversed()) && earlier.earlier == nil)
+            let later = try await timeline(try #require(earlier.later))
+            #expect(later.grants == newest.grants && later.later == nil && later.earlier == newest.earlier)
+        }
+    }
+
     /// From the customer's page, support answers a consumption request (exactly Apple's body is sent),
     /// revokes a grant and syncs from Apple; bad input names its field; an admin sees the tenant's people.
     @Test func supportActsFromTheCustomersPage() async throws {

@@ -121,11 +121,15 @@ enum CustomerTemplate {
 
         <section aria-labelledby="timeline">
           <h2 id="timeline">Timeline</h2>
+          <p class="hint">Newest first.</p>
           <ol class="timeline">
-          {{#timeline}}<li><time>{{when}}</time> <strong>{{type}}</strong> <span>{{summary}}</span></li>{{/timeline}}
+          {{#timeline}}<li class="event"><time>{{when}}</time> <strong>{{type}}</strong> <span>{{summary}}</span></li>{{/timeline}}
           {{^timeline}}<li>Nothing yet.</li>{{/timeline}}
           </ol>
-          {{#timelineNext}}<p><a href="/console/customer?id={{customerIdQuery}}&amp;after={{timelineNext}}">Later events</a></p>{{/timelineNext}}
+          <nav class="pager" aria-label="Timeline pages">
+          {{#timelineLater}}<a href="{{timelineLater}}" id="later-events" rel="prev">Later events</a>{{/timelineLater}}
+          {{#timelineEarlier}}<a href="{{timelineEarlier}}" id="earlier-events" rel="next">Earlier events</a>{{/timelineEarlier}}
+          </nav>
         </section>
         """
 }

@@ -55,6 +55,16 @@ struct EventRepository: EventStore {
             """, Self.event)
     }
 
+    /// Read backwards along `events_customer`.
+    func list(customer: UUID, before sequence: Int64?, limit: Int) async throws -> [Event] {
+        try await scope.all(
+            """
+            \(unescaped: Self.select(s)) AND a.tenant_id = \(scope.tenantId)
+            WHERE e.customer = \(customer) AND e.sequence < \(sequence ?? Int64.max)
+            ORDER BY e.sequence DESC LIMIT \(limit)
+            """, Self.event)
+    }
+
     func find(sequences: [Int64]) async throws -> [Event] {
         try await scope.all(
             "\(unescaped: Self.select(s)) AND a.tenant_id = \(scope.tenantId) WHERE e.sequence = ANY(\(sequences)) ORDER BY e.sequence", Self.event)
