@@ -67,7 +67,10 @@ extension ConsoleRoutes {
                 ] as [String: Any]
             },
             "timeline": try await timeline.events.map { e in
-                ["when": shown(e.createdAt), "type": e.type.rawValue, "summary": Self.summary(e)]
+                [
+                    "when": shown(e.createdAt), "sentence": TimelineSentences.sentence(e.type, json: e.data), "type": e.type.rawValue,
+                    "eventId": e.displayId, "identifiers": TimelineSentences.identifiers(json: e.data).map { ["name": $0.name, "value": $0.value] },
+                ] as [String: Any]
             },
             "bundleIds": try await apps.map(\.app.bundleId),
         ]
@@ -86,22 +89,6 @@ extension ConsoleRoutes {
         if let before = query["before"].flatMap({ Int64($0) }) { return .before(before) }
         if let after = query["after"].flatMap({ Int64($0) }) { return .after(after) }
         return .latest
-    }
-
-    /// A line about an event for the timeline: the facts in its data that identify what it was about.
-    static func summary(_ event: Event) -> String {
-        guard let data = try? JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any] else { return "" }
-        let keys = [
-            "productId", "entitlement", "transactionId", "originalTransactionId", "notificationType", "status", "extendByDays", "days", "reason",
-            "requestedBy", "grantedBy", "source", "value",
-        ]
-        var parts: [String] = []
-        for key in keys {
-            if let value = data[key], !(value is [Any]), !(value is [String: Any]) { parts.append("\(key) \(value)") }
-            if let current = data["current"] as? [String: Any], key == "status", let status = current["status"] { parts.append("status \(status)") }
-        }
-        if let revoke = data["revoke"] as? [String: Any], let summary = revoke["summary"] as? String { parts.append(summary) }
-        return parts.joined(separator: " · ")
     }
 
     // MARK: Actions

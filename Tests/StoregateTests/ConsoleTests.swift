@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import NIOHTTP1
 import Storegate
+@testable import StoregateConsole
 import Testing
 
 /// The support console over HTTP, as a browser uses it: sessions, CSRF tokens, roles, tenants kept apart,
@@ -228,6 +229,46 @@ import Testing
             #expect(earlier.grants == Array((1...10).reversed()) && earlier.earlier == nil)
             let later = try await timeline(try #require(earlier.later))
             #expect(later.grants == newest.grants && later.later == nil && later.earlier == newest.earlier)
+        }
+    }
+
+    /// Each event reads on the timeline as a sentence made from its type and data alone, never as its raw
+    /// type; the identifiers are listed apart.
+    @Test func timelineEventsReadAsSentences() {
+        let monthly = #""productId":"com.example.monthly","productType":"Auto-Renewable Subscription""#
+        let renewal = #"{"transactionId":"20","originalTransactionId":"10",\#(monthly),"expiresDate":"2026-12-27T10:00:00Z"}"#
+        func state(_ status: String, autoRenew: Bool) -> String {
+            #"{"status":"\#(status)","productId":"com.example.monthly","expiresDate":"2026-12-27T10:00:00Z","autoRenewStatus":\#(autoRenew)}"#
+        }
+        let cases: [(Event.Kind, String, String)] = [
+            (.purchaseCreated, renewal, "Renewed com.example.monthly, until 2026-12-27 10:00 UTC"),
+            (.purchaseCreated, #"{"transactionId":"10","originalTransactionId":"10",\#(monthly)}"#, "Subscribed to com.example.monthly"),
+            (.purchaseCreated, #"{"transactionId":"30","originalTransactionId":"30","productId":"coins","productType":"Consumable"}"#, "Bought coins"),
+            (
+                .subscriptionUpdated, #"{"previous":\#(state("active", autoRenew: true)),"current":\#(state("active", autoRenew: false))}"#,
+                "Auto-renew turned off"
+            ),
+            (
+                .subscriptionUpdated, #"{"previous":\#(state("active", autoRenew: true)),"current":\#(state("revoked", autoRenew: true))}"#,
+                "com.example.monthly: access revoked"
+            ),
+            (.refundGranted, #"{"productId":"com.example.monthly","quantity":1,"refundPercentage":100000}"#, "Refunded com.example.monthly; access revoked"),
+            (.refundDeclined, #"{"productId":"coins"}"#, "Apple declined a refund of coins"),
+            (
+                .subscriptionRenewalExtended, #"{"extendByDays":10,"extendReasonCode":1,"requestedBy":"console:sam@example.com"}"#,
+                "Renewal date extended by 10 days (customer satisfaction), asked by console:sam@example.com"
+            ),
+            (
+                .entitlementGranted,
+                #"{"entitlement":"premium","expiresDate":"2026-12-04T13:00:00Z","reason":"the outage","grantedBy":"console:sam@example.com"}"#,
+                "Granted premium until 2026-12-04 13:00 UTC (\u{201C}the outage\u{201D}), by console:sam@example.com"
+            ),
+        ]
+        for (type, json, sentence) in cases { #expect(TimelineSentences.sentence(type, json: json) == sentence, "\(type)") }
+        #expect(TimelineSentences.identifiers(json: renewal).map(\.name) == ["transactionId", "originalTransactionId"])
+        for type in Event.Kind.allCases {
+            let sentence = TimelineSentences.sentence(type, json: "{}")
+            #expect(!sentence.isEmpty && !sentence.contains(type.rawValue), "\(type): \(sentence)")
         }
     }
 

@@ -123,7 +123,9 @@ enum CustomerTemplate {
           <h2 id="timeline">Timeline</h2>
           <p class="hint">Newest first.</p>
           <ol class="timeline">
-          {{#timeline}}<li class="event"><time>{{when}}</time> <strong>{{type}}</strong> <span>{{summary}}</span></li>{{/timeline}}
+          {{#timeline}}<li class="event"><time>{{when}}</time> <span class="sentence">{{sentence}}</span>
+            <details><summary>Details</summary><dl class="ids"><dt>Event</dt><dd><code>{{type}}</code> <code>{{eventId}}</code></dd>
+            {{#identifiers}}<dt>{{name}}</dt><dd><code>{{value}}</code></dd>{{/identifiers}}</dl></details></li>{{/timeline}}
           {{^timeline}}<li>Nothing yet.</li>{{/timeline}}
           </ol>
           <nav class="pager" aria-label="Timeline pages">

@@ -31,7 +31,9 @@ enum Stylesheet {
         figure { margin: 0; } figcaption { margin-bottom: .3rem; }
         .chart { width: 100%; height: auto; } .chart .bars rect { fill: var(--accent); } .chart .axis { stroke: var(--line); }
         .chart .label { font-size: 9px; fill: #86868b; }
-        .timeline { padding-left: 1.2rem; } .timeline li { margin: .25rem 0; } .pager { display: flex; gap: 1.5rem; } time { color: #86868b; font-variant-numeric: tabular-nums; }
+        .timeline { padding-left: 1.2rem; } .timeline li { margin: .25rem 0; } .pager { display: flex; gap: 1.5rem; }
+        .timeline details { display: inline; margin-left: .4rem; } .timeline summary { cursor: pointer; color: var(--accent); font-size: .85em; }
+        .timeline details[open] { display: block; } .timeline .ids { font-size: .85em; margin: .2rem 0 .4rem; } time { color: #86868b; font-variant-numeric: tabular-nums; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         code { font-size: .9em; }
         """
