@@ -27,17 +27,20 @@ extension ConsoleRoutes {
         async let timeline = services.events.timeline(tenant: tenant, customerId: customerId, at: position, limit: Self.timelinePage)
         async let apps = services.apps.list(tenant: tenant)
         let now = Date()
+        let refundOutcomes = try await refunds
 
         var model: [String: Any] = [
             "customerId": customer.customerId, "appAccountToken": customer.appAccountToken,
             "createdAt": shown(customer.createdAt), "csrf": session.csrfToken, "mayAct": session.user.role.mayAct,
             "subscriptions": try await subscriptions.map { s in
-                [
+                let standing = SubscriptionStanding(s, refunds: refundOutcomes)
+                var card: [String: Any] = [
                     "bundleId": s.bundleId, "productId": s.productId, "environment": s.environment, "status": s.status.rawValue,
-                    "expires": shown(s.expiresDate), "originalTransactionId": s.originalTransactionId,
-                    "autoRenew": s.autoRenewStatus.map { $0 ? "on" : "off" } ?? "unknown",
-                    "renewal": s.renewal?.price.map { price in "\(Double(price) / 1000) \(s.renewal?.currency ?? "")" } ?? "—",
+                    "standing": standing.sentence, "expires": shown(s.expiresDate), "originalTransactionId": s.originalTransactionId,
+                    "extendable": standing.extendable,
                 ]
+                if let renewal = standing.renewal { card["renewal"] = renewal }
+                return card
             },
             "purchases": try await entitlements.purchases.map { p in
                 [
@@ -45,7 +48,7 @@ extension ConsoleRoutes {
                     "transactionId": p.transactionId,
                 ]
             },
-            "refunds": try await refunds.map { o in
+            "refunds": refundOutcomes.map { o in
                 [
                     "outcome": o.outcome, "productId": o.productId, "transactionId": o.transactionId, "when": shown(o.revocationDate ?? o.signedDate),
                     "revoke": o.revoke.summary, "source": o.source == RefundOutcome.Source.refundHistory.rawValue ? "refund history" : "notification",

@@ -319,6 +319,39 @@ import Testing
         }
     }
 
+    /// A refunded subscription says so, with no renewal and no Extend form; so does an expired one, with why;
+    /// an active one renews and can be extended.
+    @Test func aSubscriptionSaysWhatHappenedToIt() async throws {
+        try await Storefront.with(slug: "console-standing") { s in
+            func subscribe(_ customerId: String) async throws -> String {
+                let account = try await s.result("accounts.ensure", ["customerId": customerId])
+                let token = try #require(UUID(uuidString: account["appAccountToken"] as? String ?? ""))
+                let bought = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("\(customerId)-device", token: token))
+                return try #require(bought.transactionId)
+            }
+            let ann = try await subscribe("ann")
+            let bea = try await subscribe("bea")
+            _ = try await subscribe("cy")
+            try await s.processed(3)
+            _ = try await s.simulator.refund(transactionId: ann)
+            try await s.simulator.setAutoRenew(originalTransactionId: bea, enabled: false)
+            try await s.simulator.expire(originalTransactionId: bea)
+            try await s.processed(6)
+            _ = try await Self.person(s, "sam@example.com", .support)
+            let browser = ConsoleClient(baseURL: s.server.baseURL)
+            _ = try await browser.signIn(tenant: s.tenant.tenant.slug, email: "sam@example.com", password: Self.password)
+
+            let refunded = try await browser.get("/console/customer?id=ann").text
+            #expect(refunded.contains("Refunded on ") && refunded.contains(", access revoked</p>"), "\(refunded)")
+            #expect(!refunded.contains("class=\"renewal\"") && !refunded.contains("class=\"extend\""), "no renewal, no Extend form")
+            let expired = try await browser.get("/console/customer?id=bea").text
+            #expect(expired.contains("Expired on ") && expired.contains("(the customer turned off auto-renew)"))
+            #expect(!expired.contains("class=\"renewal\"") && !expired.contains("class=\"extend\""))
+            let active = try await browser.get("/console/customer?id=cy").text
+            #expect(active.contains("Active, renews on ") && active.contains("class=\"renewal\"") && active.contains("class=\"extend\""))
+        }
+    }
+
     /// The overview's figures are the tenant's own day by day: a subscription bought and renewed (its
     /// renewal's purchase date is the period's end, ten minutes on) and coins bought and refunded, each on
     /// the UTC day of its own date; another tenant's count nowhere.

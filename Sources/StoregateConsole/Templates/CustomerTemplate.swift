@@ -15,14 +15,14 @@ enum CustomerTemplate {
           {{#subscriptions}}
           <div class="card subscription" id="sub-{{originalTransactionId}}">
             <p><strong>{{productId}}</strong> · {{bundleId}} · {{environment}}</p>
+            <p class="standing status-{{status}}">{{standing}}</p>
             <dl>
               <dt>Status</dt><dd class="status">{{status}}</dd>
               <dt>Expires</dt><dd class="expires">{{expires}}</dd>
-              <dt>Auto-renew</dt><dd>{{autoRenew}}</dd>
-              <dt>Renews at</dt><dd>{{renewal}}</dd>
+              {{#renewal}}<dt>Renews</dt><dd class="renewal">{{renewal}}</dd>{{/renewal}}
               <dt>Original transaction</dt><dd><code>{{originalTransactionId}}</code></dd>
             </dl>
-            {{#mayAct}}
+            {{#extendable}}{{#mayAct}}
             <form method="post" action="/console/customer/extend" class="row">
               <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="customerId" value="{{customerId}}">
               <input type="hidden" name="bundleId" value="{{bundleId}}"><input type="hidden" name="originalTransactionId" value="{{originalTransactionId}}">
@@ -35,7 +35,7 @@ enum CustomerTemplate {
               </select>
               <button type="submit" class="extend">Extend renewal date</button>
             </form>
-            {{/mayAct}}
+            {{/mayAct}}{{/extendable}}
           </div>
           {{/subscriptions}}
           {{^subscriptions}}<p>No subscriptions.</p>{{/subscriptions}}

@@ -27,6 +27,7 @@ enum Stylesheet {
         .flash { border-left: 4px solid var(--ok); padding: .5rem .8rem; background: var(--card); }
         .error { border-left: 4px solid var(--bad); padding: .5rem .8rem; background: var(--card); color: var(--bad); }
         .hint, .meta { color: #86868b; }
+        .standing { font-weight: 600; margin: .2rem 0; } .status-revoked, .status-expired, .status-billingRetry { color: var(--bad); }
         .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: .8rem; }
         figure { margin: 0; } figcaption { margin-bottom: .3rem; }
         .chart { width: 100%; height: auto; } .chart .bars rect { fill: var(--accent); } .chart .axis { stroke: var(--line); }
