@@ -9,7 +9,7 @@ extension ConsoleRoutes {
     static var timelinePage: Int { 50 }
 
     func customer(
-        _ customerId: String, _ session: ConsoleSession, flash: String? = nil, error: String? = nil, status: HTTPResponse.Status = .ok,
+        _ customerId: String, _ session: ConsoleSession, flash: String? = nil, error: FailureMessage? = nil, status: HTTPResponse.Status = .ok,
         timeline position: EventService.TimelinePosition = .latest
     ) async throws -> Response {
         let tenant = session.tenant
@@ -82,7 +82,8 @@ extension ConsoleRoutes {
         if let earlier = try await timeline.earlier { model["timelineEarlier"] = page + "&before=\(earlier)#timeline" }
         var frame = Pages.Frame(title: "Customer \(customer.customerId)", session: session)
         frame.flash = flash
-        frame.error = error
+        frame.error = error?.text
+        frame.errorDetail = error?.detail
         return pages.page("customer", model, frame: frame, status: status)
     }
 

@@ -82,7 +82,8 @@ extension ConsoleRoutes {
             }
             return Pages.redirect("/console/customer?id=\(Self.query(customerId))")
         } catch let error as StoregateError {
-            frame.error = error.description
+            let message = FailureMessage(error)
+            (frame.error, frame.errorDetail) = (message.text, message.detail)
             return pages.page(
                 "message", ["heading": "Find a customer", "message": "", "back": "/console", "backLabel": "Overview"], frame: frame,
                 status: Self.status(error))

@@ -62,7 +62,7 @@ public struct ConsoleRoutes<Context: RequestContext>: Sendable {
 
     /// A posted action: signed in, with the session's CSRF token, by a role that may act. Its answer is the
     /// customer page again (`done` says what happened); a refusal shows the page with the reason, naming
-    /// the field.
+    /// the field, or for a failure at Apple what happened and what to try (`FailureMessage`).
     func act(_ request: Request, _ action: (ConsoleSession, Form) async throws -> String) async throws -> Response {
         guard let secret = request.cookies[Self.sessionCookie]?.value, let session = try await services.consoleUsers.session(secret: secret) else {
             return pages.message(
@@ -85,7 +85,7 @@ public struct ConsoleRoutes<Context: RequestContext>: Sendable {
             let done = try await action(session, form)
             return Pages.redirect("/console/customer?id=\(Self.query(customerId))&done=\(done)")
         } catch let error as StoregateError {
-            return try await customer(customerId, session, error: error.description, status: Self.status(error))
+            return try await customer(customerId, session, error: FailureMessage(error), status: Self.status(error))
         }
     }
 

@@ -32,6 +32,8 @@ struct Pages: Sendable {
         var query: String?
         var flash: String?
         var error: String?
+        /// The technical side of `error`, folded away.
+        var errorDetail: String?
         var body = ""
 
         init(title: String, session: ConsoleSession? = nil) {

@@ -1,5 +1,6 @@
 import AppStoreServer
 import AppStoreSimulator
+import Crypto
 import Foundation
 import NIOHTTP1
 import Storegate
@@ -350,6 +351,51 @@ import Testing
             let active = try await browser.get("/console/customer?id=cy").text
             #expect(active.contains("Active, renews on ") && active.contains("class=\"renewal\"") && active.contains("class=\"extend\""))
         }
+    }
+
+    /// When Apple fails an action, support reads what happened and what to try; the technical detail is
+    /// folded away: Apple down (5xx, after Storegate's retries), then the app's key refused (401).
+    @Test func appleFailuresAreSaidInPlainWords() async throws {
+        try await Storefront.with(slug: "console-apple") { s in
+            let ann = try await s.result("accounts.ensure", ["customerId": "ann"])
+            let token = try #require(UUID(uuidString: ann["appAccountToken"] as? String ?? ""))
+            let bought = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("ann-device", token: token))
+            try await s.processed(1)
+            _ = try await Self.person(s, "sam@example.com", .support)
+            let browser = ConsoleClient(baseURL: s.server.baseURL)
+            _ = try await browser.signIn(tenant: s.tenant.tenant.slug, email: "sam@example.com", password: Self.password)
+            let csrf = try #require(try await browser.get("/console/customer?id=ann").csrf)
+            let extend = [
+                ("csrf", csrf), ("customerId", "ann"), ("bundleId", Storefront.bundleId), ("originalTransactionId", bought.originalTransactionId ?? ""),
+                ("days", "7"), ("reasonCode", "1"),
+            ]
+            await s.store.inject(.serverError, times: 4)
+            let down = try await browser.post("/console/customer/extend", extend)
+            await s.store.clearFaults()
+            #expect(down.status == 502 && down.text.contains("<p>Apple did not answer; try again later.</p>"), "\(down.text)")
+            #expect(down.text.contains("<details><summary>Technical detail</summary>") && down.text.contains("HTTP 500"))
+
+            // The key was revoked in App Store Connect: Apple knows another one by its ID.
+            await s.store.registerKey(
+                bundleId: Storefront.bundleId, keyId: s.sim.key.keyId, issuerId: s.sim.key.issuerId, publicKey: P256.Signing.PrivateKey().publicKey)
+            let refused = try await browser.post("/console/customer/extend", extend)
+            #expect(refused.status == 502 && refused.text.contains("Apple refused this app"), "\(refused.text)")
+            #expect(refused.text.contains("check the key ID, issuer ID and .p8 in App Store Connect") && refused.text.contains("(HTTP 401)</code>"))
+        }
+    }
+
+    /// Apple's answers in words, by error code or HTTP status; other refusals name their field as before.
+    @Test func appleAnswersReadInWords() {
+        func text(_ code: Int64?, _ reason: String, field: String = "transactionId") -> String {
+            FailureMessage(.appStore(field: field, code: code, reason: reason, retryable: false)).text
+        }
+        #expect(text(nil, "App Store Server API error - (HTTP 401)", field: "startDate").hasPrefix("Apple refused this app's In-App Purchase key"))
+        #expect(text(4_040_010, "App Store Server API error 4040010 (HTTP 404)").hasPrefix("Apple does not know this transaction"))
+        #expect(text(4_290_000, "App Store Server API error 4290000 (HTTP 429)") == "Apple is limiting requests; try again in a minute.")
+        #expect(text(nil, "App Store Server API error - (HTTP 503)") == "Apple did not answer; try again later.")
+        #expect(text(nil, "App Store Server API unreachable: connect timeout") == "Apple did not answer; try again later.")
+        #expect(text(4_030_005, "App Store Server API error 4030005 (HTTP 403)").hasPrefix("Apple allows no more extensions"))
+        #expect(FailureMessage(.invalid(field: "days", reason: "must be a whole number")) == FailureMessage(text: "days must be a whole number"))
     }
 
     /// The overview's figures are the tenant's own day by day: a subscription bought and renewed (its

@@ -30,7 +30,8 @@ enum LayoutTemplate {
         </header>
         <main id="main">
         {{#flash}}<p class="flash" role="status">{{flash}}</p>{{/flash}}
-        {{#error}}<p class="error" role="alert" id="error">{{error}}</p>{{/error}}
+        {{#error}}<div class="error" role="alert" id="error"><p>{{error}}</p>
+        {{#errorDetail}}<details><summary>Technical detail</summary><p><code>{{errorDetail}}</code></p></details>{{/errorDetail}}</div>{{/error}}
         {{{body}}}
         </main>
         </body>

@@ -26,6 +26,7 @@ enum Stylesheet {
         th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
         .flash { border-left: 4px solid var(--ok); padding: .5rem .8rem; background: var(--card); }
         .error { border-left: 4px solid var(--bad); padding: .5rem .8rem; background: var(--card); color: var(--bad); }
+        .error p { margin: 0; } .error details { margin-top: .4rem; color: var(--fg); font-size: .85em; } .error summary { cursor: pointer; }
         .hint, .meta { color: #86868b; }
         .standing { font-weight: 600; margin: .2rem 0; } .status-revoked, .status-expired, .status-billingRetry { color: var(--bad); }
         .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: .8rem; }
