@@ -1,8 +1,10 @@
 import Foundation
 
-/// A small bar chart as inline SVG, drawn on the server: one bar per day, the largest value labelled, and
-/// a text alternative (`<title>`, `<desc>`) for screen readers. Values are numbers and labels are escaped,
-/// so the markup can be placed in a page as it is.
+/// A small bar chart as inline SVG, drawn on the server: one bar per day, and a text alternative
+/// (`<title>`, `<desc>`) for screen readers. Its labels (the first and last day, the largest value) are
+/// HTML beside the SVG, not SVG text: text inside the SVG scales with the chart, and in a narrow card or
+/// on a phone it shrank to 7 px; as HTML it keeps the page's size and colour. Values are numbers and
+/// labels are escaped, so the markup can be placed in a page as it is.
 struct Chart {
     let title: String
     let values: [Double]
@@ -13,16 +15,18 @@ struct Chart {
     let lastLabel: String
 
     static let width = 300.0
-    static let height = 90.0
-    static let axis = 14.0
+    static let height = 80.0
+
+    /// The largest value, written above the chart.
+    var maxLabel: String { "max " + format(values.max() ?? 0) }
 
     var svg: String {
         let top = max(values.max() ?? 0, 1)
         let slot = Self.width / Double(max(values.count, 1))
-        let plot = Self.height - Self.axis
+        let plot = Self.height - 1
         var bars = ""
         for (index, value) in values.enumerated() {
-            let height = (value / top * (plot - 12)).rounded(toPlaces: 1)
+            let height = (value / top * (plot - 4)).rounded(toPlaces: 1)
             let x = (Double(index) * slot + 1).rounded(toPlaces: 1)
             bars += #"<rect x="\#(x)" y="\#((plot - height).rounded(toPlaces: 1))" width="\#(max(slot - 2, 1).rounded(toPlaces: 1))" height="\#(height)"/>"#
         }
@@ -30,12 +34,10 @@ struct Chart {
         let description =
             "\(values.count) days from \(firstLabel) to \(lastLabel); highest \(format(values.max() ?? 0)), last \(format(values.last ?? 0)), total \(format(total))"
         return """
-            <svg class="chart" viewBox="0 0 \(Int(Self.width)) \(Int(Self.height))" role="img" aria-labelledby="\(id)-t \(id)-d" \
-            xmlns="http://www.w3.org/2000/svg"><title id="\(id)-t">\(escape(title))</title><desc id="\(id)-d">\(escape(description))</desc>\
-            <g class="bars">\(bars)</g><line x1="0" y1="\(plot)" x2="\(Int(Self.width))" y2="\(plot)" class="axis"/>\
-            <text x="0" y="\(Self.height - 2)" class="label">\(escape(firstLabel))</text>\
-            <text x="\(Int(Self.width))" y="\(Self.height - 2)" class="label" text-anchor="end">\(escape(lastLabel))</text>\
-            <text x="\(Int(Self.width))" y="10" class="label" text-anchor="end">max \(escape(format(values.max() ?? 0)))</text></svg>
+            <svg class="chart" viewBox="0 0 \(Int(Self.width)) \(Int(Self.height))" preserveAspectRatio="none" role="img" \
+            aria-labelledby="\(id)-t \(id)-d" xmlns="http://www.w3.org/2000/svg"><title id="\(id)-t">\(escape(title))</title>\
+            <desc id="\(id)-d">\(escape(description))</desc><g class="bars">\(bars)</g>\
+            <line x1="0" y1="\(plot)" x2="\(Int(Self.width))" y2="\(plot)" class="axis"/></svg>
             """
     }
 

@@ -28,7 +28,9 @@ extension ConsoleRoutes {
             ("Refund rate", days.map(\.refundRate), percent),
         ].map { title, values, format in
             let chart = Chart(title: title, values: values, format: format, firstLabel: String(first), lastLabel: String(last))
-            return ["title": title, "latest": format(values.last ?? 0), "svg": chart.svg]
+            return [
+                "title": title, "latest": format(values.last ?? 0), "svg": chart.svg, "max": chart.maxLabel, "first": chart.firstLabel, "last": chart.lastLabel,
+            ]
         }
         let own = tenant.reconciliation
         let sweeps = own.sweepMinutes.map { $0 == 0 ? "Not swept (the tenant's manifest)." : "Swept every \($0) minutes (the tenant's manifest)." }

@@ -38,6 +38,7 @@ import Testing
             #expect(overview.status == 200 && overview.text.contains("<h1>Overview</h1>"), "\(overview.status) \(overview.text.prefix(600))")
             #expect(overview.headers.first(name: "content-security-policy")?.contains("default-src 'none'") == true)
             #expect(overview.text.components(separatedBy: "<svg class=\"chart\"").count == 6, "five charts")
+            #expect(overview.text.components(separatedBy: "<div class=\"chart-axis\"").count == 6 && !overview.text.contains("<text"), "labels in HTML")
 
             let page = try await browser.get("/console/customer?id=ann")
             let csrf = try #require(page.csrf)

@@ -7,7 +7,8 @@ enum OverviewTemplate {
           <h2 id="last30">Last 30 days</h2>
           <div class="charts">
           {{#charts}}
-            <figure class="card"><figcaption>{{title}} <strong>{{latest}}</strong></figcaption>{{{svg}}}</figure>
+            <figure class="card"><figcaption>{{title}} <strong>{{latest}}</strong> <span class="chart-max">{{max}}</span></figcaption>{{{svg}}}
+            <div class="chart-axis" aria-hidden="true"><span>{{first}}</span><span>{{last}}</span></div></figure>
           {{/charts}}
           </div>
         </section>

@@ -1,8 +1,8 @@
 /// The console's one stylesheet, served at /console/style.css (the pages allow no inline styles).
 enum Stylesheet {
     static let text = """
-        :root { color-scheme: light dark; --fg: #1d1d1f; --bg: #fbfbfd; --card: #fff; --line: #d2d2d7; --accent: #0066cc; --bad: #b00020; --ok: #1b7f3b; }
-        @media (prefers-color-scheme: dark) { :root { --fg: #f5f5f7; --bg: #111; --card: #1c1c1e; --line: #3a3a3c; --accent: #4da3ff; --bad: #ff6b6b; --ok: #5ad17a; } }
+        :root { color-scheme: light dark; --fg: #1d1d1f; --bg: #fbfbfd; --card: #fff; --line: #d2d2d7; --accent: #0066cc; --bad: #b00020; --ok: #1b7f3b; --muted: #57575c; }
+        @media (prefers-color-scheme: dark) { :root { --fg: #f5f5f7; --bg: #111; --card: #1c1c1e; --line: #3a3a3c; --accent: #4da3ff; --bad: #ff6b6b; --ok: #5ad17a; --muted: #b4b4ba; } }
         * { box-sizing: border-box; }
         body { margin: 0; font: 15px/1.45 -apple-system, system-ui, sans-serif; color: var(--fg); background: var(--bg); }
         header.top { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; padding: .6rem 1rem; border-bottom: 1px solid var(--line); background: var(--card); }
@@ -31,8 +31,10 @@ enum Stylesheet {
         .standing { font-weight: 600; margin: .2rem 0; } .status-revoked, .status-expired, .status-billingRetry { color: var(--bad); }
         .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: .8rem; }
         figure { margin: 0; } figcaption { margin-bottom: .3rem; }
-        .chart { width: 100%; height: auto; } .chart .bars rect { fill: var(--accent); } .chart .axis { stroke: var(--line); }
-        .chart .label { font-size: 9px; fill: #86868b; }
+        .chart { display: block; width: 100%; height: 5rem; } .chart .bars rect { fill: var(--accent); } .chart .axis { stroke: var(--line); vector-effect: non-scaling-stroke; }
+        figcaption { display: flex; flex-wrap: wrap; gap: .2rem .5rem; align-items: baseline; } .chart-max { margin-left: auto; }
+        .chart-axis { display: flex; justify-content: space-between; margin-top: .2rem; }
+        .chart-max, .chart-axis { font-size: .85rem; color: var(--muted); font-variant-numeric: tabular-nums; }
         .timeline { padding-left: 1.2rem; } .timeline li { margin: .25rem 0; } .pager { display: flex; gap: 1.5rem; }
         .timeline details { display: inline; margin-left: .4rem; } .timeline summary { cursor: pointer; color: var(--accent); font-size: .85em; }
         .timeline details[open] { display: block; } .timeline .ids { font-size: .85em; margin: .2rem 0 .4rem; } time { color: #86868b; font-variant-numeric: tabular-nums; }
