@@ -96,7 +96,9 @@ extension SimulatorStore {
         transactionOrder.compactMap { transactions[$0] }.last { $0.originalTransactionId == originalTransactionId }
     }
 
-    /// A renewal: a new transaction in the same subscription, one period on.
+    /// A renewal: a new transaction in the same subscription, one period on from where the last ended, and
+    /// charged now. Renewing before the period ends (a test does not wait a month) dates the charge now,
+    /// as Apple dates no transaction after it signs it: the new period still starts at the old one's end.
     func renew(originalTransactionId: String, now: Date) -> JWSTransactionDecodedPayload? {
         guard let previous = latest(originalTransactionId: originalTransactionId), previous.type == .autoRenewableSubscription else { return nil }
         let id = newId()
@@ -105,7 +107,7 @@ extension SimulatorStore {
         var next = previous
         next.transactionId = id
         next.webOrderLineItemId = newId()
-        next.purchaseDate = Timestamp(start)
+        next.purchaseDate = Timestamp(min(start, now))
         next.expiresDate = Timestamp(start.addingTimeInterval(max(period, 1)))
         next.signedDate = Timestamp(now)
         next.transactionReason = .renewal

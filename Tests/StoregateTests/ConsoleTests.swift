@@ -399,15 +399,15 @@ import Testing
         #expect(FailureMessage(.invalid(field: "days", reason: "must be a whole number")) == FailureMessage(text: "days must be a whole number"))
     }
 
-    /// The overview's figures are the tenant's own day by day: a subscription bought and renewed (its
-    /// renewal's purchase date is the period's end, ten minutes on) and coins bought and refunded, each on
-    /// the UTC day of its own date; another tenant's count nowhere.
+    /// The overview's figures are the tenant's own day by day: a subscription bought and renewed before its
+    /// period ended (the renewal is charged now, its period starting at the old one's end) and coins bought
+    /// and refunded, each on the UTC day of its own date; another tenant's count nowhere.
     @Test func theOverviewCountsTheTenantsDays() async throws {
         try await Storefront.with(slug: "console-figures") { s in
             let ann = try await s.result("accounts.ensure", ["customerId": "ann"])
             let token = try #require(UUID(uuidString: ann["appAccountToken"] as? String ?? ""))
             var subscription = AppStoreServerAPIClientTests.subscription("ann-device", token: token)
-            subscription.period = 600
+            subscription.period = 30 * 86_400
             let bought = try await s.simulator.purchase(subscription)
             let renewed = try await s.simulator.renew(originalTransactionId: try #require(bought.originalTransactionId))
             var coins = RefundDecisioningTests.coins("ann-device")
@@ -431,7 +431,8 @@ import Testing
                 #expect(day == expected)
             }
             let today = try #require(overview.days.last)
-            #expect(today.purchases >= 1 && today.refunds == 1, "the purchases and the refund were today: \(today)")
+            #expect(today.purchases >= 1 && today.renewals == 1 && today.refunds == 1, "the purchases, renewal and refund were today: \(today)")
+            #expect(renewed.expiresDate == Timestamp((bought.expiresDate?.date ?? .distantPast).addingTimeInterval(30 * 86_400)), "one period on")
             let empty = try await s.services.overview(tenant: other)
             #expect(empty.days.allSatisfy { $0.purchases == 0 && $0.activeSubscriptions == 0 })
         }
