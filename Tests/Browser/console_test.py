@@ -3,8 +3,10 @@
 
 Run by ConsoleBrowserTests (Tests/StoregateTests), which starts Storegate with the App Store simulator,
 a tenant with a customer and console users, and another tenant. It signs in, finds the customer by an
-order ID, extends a renewal date and sees the new date, grants an entitlement, posts a form without its
-CSRF token, tries another tenant's customer by URL, signs out, and checks that a viewer cannot act.
+order ID pasted with spaces around it, extends a renewal date and sees the new date, grants an entitlement,
+pages a long timeline back and forth, sees a refunded subscription shown as revoked with nothing to extend,
+posts a form without its CSRF token, tries another tenant's customer by URL, signs out, and checks that a
+viewer cannot act.
 Screenshots go to --screenshots. Exit status 0 when every check held; each failure is printed.
 """
 import argparse
@@ -55,7 +57,8 @@ def browser():
 
 def main():
     parser = argparse.ArgumentParser()
-    for name in ["url", "tenant", "email", "password", "viewer-email", "viewer-password", "order-id", "customer", "other-customer", "screenshots"]:
+    for name in ["url", "tenant", "email", "password", "viewer-email", "viewer-password", "order-id", "customer", "other-customer",
+                 "timeline-customer", "revoked-customer", "screenshots"]:
         parser.add_argument("--" + name, required=True)
     a = parser.parse_args()
     os.makedirs(a.screenshots, exist_ok=True)
@@ -102,11 +105,11 @@ def main():
               if cookie else "the session cookie is set")
         shot("2-overview")
 
-        # Finding the customer by the order ID from their invoice.
+        # Finding the customer by the order ID from their invoice, pasted with spaces around it (sent as q=++M…+).
         search = driver.find_element(By.ID, "q")
-        search.send_keys(a.order_id)
+        search.send_keys("  " + a.order_id + " ")
         submit(driver.find_element(By.CSS_SELECTOR, "form.search button"))
-        check(a.customer in heading(), "the order ID finds the customer (%s)" % heading())
+        check(a.customer in heading(), "the order ID with spaces around it finds the customer (%s)" % heading())
         shot("3-customer")
 
         # Extending the renewal date: the new date is shown.
@@ -134,6 +137,42 @@ def main():
         rows = driver.find_elements(By.CSS_SELECTOR, "tr.grant")
         check(len(rows) == 1 and "premium" in rows[0].text and "active" in rows[0].text, "the grant is listed as active")
         shot("5-granted")
+
+        # A long timeline: the newest events first, in sentences; "Earlier events" and "Later events" page both ways.
+        def timeline():
+            return [item.find_element(By.CLASS_NAME, "sentence").text for item in driver.find_elements(By.CSS_SELECTOR, "li.event")]
+
+        def pager():
+            return {link.get_attribute("id") for link in driver.find_elements(By.CSS_SELECTOR, "nav.pager a")}
+
+        open_page(customer_url(a.timeline_customer))
+        newest = timeline()
+        check(len(newest) == 50 and pager() == {"earlier-events"}, "the timeline opens on 50 events, with only earlier ones to go to (%d, %s)"
+              % (len(newest), pager()))
+        check(any(line.startswith("Renewed ") for line in newest[:2]) and not any("purchase.created" in line for line in newest),
+              "its lines are sentences, the newest a renewal: %s" % newest[:2])
+        first = driver.find_element(By.CSS_SELECTOR, "li.event details")
+        check(not first.get_attribute("open") and not first.find_element(By.TAG_NAME, "dl").is_displayed(), "identifiers are folded away")
+        first.find_element(By.TAG_NAME, "summary").click()
+        wait.until(lambda _: first.find_element(By.TAG_NAME, "dl").is_displayed())
+        check("evt_" in first.text and "originalTransactionId" in first.text, "unfolded, they show the event's ID and the transaction IDs")
+        submit(driver.find_element(By.ID, "earlier-events"))
+        earlier = timeline()
+        check(0 < len(earlier) < 50 and pager() == {"later-events"}, "Earlier events shows the rest, with later ones to go back to (%d, %s)"
+              % (len(earlier), pager()))
+        check(any(line.startswith("Subscribed to ") for line in earlier[-3:]), "the earliest events are the first purchase: %s" % earlier[-3:])
+        shot("8-timeline-earlier")
+        submit(driver.find_element(By.ID, "later-events"))
+        check(timeline() == newest and pager() == {"earlier-events"}, "Later events comes back to the newest page")
+
+        # A refunded subscription: shown as revoked, with no renewal and nothing to extend.
+        open_page(customer_url(a.revoked_customer))
+        standing = driver.find_element(By.CSS_SELECTOR, ".subscription .standing").text
+        check(standing.startswith("Refunded on ") and standing.endswith("access revoked"), "the refund is said: %s" % standing)
+        check(not driver.find_elements(By.CSS_SELECTOR, ".subscription .renewal") and not driver.find_elements(By.CSS_SELECTOR, "button.extend"),
+              "a revoked subscription shows no renewal and no Extend form")
+        shot("9-revoked")
+        open_page(customer_url(a.customer))
 
         # A form posted without its CSRF token is refused and changes nothing.
         driver.execute_script("document.querySelector('#grant-form input[name=csrf]').remove()")

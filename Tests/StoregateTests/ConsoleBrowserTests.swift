@@ -16,6 +16,14 @@ import Testing
         return root.path + "/.build/console-screenshots"
     }
 
+    /// A customer with a subscription bought through the simulator; its original transaction ID.
+    static func subscribe(_ s: Storefront, _ customerId: String) async throws -> String {
+        let account = try await s.result("accounts.ensure", ["customerId": customerId])
+        let token = try #require(UUID(uuidString: account["appAccountToken"] as? String ?? ""))
+        let bought = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("\(customerId)-device", token: token))
+        return try #require(bought.originalTransactionId)
+    }
+
     @Test func supportStaffWorkACaseInChromium() async throws {
         try await Storefront.with(slug: "console-browser") { s in
             let ann = try await s.result("accounts.ensure", ["customerId": "ann@example.org"])
@@ -23,6 +31,13 @@ import Testing
             let bought = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("ann-device", token: token))
             try await s.processed(1)
             let orderId = try #require(await s.store.orderId(of: bought.transactionId ?? ""))
+            // A long story: a subscription renewed 50 times, a purchase.created each (and a subscription.updated for
+            // each renewal applied in order), enough for two timeline pages.
+            let tess = try await Self.subscribe(s, "tess@example.org")
+            for _ in 1...50 { _ = try await s.simulator.renew(originalTransactionId: tess) }
+            // A subscription Apple refunded.
+            _ = try await s.simulator.refund(transactionId: try await Self.subscribe(s, "rex@example.org"))
+            try await s.processed(54)
             let other = try await s.services.tenants.create(slug: "console-neighbour", name: "Neighbour", actor: Actor("test"))
             _ = try await s.services.accounts.ensure(tenant: other, customerId: "bob", actor: Actor("test"))
             for (email, role) in [("sam@example.com", ConsoleUser.Role.support), ("vic@example.com", .viewer)] {
@@ -35,7 +50,8 @@ import Testing
                 [
                     "python3", Self.script, "--url", s.server.baseURL, "--tenant", s.tenant.tenant.slug, "--email", "sam@example.com", "--password",
                     ConsoleTests.password, "--viewer-email", "vic@example.com", "--viewer-password", ConsoleTests.password, "--order-id", orderId,
-                    "--customer", "ann@example.org", "--other-customer", "bob", "--screenshots", screenshots,
+                    "--customer", "ann@example.org", "--other-customer", "bob", "--timeline-customer", "tess@example.org", "--revoked-customer",
+                    "rex@example.org", "--screenshots", screenshots,
                 ],
                 environment: ProcessInfo.processInfo.environment, limit: .seconds(240))
             #expect(run.status == 0, "the browser's checks:\n\(run.stdout)\n\(run.stderr)")
@@ -43,7 +59,7 @@ import Testing
             let extended = try await s.services.subscriptions.status(
                 tenant: s.tenant.tenant, customerId: "ann@example.org", bundleId: nil, transactionId: nil, refresh: false)
             #expect(extended.first?.expiresDate.map { $0 > (bought.expiresDate?.date ?? .distantFuture) } == true, "stored later, not only shown")
-            for shot in ["1-sign-in", "2-overview", "3-customer", "4-extended", "5-granted", "6-viewer", "7-phone"] {
+            for shot in ["1-sign-in", "2-overview", "3-customer", "4-extended", "5-granted", "6-viewer", "7-phone", "8-timeline-earlier", "9-revoked"] {
                 #expect(FileManager.default.fileExists(atPath: screenshots + "/\(shot).png"), "\(shot).png saved")
             }
         }
