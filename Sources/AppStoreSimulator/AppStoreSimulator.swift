@@ -15,16 +15,19 @@ public struct AppStoreSimulator: Sendable {
     public let sender: NotificationSender?
     /// How the Retention Messaging performance test measures an endpoint: Apple's, unless told otherwise.
     public let performanceTest: PerformanceTestConfig
+    /// Where the store is written after each request that may change it (`SimulatorStore.save(to:)`), when set.
+    public let stateFile: URL?
     let now: @Sendable () -> Date
 
     public init(
         store: SimulatorStore = SimulatorStore(), ca: SimulatorCA? = nil, sender: NotificationSender? = nil,
-        performanceTest: PerformanceTestConfig = Self.applesPerformanceTest, now: @escaping @Sendable () -> Date = Date.init
+        performanceTest: PerformanceTestConfig = Self.applesPerformanceTest, stateFile: URL? = nil, now: @escaping @Sendable () -> Date = Date.init
     ) throws {
         self.store = store
         self.ca = try ca ?? SimulatorCA()
         self.sender = sender
         self.performanceTest = performanceTest
+        self.stateFile = stateFile
         self.now = now
     }
 
@@ -34,6 +37,7 @@ public struct AppStoreSimulator: Sendable {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router(context: SimulatorContext.self)
+        if let stateFile { router.add(middleware: StateKeeper(store: store, file: stateFile)) }
         router.add(middleware: SimulatorMiddleware(simulator: self))
         addRoutes(to: router)
         addScenarioRoutes(to: router)
@@ -110,4 +114,21 @@ public struct SimulatorContext: RequestContext {
     public var bundleId = ""
 
     public init(source: Source) { coreContext = .init(source: source) }
+}
+
+/// Writes the store after every request but a GET, so that a restarted simulator knows what it knew.
+struct StateKeeper: RouterMiddleware {
+    typealias Context = SimulatorContext
+    let store: SimulatorStore
+    let file: URL
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let response = try await next(request, context)
+        if request.method != .get {
+            do { try await store.save(to: file) } catch {
+                context.logger.error("simulator state not saved", metadata: ["file": .string(file.path), "error": .string("\(error)")])
+            }
+        }
+        return response
+    }
 }

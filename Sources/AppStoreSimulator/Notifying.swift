@@ -6,10 +6,13 @@ extension AppStoreSimulator {
     public enum ScenarioError: Error, CustomStringConvertible {
         case unknownTransaction(String)
         case unknownApp(String)
+        /// A value Apple would not take, naming its field.
+        case invalid(field: String, reason: String)
         public var description: String {
             switch self {
             case .unknownTransaction(let id): "no transaction \(id)"
             case .unknownApp(let bundleId): "no app \(bundleId)"
+            case .invalid(let field, let reason): "\(field) \(reason)"
             }
         }
     }
@@ -71,6 +74,12 @@ extension AppStoreSimulator {
     /// A purchase and its notification: `SUBSCRIBED` (`INITIAL_BUY`) for a subscription, else `ONE_TIME_CHARGE`.
     @discardableResult
     public func purchase(_ purchase: SimulatorStore.Purchase) async throws -> JWSTransactionDecodedPayload {
+        // Refused before anything is kept: a purchase in an app the simulator does not know was half made.
+        guard await store.app(purchase.bundleId) != nil else { throw ScenarioError.unknownApp(purchase.bundleId) }
+        guard ProductType.known.contains(purchase.type) else {
+            throw ScenarioError.invalid(
+                field: "type", reason: "must be one of Apple's product types: " + ProductType.known.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+        }
         let transaction = await store.purchase(purchase)
         if purchase.type == .autoRenewableSubscription {
             let renewal = await store.renewal(originalTransactionId: transaction.originalTransactionId ?? "")

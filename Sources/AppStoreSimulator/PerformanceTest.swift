@@ -42,7 +42,7 @@ extension AppStoreSimulator {
             return Self.error(refusal.code, refusal.message, status: refusal.status)
         }
         let template = DecodedRealtimeRequestBody(
-            originalTransactionId: body.originalTransactionId, appAppleId: app.appAppleId, productId: purchase.productId ?? "", userLocale: "en-US",
+            originalTransactionId: body.originalTransactionId, appAppleId: app.appAppleId ?? 0, productId: purchase.productId ?? "", userLocale: "en-US",
             requestIdentifier: LowercaseUUID(UUID()), signedDate: Timestamp(now()), environment: environment)
         let (bundleId, http) = (context.bundleId, sender?.http ?? HTTPClient.shared)
         Task { [store, ca, now] in

@@ -6,13 +6,13 @@ import HTTPTypes
 /// the review state Apple reports (PENDING until a scenario approves or rejects them), default messages
 /// per product and locale, the realtime URL, and performance tests. Apple's rules (`RetentionMessagingRules`)
 /// and its refusals, with Apple's error codes.
-struct RetentionMessaging: Sendable {
-    struct Image: Sendable {
+struct RetentionMessaging: Codable, Sendable {
+    struct Image: Codable, Sendable {
         var state: ImageState
         var size: ImageSize
     }
 
-    struct Message: Sendable {
+    struct Message: Codable, Sendable {
         var state: MessageState
         var body: UploadMessageRequestBody
     }

@@ -136,7 +136,7 @@ extension AppStoreSimulator {
                 throw HTTPError(.notFound, message: "no realtime URL is configured")
             }
             let realtime = DecodedRealtimeRequestBody(
-                originalTransactionId: body.originalTransactionId, appAppleId: app.appAppleId, productId: body.productId ?? purchase.productId ?? "",
+                originalTransactionId: body.originalTransactionId, appAppleId: app.appAppleId ?? 0, productId: body.productId ?? purchase.productId ?? "",
                 userLocale: body.userLocale ?? "en-US", requestIdentifier: LowercaseUUID(UUID()), signedDate: Timestamp(now()), environment: environment)
             let sent = await Self.exchangeRealtimeRequest(
                 realtime, to: url, ca: ca, http: sender?.http ?? HTTPClient.shared, timeout: .milliseconds(performanceTest.responseTimeThreshold))

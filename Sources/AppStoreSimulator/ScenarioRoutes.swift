@@ -10,7 +10,8 @@ import X509
 extension AppStoreSimulator {
     struct AppRequest: Decodable {
         let bundleId: String
-        let appAppleId: Int64
+        /// Required for a Production app; a Sandbox app may have none (Apple's Sandbox data carries none).
+        let appAppleId: Int64?
         let environment: String?
         let notificationURL: String?
     }
@@ -61,15 +62,21 @@ extension AppStoreSimulator {
     }
 
     func addScenarioRoutes(to router: Router<SimulatorContext>) {
-        let scenario = router.group("simulator")
+        let scenario = router.group("simulator").add(middleware: ScenarioErrorMiddleware())
         addRetentionScenarioRoutes(to: scenario)
         scenario.get("root.der") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/pkix-cert"], body: .init(byteBuffer: ByteBuffer(bytes: ca.rootDER)))
         }
         scenario.post("apps") { request, context in
             let body = try await request.decode(as: AppRequest.self, context: context)
-            await store.register(
-                bundleId: body.bundleId, appAppleId: body.appAppleId, environment: AppStoreEnvironment(rawValue: body.environment ?? "Sandbox"))
+            let environment = AppStoreEnvironment(rawValue: body.environment ?? "Sandbox")
+            guard [.sandbox, .production].contains(environment) else {
+                throw ScenarioError.invalid(field: "environment", reason: "must be Sandbox or Production")
+            }
+            guard body.appAppleId != nil || environment == .sandbox else {
+                throw ScenarioError.invalid(field: "appAppleId", reason: "is required for a Production app (App Store Connect → App Information → Apple ID)")
+            }
+            await store.register(bundleId: body.bundleId, appAppleId: body.appAppleId, environment: environment)
             await store.setNotificationURL(bundleId: body.bundleId, url: body.notificationURL)
             return Response(status: .created)
         }
@@ -78,7 +85,9 @@ extension AppStoreSimulator {
             guard let key = try? P256.Signing.PublicKey(pemRepresentation: body.publicKey) else {
                 throw HTTPError(.badRequest, message: "publicKey must be a P-256 PEM public key")
             }
-            await store.registerKey(bundleId: try context.parameters.require("bundleId"), keyId: body.keyId, issuerId: body.issuerId, publicKey: key)
+            let bundleId = try context.parameters.require("bundleId")
+            guard await store.app(bundleId) != nil else { throw ScenarioError.unknownApp(bundleId) }
+            await store.registerKey(bundleId: bundleId, keyId: body.keyId, issuerId: body.issuerId, publicKey: key)
             return Response(status: .created)
         }
         scenario.post("purchases") { request, context in
@@ -118,7 +127,11 @@ extension AppStoreSimulator {
                 guard let price = body?.price else { throw HTTPError(.badRequest, message: "price is required") }
                 try await advancedCommerce(originalTransactionId: id, .priceChange(price))
             case "update-metadata": try await advancedCommerce(originalTransactionId: id, .metadataUpdate)
-            default: throw HTTPError(.notFound)
+            case let action:
+                throw HTTPError(
+                    .notFound,
+                    message: "no subscription action \(action): renew, fail-renewal, expire, auto-renew, change-product, redeem-offer, "
+                        + "expire-grace-period, price-increase, migrate, change-price, update-metadata")
             }
             return Response(status: .ok)
         }
@@ -131,7 +144,7 @@ extension AppStoreSimulator {
             case "refund": return Self.json(try await refund(transactionId: id, percentage: body?.percentage ?? 100_000))
             case "decline-refund": try await declineRefund(transactionId: id)
             case "reverse-refund": try await reverseRefund(transactionId: id)
-            default: throw HTTPError(.notFound)
+            case let action: throw HTTPError(.notFound, message: "no transaction action \(action): refund-request, refund, decline-refund, reverse-refund")
             }
             return Response(status: .ok)
         }

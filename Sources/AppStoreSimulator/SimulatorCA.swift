@@ -88,6 +88,37 @@ public struct SimulatorCA: Sendable {
         }
     }
 
+    /// What a simulator that keeps its state across restarts writes and reads back: the same chain, so that
+    /// a Storegate trusting its root and the JWS it signed before stay valid. A development CA's keys only.
+    public struct Saved: Codable, Sendable {
+        let root, intermediate, leaf: Data
+        let rootKey, intermediateKey, leafKey: Data
+    }
+
+    public var saved: Saved {
+        get throws {
+            func der(_ certificate: Certificate) throws -> Data {
+                var serializer = DER.Serializer()
+                try serializer.serialize(certificate)
+                return Data(serializer.serializedBytes)
+            }
+            return Saved(
+                root: try der(root), intermediate: try der(intermediate), leaf: try der(leaf), rootKey: rootKey.rawRepresentation,
+                intermediateKey: intermediateKey.rawRepresentation, leafKey: leafKey.rawRepresentation)
+        }
+    }
+
+    /// The chain `saved` describes.
+    public init(_ saved: Saved) throws {
+        root = try Certificate(derEncoded: Array(saved.root))
+        intermediate = try Certificate(derEncoded: Array(saved.intermediate))
+        leaf = try Certificate(derEncoded: Array(saved.leaf))
+        rootKey = try P256.Signing.PrivateKey(rawRepresentation: saved.rootKey)
+        intermediateKey = try P256.Signing.PrivateKey(rawRepresentation: saved.intermediateKey)
+        leafKey = try P256.Signing.PrivateKey(rawRepresentation: saved.leafKey)
+        x5c = [saved.leaf, saved.intermediate, saved.root].map { $0.base64EncodedString() }
+    }
+
     /// The root as DER, to configure a development verifier (`storegate jws verify --root`).
     public var rootDER: Data {
         var serializer = DER.Serializer()

@@ -7,7 +7,8 @@ import Foundation
 public actor SimulatorStore {
     public struct App: Sendable {
         public let bundleId: String
-        public let appAppleId: Int64
+        /// Absent for an app registered without one: Apple's Sandbox data carries none.
+        public let appAppleId: Int64?
         public let environment: AppStoreEnvironment
         var keys: [String: (issuerId: String, publicKey: P256.Signing.PublicKey)] = [:]
     }
@@ -40,7 +41,7 @@ public actor SimulatorStore {
     var appTransactions: [String: AppTransaction] = [:]
     var renewals: [String: JWSRenewalInfoDecodedPayload] = [:]
     var orders: [String: [String]] = [:]
-    public private(set) var consumptionReports: [String: Data] = [:]
+    public internal(set) var consumptionReports: [String: Data] = [:]
     var notificationHistory: [(bundleId: String, payload: ResponseBodyV2DecodedPayload, signed: String, attempts: [SendAttemptItem])] = []
     var testNotifications: [String: String] = [:]
     var massExtensions: [String: MassExtendRenewalDateStatusResponse] = [:]
@@ -59,7 +60,7 @@ public actor SimulatorStore {
 
     // MARK: Setup
 
-    public func register(bundleId: String, appAppleId: Int64, environment: AppStoreEnvironment = .sandbox) {
+    public func register(bundleId: String, appAppleId: Int64?, environment: AppStoreEnvironment = .sandbox) {
         if apps[bundleId] == nil { apps[bundleId] = App(bundleId: bundleId, appAppleId: appAppleId, environment: environment) }
     }
 

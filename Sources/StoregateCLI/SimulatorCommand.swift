@@ -22,13 +22,38 @@ struct SimulatorCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one.") var port = 9090
     @Option(help: "Scale Apple's notification retry schedule (1, 12, 24, 48, 72 hours); 0.001 makes an hour 3.6 s.") var timeScale = 1.0
     @Option(help: "Write the simulator's root certificate (DER) to this file.") var exportRoot: String?
+    @Option(
+        help: ArgumentHelp(
+            "Keep what the simulator knows (apps, keys, purchases, notifications, its certificates, the next ID) in this directory across restarts.",
+            valueName: "directory"))
+    var stateDir: String?
 
     func run() async throws {
         Runtime.bootstrapLogging()
         let logger = Logger(label: "storegate.simulator")
         let http = NotificationSender.makeHTTPClient()
         let sender = NotificationSender(http: http, timeScale: timeScale, logger: logger)
-        let simulator = try AppStoreSimulator(sender: sender)
+        var ca: SimulatorCA?
+        var stateFile: URL?
+        let store = SimulatorStore()
+        if let stateDir {
+            let directory = URL(fileURLWithPath: stateDir)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let caFile = directory.appendingPathComponent("simulator-ca.json")
+            if let data = FileManager.default.contents(atPath: caFile.path) {
+                do { ca = try SimulatorCA(try JSONDecoder().decode(SimulatorCA.Saved.self, from: data)) } catch {
+                    throw Runtime.fail("\(caFile.path) is not a simulator CA: \(error); remove it to start afresh")
+                }
+            } else {
+                let made = try SimulatorCA()
+                try JSONEncoder().encode(try made.saved).write(to: caFile, options: .atomic)
+                ca = made
+            }
+            let file = directory.appendingPathComponent("simulator-state.json")
+            do { try await store.load(from: file) } catch { throw Runtime.fail("\(file.path) cannot be read: \(error); remove it to start afresh") }
+            stateFile = file
+        }
+        let simulator = try AppStoreSimulator(store: store, ca: ca, sender: sender, stateFile: stateFile)
         if let exportRoot { try simulator.ca.rootDER.write(to: URL(fileURLWithPath: exportRoot)) }
         let app = simulator.application(host: host, port: port, logger: logger) { port in
             logger.info("App Store simulator listening", metadata: ["port": .stringConvertible(port)])
@@ -44,5 +69,6 @@ struct SimulatorCommand: AsyncParsableCommand {
         }
         sender.shutdown()
         try await http.shutdown()
+        if let stateFile { try await store.save(to: stateFile) }
     }
 }

@@ -111,7 +111,7 @@ import Testing
                 request.method = .POST
                 request.headers.add(name: "Content-Type", value: "application/json")
                 request.body = .bytes(ByteBuffer(string: json))
-                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
                 return (Int(response.status.code), Data(try await response.body.collect(upTo: 1 << 20).readableBytesView))
             }
             let key = P256.Signing.PrivateKey()
@@ -138,8 +138,96 @@ import Testing
             } catch {
                 #expect((error as? AppStoreServerAPIError)?.apiErrorCode == .generalInternalRetryable)
             }
-            let root = try await HTTPClient.shared.execute(HTTPClientRequest(url: sim.baseURL + "/simulator/root.der"), timeout: .seconds(5))
+            let root = try await HTTPClient.shared.execute(HTTPClientRequest(url: sim.baseURL + "/simulator/root.der"), timeout: .seconds(30))
             #expect(Data(try await root.body.collect(upTo: 1 << 16).readableBytesView) == sim.simulator.ca.rootDER)
         }
+    }
+
+    /// The scenario API says what is wrong, as JSON naming the field, and keeps nothing of a refused purchase.
+    @Test func scenarioErrorsNameWhatIsWrong() async throws {
+        try await SimulatorHarness.with { sim in
+            func post(_ path: String, _ json: String) async throws -> (status: Int, answer: [String: String]) {
+                var request = HTTPClientRequest(url: sim.baseURL + path)
+                request.method = .POST
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(string: json))
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+                let body = Data(try await response.body.collect(upTo: 1 << 20).readableBytesView)
+                return (
+                    Int(response.status.code), (try? JSONDecoder().decode([String: String].self, from: body)) ?? ["body": String(decoding: body, as: UTF8.self)]
+                )
+            }
+            let unknownSubscription = try await post("/simulator/subscriptions/999/renew", "{}")
+            #expect(unknownSubscription.status == 404 && unknownSubscription.answer["error"]?.contains("no transaction 999") == true, "\(unknownSubscription)")
+            let unknownApp = try await post(
+                "/simulator/purchases", #"{"customer":"kit","bundleId":"com.example.nobody","productId":"p","type":"Consumable"}"#)
+            #expect(unknownApp.status == 404 && unknownApp.answer["field"] == "bundleId", "\(unknownApp)")
+            #expect(await sim.store.transactions(ofCustomer: "kit").isEmpty, "nothing of the refused purchase is kept")
+            let notAType = try await post(
+                "/simulator/purchases", #"{"customer":"kit","bundleId":"\#(SimulatorHarness.bundleId)","productId":"p","type":"Subscription"}"#)
+            #expect(notAType.status == 400 && notAType.answer["field"] == "type", "\(notAType)")
+            #expect(notAType.answer["error"]?.contains("Auto-Renewable Subscription") == true)
+            let missing = try await post("/simulator/purchases", #"{"customer":"kit"}"#)
+            #expect(missing.status == 400 && missing.answer["error"]?.contains("bundleId") == true, "\(missing)")
+            #expect(try await post("/simulator/apps", #"{"bundleId":"com.example.sandboxonly"}"#).status == 201, "a Sandbox app needs no Apple ID")
+            let production = try await post("/simulator/apps", #"{"bundleId":"com.example.prod","environment":"Production"}"#)
+            #expect(production.status == 400 && production.answer["field"] == "appAppleId", "\(production)")
+            let action = try await post("/simulator/subscriptions/1/dance", "{}")
+            #expect(action.status == 404 && action.answer["error"]?.contains("renew, fail-renewal") == true, "\(action)")
+        }
+    }
+
+    /// `storegate simulator --state-dir`, stopped and started again, knows its apps, keys and purchases, signs
+    /// with the same root, and issues IDs past those it issued.
+    @Test func aSimulatorWithAStateDirectoryKnowsWhatItKnewAfterARestart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulator-state-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try FreePort.find()
+        let base = "http://127.0.0.1:\(port)"
+        func start() throws -> Subprocess {
+            try Subprocess(
+                CLITests.binary, ["simulator", "--port", "\(port)", "--state-dir", directory.path],
+                environment: ["PATH": "/usr/bin:/bin", "STOREGATE_LOG_LEVEL": "warning"])
+        }
+        func send(_ path: String, _ json: String? = nil) async throws -> (status: Int, body: Data) {
+            var request = HTTPClientRequest(url: base + path)
+            if let json {
+                request.method = .POST
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(string: json))
+            }
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            return (Int(response.status.code), Data(try await response.body.collect(upTo: 1 << 20).readableBytesView))
+        }
+        func stop(_ process: Subprocess) async {
+            process.signal(SIGTERM)
+            #expect(await process.waitForExit(upTo: .seconds(60)) != nil, "the simulator stopped")
+        }
+        let first = try start()
+        try await eventually("the simulator listens") { (try? await send("/simulator/root.der"))?.status == 200 }
+        let root = try await send("/simulator/root.der").body
+        let key = P256.Signing.PrivateKey()
+        let pem = key.publicKey.pemRepresentation.replacingOccurrences(of: "\n", with: "\\n")
+        #expect(try await send("/simulator/apps", #"{"bundleId":"com.example.kept"}"#).status == 201)
+        #expect(
+            try await send("/simulator/apps/com.example.kept/keys", #"{"keyId":"KEPTKEY001","issuerId":"\#(Fixtures.issuerId)","publicKey":"\#(pem)"}"#).status
+                == 201)
+        let bought = try await send(
+            "/simulator/purchases", #"{"customer":"lee","bundleId":"com.example.kept","productId":"com.example.monthly","type":"Auto-Renewable Subscription"}"#)
+        let firstTransaction = try JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: bought.body)
+        await stop(first)
+
+        let second = try start()
+        try await eventually("the simulator listens again") { (try? await send("/simulator/root.der"))?.status == 200 }
+        #expect(try await send("/simulator/root.der").body == root, "the same root: a Storegate that trusts it goes on trusting it")
+        let client = AppStoreServerAPIClient(
+            http: .shared,
+            token: AppStoreServerAPIToken(key: SigningKey(keyId: "KEPTKEY001", issuerId: Fixtures.issuerId, bundleId: "com.example.kept", privateKey: key)),
+            environment: .custom(base), retry: .none)
+        let original = try #require(firstTransaction.originalTransactionId)
+        #expect(try await client.getTransactionInfo(transactionId: original).signedTransactionInfo != nil, "the app, its key and the purchase are known")
+        let renewed = try JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: try await send("/simulator/subscriptions/\(original)/renew", "{}").body)
+        #expect(try #require(Int64(renewed.transactionId ?? "")) > (try #require(Int64(original))), "IDs go on past those issued")
+        await stop(second)
     }
 }
