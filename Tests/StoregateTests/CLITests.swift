@@ -1,3 +1,7 @@
+import AsyncHTTPClient
+import Crypto
+import AppStoreSimulator
+import AppStoreServer
 import Foundation
 import KeyVault
 import Storegate
@@ -223,6 +227,35 @@ import Testing
     /// A database that cannot be reached fails with where it is and PostgreSQL's own reason, without waiting
     /// out retries or a readiness loop. (The bound is far above the ~1 s this takes on an idle machine: it
     /// catches a wait, it does not measure speed; a debug CLI launched beside the parallel suite took 9 s.)
+    /// `storegate simulator register` tells a running simulator a tenant's app, its key's public half and its
+    /// notification URL: the simulator then sells in that app and accepts tokens signed with the key.
+    @Test func simulatorRegisterTellsTheSimulatorATenantsApps() async throws {
+        try await SimulatorHarness.with { sim in
+            try await TestDatabase.with { services, url in
+                let (caller, _, _) = try await Fixtures.tenant(services, slug: "registered", bundleId: "com.example.registered")
+                let key = P256.Signing.PrivateKey()
+                _ = try await services.apps.importKey(
+                    tenant: caller.tenant, bundleId: "com.example.registered", keyId: "REGKEY0001", issuerId: Fixtures.issuerId,
+                    p8: key.pemRepresentation, actor: Actor("test"))
+                let run = try await Self.storegate(
+                    ["simulator", "register", "--simulator", sim.baseURL, "--tenant", "registered"],
+                    environment: ["STOREGATE_DATABASE_URL": url, "STOREGATE_PUBLIC_URL": "http://127.0.0.1:8080"])
+                #expect(run.status == 0, "\(run.stderr)")
+                #expect(
+                    run.stdout.contains(
+                        "registered com.example.registered (Sandbox) with 1 key(s), notifications to http://127.0.0.1:8080/apple/notifications/"))
+                let bought = try await sim.simulator.purchase(
+                    SimulatorStore.Purchase(customer: "reg", bundleId: "com.example.registered", productId: "p", type: .consumable))
+                let client = AppStoreServerAPIClient(
+                    http: .shared,
+                    token: AppStoreServerAPIToken(
+                        key: SigningKey(keyId: "REGKEY0001", issuerId: Fixtures.issuerId, bundleId: "com.example.registered", privateKey: key)),
+                    environment: .custom(sim.baseURL), retry: .none)
+                #expect(try await client.getTransactionInfo(transactionId: try #require(bought.transactionId)).signedTransactionInfo != nil)
+            }
+        }
+    }
+
     /// `serve` and `simulator` on a port something else listens on fail in one line naming the address.
     @Test func aPortInUseIsNamedInOneLine() async throws {
         try await SimulatorHarness.with { sim in

@@ -34,12 +34,8 @@ def show(step, what):
     print(f"\n── {step}\n{json.dumps(what, indent=2)}")
 
 
-# The simulator plays Apple: it knows the demo app, its key's public half, and where to send notifications.
-app = rpc("apps.get", bundleId=bundle_id)
-public_key = subprocess.run(["openssl", "pkey", "-in", p8_file, "-pubout"], check=True, capture_output=True, text=True).stdout
-post(simulator + "/simulator/apps", {"bundleId": bundle_id, "appAppleId": app["appAppleId"], "environment": "Sandbox",
-                                     "notificationURL": app["notificationURLs"]["Sandbox"]})
-post(simulator + f"/simulator/apps/{bundle_id}/keys", {"keyId": app["keys"][0]["keyId"], "issuerId": app["keys"][0]["issuerId"], "publicKey": public_key})
+# The simulator plays Apple: `dev run` told it the demo app, its key's public half and where to send
+# notifications (`storegate simulator register`) before Storegate started, so the first sweep finds them.
 
 customer = rpc("accounts.ensure", customerId="demo-customer-1")
 show("1. accounts.ensure: the customer's stable appAccountToken (pass it to StoreKit's purchase)", customer)
@@ -53,11 +49,15 @@ purchase = post(simulator + "/simulator/purchases", {
     "type": "Auto-Renewable Subscription", "subscriptionGroupIdentifier": "demo.premium", "appAccountToken": customer["appAccountToken"]})
 show("3. the simulator sells a subscription and sends Storegate SUBSCRIBED", {k: purchase[k] for k in ("transactionId", "productId", "appAccountToken")})
 
+# Wait for this purchase's notification (an earlier run's subscriptions may be there already).
 for _ in range(100):
     status = rpc("subscriptions.status", customerId="demo-customer-1")
-    if status["subscriptions"]:
+    if any(s["originalTransactionId"] == purchase["originalTransactionId"] for s in status["subscriptions"]):
         break
     time.sleep(0.1)
+else:
+    sys.exit("demo: the purchase's notification was not applied within 10 s; see deploy/local/data/serve.log")
+status["subscriptions"] = [s for s in status["subscriptions"] if s["originalTransactionId"] == purchase["originalTransactionId"]]
 show("4. notifications.list: what Apple sent", rpc("notifications.list", bundleId=bundle_id, limit=1))
 show("5. subscriptions.status: kept current from the notification", status)
 show("6. accounts.resolve: the customer from the originalTransactionId",

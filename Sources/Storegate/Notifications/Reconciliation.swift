@@ -1,5 +1,6 @@
 import AppStoreServer
 import Foundation
+import Logging
 
 /// How Storegate reconciles with Apple by itself, with no call: what a process was never told.
 public struct ReconciliationSettings: Sendable {
@@ -49,6 +50,7 @@ public struct Reconciliation: Sendable {
     let ingest: NotificationIngest
     let subscriptions: SubscriptionService
     let settings: ReconciliationSettings
+    let logger: Logger
 
     /// What one sweep or check did.
     public struct Run: Sendable {
@@ -89,6 +91,12 @@ public struct Reconciliation: Sendable {
                 request: NotificationHistoryRequest(startDate: Timestamp(start), endDate: Timestamp(now), onlyFailures: true))
         } catch {
             failure = "\(error)"
+            logger.warning(
+                "sweep of Apple's notification history failed; the next sweep covers the same window",
+                metadata: [
+                    "tenant": .string(tenant.slug), "bundleId": .string(app.bundleId), "environment": .string(environment.rawValue),
+                    "error": .string("\(error)"),
+                ])
         }
         let until = failure == nil ? now : last?.sweptUntil ?? start
         try await persistence.inTenant(tenant, .read) { unit in

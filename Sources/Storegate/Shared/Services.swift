@@ -110,7 +110,8 @@ public struct Services: Sendable {
             persistence: persistence, gateway: gateway, verification: verification, holdings: holdings, directory: directory)
         self.worker = JobWorker(
             persistence: persistence, processor: processor, refunds: refunds, webhooks: dispatcher,
-            reconciliation: Reconciliation(persistence: persistence, ingest: notifications, subscriptions: subscriptions, settings: reconciliation),
+            reconciliation: Reconciliation(
+                persistence: persistence, ingest: notifications, subscriptions: subscriptions, settings: reconciliation, logger: logger),
             logger: logger, pollInterval: workerPollInterval, lease: webhooks.jobLease, coherence: coherence, signal: jobs)
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification, directory: directory)
         self.events = EventService(persistence: persistence)
