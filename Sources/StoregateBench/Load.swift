@@ -38,6 +38,17 @@ struct Load {
         }
     }
 
+    /// Whether a GET of `url` is answered 200 (on the shared client, within 30 s).
+    static func get(_ url: String) async -> Bool {
+        do {
+            let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+            _ = try await response.body.collect(upTo: 1 << 20)
+            return response.status == .ok
+        } catch {
+            return false
+        }
+    }
+
     /// Whether a JSON-RPC answer holds an `"error":` member: a plain byte scan, so that the load generator,
     /// which shares the machine with the server, costs as little as it can.
     static func containsError(_ buffer: ByteBuffer) -> Bool {

@@ -74,18 +74,21 @@ enum Wrk {
     static func run(
         url: String, body: String, authorization: String?, connections: Int, seconds: Double, script: String = Wrk.script
     ) async -> Figures? {
+        setenv("WRK_BODY", body, 1)
+        setenv("WRK_AUTHORIZATION", authorization ?? "", 1)
+        return await output(url: url, connections: connections, seconds: seconds, script: script).flatMap(parse)
+    }
+
+    /// wrk's whole report for `script` against `url`; nil when wrk is not installed.
+    static func output(url: String, connections: Int, seconds: Double, script: String) async -> String? {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-wrk-\(UUID()).lua").path
         guard FileManager.default.createFile(atPath: path, contents: Data(script.utf8)) else { return nil }
         defer { try? FileManager.default.removeItem(atPath: path) }
-        setenv("WRK_BODY", body, 1)
-        setenv("WRK_AUTHORIZATION", authorization ?? "", 1)
         let arguments = ["wrk", "-t", "2", "-c", String(connections), "-d", "\(Int(seconds.rounded(.up)))s", "--latency", "-s", path, url]
         // wrk runs for seconds: off the cooperative pool, which the server in this process needs.
-        let output = await withCheckedContinuation { continuation in
+        return await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: OpenSSLSpeed.run(arguments)) }
         }
-        guard let output else { return nil }
-        return parse(output)
     }
 
     /// The figures of wrk's report: `Requests/sec`, the 50% and 99% latencies, non-2xx answers and socket errors.

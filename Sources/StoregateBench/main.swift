@@ -17,7 +17,7 @@ import Synchronization
 // Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
 // STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
 // Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--tenants N] [--tenant-pools N] [--tenant-pool-tenants N]; the phases: signing,
-// reads, tenants, ingest, stale, crash, and (only when named) failover with --failover-command, --kill-command,
+// reads, storm (console sign-ins for 30 s), tenants, ingest, stale, crash, and (only when named) failover with --failover-command, --kill-command,
 // --move-command (run with STOREGATE_BENCH_SCHEMA, the tenant's schema) and --wait-command (see deploy/local/ha
 // and deploy/local/citus). Like `storegate serve`, 20 connections: 4 tenant pools of 4 and 4 for the
 // control schema (`--tenant-pools 0`: all 20 shared).
@@ -237,6 +237,28 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             ("wrk -c 8: subscriptions.status, every read a miss", wrkStatusMiss), ("wrk -c 8: entitlements.list, every read a miss", wrkEntitlementsMiss),
         ] {
             line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
+        }
+    }
+
+    if runs("storm") {
+        // Console sign-ins, wrong passwords, for 30 s from wrk, while status is read and readiness checked.
+        _ = try await servicesWithApple.consoleUsers.add(
+            tenant: tenant, email: "support@bench.example", role: .support, password: "the right password, never sent", actor: .cli)
+        let statusBody = ByteBuffer(string: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1))
+        if let storm = await SignInStorm.run(base: base, tenant: slug, rpc: rpc, statusBody: statusBody, seconds: 30) {
+            line(
+                "console sign-in storm, wrk -c 64, 30 s (wrong passwords)",
+                String(format: "%.0f/s; ", storm.signIns) + storm.statuses.sorted { $0.key < $1.key }.map { "\($0.value) × \($0.key)" }.joined(separator: ", "))
+            line(
+                "  meanwhile subscriptions.status at 200/s",
+                String(
+                    format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 50 ms); %d failed", storm.status.percentile(0.5),
+                    storm.status.percentile(0.99), storm.status.latencies.max() ?? .nan, storm.status.failed))
+            line(
+                "  meanwhile /readyz every 100 ms",
+                String(format: "%d of %d not ready (target 0); slowest %.1f ms", storm.readiness.notReady, storm.readiness.checks, storm.readiness.slowest))
+        } else {
+            line("console sign-in storm", "wrk not installed")
         }
     }
 

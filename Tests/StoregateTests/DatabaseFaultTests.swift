@@ -12,7 +12,7 @@ import Testing
 
 /// PostgreSQL crashing, freezing and coming back, with Storegate running: every call ends within its
 /// deadline with a retryable answer, readiness says so within a second, and service resumes by itself.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct DatabaseFaultTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct DatabaseFaultTests {
     static let deadlines = DatabaseDeadlines(checkout: .seconds(1), unit: .seconds(2), readiness: .milliseconds(800))
     static let token = String(repeating: "A", count: 43)
 

@@ -9,7 +9,7 @@ import Testing
 /// it writes to whichever is the primary, and when the primary crashes and the standby is promoted it
 /// moves there by itself, losing nothing that was answered. (`deploy/local/ha test` does the same under
 /// load with pg_auto_failover.)
-@Suite(.timeLimit(.minutes(2))) struct FailoverTests {
+@Suite(.timeLimit(.minutes(10))) struct FailoverTests {
     static let deadlines = DatabaseDeadlines(checkout: .seconds(1), unit: .seconds(3), readiness: .seconds(1))
 
     /// The URL of `nodes`, in that order.
@@ -160,18 +160,22 @@ import Testing
         }
     }
 
-    /// Runs `sql` as the cluster's superuser; the first column of its first row as text.
+    /// Runs `sql` as the cluster's superuser; the first column of its first row as text. Given up after 30 s:
+    /// a statement on a connection that closes under it (a backend ended, a cluster stopping) may never be
+    /// answered by PostgresNIO, and a test that waited for it would wait forever (a local run hung here).
     @discardableResult
     static func superuser(_ cluster: OwnedPostgres, _ sql: String) async throws -> String? {
-        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        let config = try DatabaseConfiguration(url: "postgres://postgres@127.0.0.1:\(cluster.port)/storegate?sslmode=disable")
-        let conn = try await PostgresConnection.connect(configuration: try config.connection(for: config.nodes[0]), id: 1, logger: logger)
-        defer { Task { try? await conn.close() } }
-        var first: String?
-        for try await row in try await conn.query(PostgresQuery(unsafeSQL: sql), logger: logger) where first == nil {
-            first = try? row.decode(String.self)
+        try await race(until: .now + .seconds(30)) {
+            let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+            let config = try DatabaseConfiguration(url: "postgres://postgres@127.0.0.1:\(cluster.port)/storegate?sslmode=disable")
+            let conn = try await PostgresConnection.connect(configuration: try config.connection(for: config.nodes[0]), id: 1, logger: logger)
+            defer { Task { try? await conn.close() } }
+            var first: String?
+            for try await row in try await conn.query(PostgresQuery(unsafeSQL: sql), logger: logger) where first == nil {
+                first = try? row.decode(String.self)
+            }
+            return first
         }
-        return first
     }
 
     /// The standby is named first: the primary is found and written to, not the standby.

@@ -14,7 +14,7 @@ import Testing
 /// The holdings cache behind `subscriptions.status` and `entitlements.list`: another process hears each
 /// change as it commits, the process that wrote reads its own writes at once, time turns a status with
 /// no write, and the cache stays within its limits.
-@Suite(.timeLimit(.minutes(3))) struct HoldingsCacheTests {
+@Suite(.timeLimit(.minutes(10))) struct HoldingsCacheTests {
     /// Storegate in this process applies Apple's notifications; a `storegate serve` beside it answers
     /// status reads from its cache. A renewal applied here is read there long before the cache's five
     /// minutes would end (the deadline is generous because the whole suite shares two cores; the time it

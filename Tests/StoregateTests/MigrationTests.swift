@@ -48,7 +48,8 @@ import Testing
             }
             // A new tenant is created at the latest version directly.
             let upgradedServices = try Services(
-                persistence: PostgresPersistence(client: services.postgres.client, logger: services.postgres.logger, tenantChain: upgraded.tenantChain),
+                persistence: PostgresPersistence(
+                    client: services.postgres.client, logger: services.postgres.logger, tenantChain: upgraded.tenantChain, deadlines: TestDatabase.deadlines),
                 vault: services.vault, logger: services.postgres.logger)
             let fresh = try await upgradedServices.tenants.create(slug: "fresh", name: "Fresh", actor: Actor("test"))
             #expect(fresh.schemaVersion == next)

@@ -14,7 +14,7 @@ import X509
 
 /// Revocation checked online, as `storegate serve` does: against OpenSSL's own OCSP responder (an
 /// independent implementation) answering good and revoked, and against one that never answers.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct OCSPResponderTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct OCSPResponderTests {
     /// `openssl ocsp` answering for the certificates `issuer` issued, from an index of their statuses.
     final class Responder: Sendable {
         let port: Int

@@ -13,7 +13,7 @@ import Testing
 
 /// The server's own limits: connections that send nothing are closed, and SIGTERM ends the process
 /// within its grace period even with a request stuck on a database that stopped answering.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct ServerLifecycleTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ServerLifecycleTests {
     @Test func idleConnectionsAndSlowHeadersAreClosed() async throws {
         try await TestDatabase.with { services, _ in
             try await TestServer.with(services, configure: { $0.idleTimeout = .milliseconds(500) }) { server in

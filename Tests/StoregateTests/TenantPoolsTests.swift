@@ -108,7 +108,8 @@ struct PooledPersistence {
         let config = try DatabaseConfiguration(url: url, maximumConnections: 2)
         let client = DatabaseClient(configuration: config, backgroundLogger: logger)
         let pools = TenantPools(client: client, settings: settings)
-        let persistence = PostgresPersistence(client: client, tenantPools: pools, logger: logger)
+        // The test deadlines: these tests are about which pool a unit meets, not how fast a loaded machine connects.
+        let persistence = PostgresPersistence(client: client, tenantPools: pools, logger: logger, deadlines: TestDatabase.deadlines)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             group.addTask { await pools.run() }

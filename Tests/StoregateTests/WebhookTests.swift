@@ -15,7 +15,7 @@ import Testing
 
 /// Tenant events: written with their changes, read in order from `events.list`, and sent to webhook
 /// endpoints signed per Standard Webhooks (checked by Python's hmac), at least once.
-@Suite(.timeLimit(.minutes(2))) struct WebhookTests {
+@Suite(.timeLimit(.minutes(10))) struct WebhookTests {
     static func data(_ event: [String: Any]) -> [String: Any] { event["data"] as? [String: Any] ?? [:] }
 
     /// JSON re-serialized with sorted keys, to compare a feed event with a webhook body.

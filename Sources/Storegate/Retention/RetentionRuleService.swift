@@ -138,10 +138,10 @@ public struct RetentionRuleService: Sendable {
         let progress = Progress()
         let deadline = arrival + settings.deadline
         do {
-            return try await within(deadline) { try await answer(token: token, signed: signed, progress: progress) }
+            return try await race(until: deadline) { try await answer(token: token, signed: signed, progress: progress) }
         } catch {
             let state = progress.current
-            let cut = error is Cut
+            let cut = error is DeadlinePassed
             let why =
                 cut
                 ? "the answer was not ready \(Int((settings.deadline.seconds * 1000).rounded())) ms after the request arrived: Storegate was \(state.step.rawValue)"
@@ -315,43 +315,6 @@ public struct RetentionRuleService: Sendable {
         async let evented: Void = events.record((target.tenant, event), key: target.tenant.id)
         try await audits.record(audit)
         try await evented
-    }
-
-    /// An answer not ready by its deadline.
-    struct Cut: Error {}
-
-    /// `body`'s value, or `Cut` as soon as `deadline` passes: the body is cancelled then and not waited for
-    /// (a database call may not end at once when cancelled, and Apple's answer must not wait for it).
-    func within<T: Sendable>(_ deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        let race = Race<T>()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                race.pending.withLock { $0 = continuation }
-                let work = Task {
-                    let result: Result<T, any Error>
-                    do { result = .success(try await body()) } catch { result = .failure(error) }
-                    race.pending.withLock { $0.take() }?.resume(with: result)
-                    race.tasks.withLock { $0.timer }?.cancel()
-                }
-                let timer = Task {
-                    try? await Task.sleep(until: deadline, clock: .continuous)
-                    guard let late = race.pending.withLock({ $0.take() }) else { return }
-                    work.cancel()
-                    late.resume(throwing: Cut())
-                }
-                race.tasks.withLock { $0 = (work, timer) }
-            }
-        } onCancel: {
-            let (work, timer) = race.tasks.withLock { $0 }
-            work?.cancel()
-            timer?.cancel()
-        }
-    }
-
-    /// The work and the deadline racing to answer: whichever comes first takes the continuation.
-    private final class Race<T: Sendable>: Sendable {
-        let pending = Mutex<CheckedContinuation<T, any Error>?>(nil)
-        let tasks = Mutex<(work: Task<Void, Never>?, timer: Task<Void, Never>?)>((nil, nil))
     }
 }
 

@@ -27,7 +27,9 @@ struct RetentionController: Sendable {
         case .answered(let reply):
             let json = ByteBuffer(bytes: (try? Self.encoder.encode(reply.body)) ?? Data("{}".utf8))
             let headers: HTTPFields = [.contentType: "application/json"]
-            // The answer is recorded once it has been written, as what Apple received.
+            // The answer is recorded once it has been written, as what Apple received. The record is made in a
+            // task of its own: Apple closing the connection once it has read the answer cancels this request's
+            // task, and a cancelled record would be lost.
             return Response(
                 status: .ok, headers: headers,
                 body: ResponseBody(contentLength: json.readableBytes) { writer in
@@ -35,10 +37,10 @@ struct RetentionController: Sendable {
                         try await writer.write(json)
                         try await writer.finish(nil)
                     } catch {
-                        await reply.sent(failure: "\(error)")
+                        await Task { await reply.sent(failure: "\(error)") }.value
                         throw error
                     }
-                    await reply.sent()
+                    await Task { await reply.sent() }.value
                 })
         case .unknownToken:
             context.logger.warning("retention request for an unknown token")

@@ -8,3 +8,8 @@
 extension Duration {
     static let busyMachine = Duration.seconds(3)
 }
+
+// A suite's `.timeLimit(.minutes(10))` is a guard against a hang, not a bound on speed. The suites run side by
+// side on two cores (CI's, or beside stress-ng), where a suite that takes 40 s alone ran past 2 minutes while
+// making progress (three WebhookTests failed that way under their former 2-minute limit); a hang never ends, so
+// 10 minutes tell the two apart. Every call that could wait forever has a deadline of its own.
