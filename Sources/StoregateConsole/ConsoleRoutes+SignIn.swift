@@ -6,7 +6,7 @@ import Storegate
 /// cookie and repeated in the form, which another site can neither read nor set.
 extension ConsoleRoutes {
     func signInPage(
-        _ request: Request, error: String? = nil, tenant: String = "", email: String = "", status: HTTPResponse.Status = .ok
+        _ request: Request, error: String? = nil, tenant: String = "", email: String = "", status: HTTPResponse.Status = .ok, retryAfter: Int? = nil
     )
         -> Response
     {
@@ -16,6 +16,7 @@ extension ConsoleRoutes {
         let slug = tenant.isEmpty ? request.uri.queryParameters["tenant"].map(String.init) ?? "" : tenant
         var response = pages.page("signIn", ["csrf": token, "tenant": slug, "email": email], frame: frame, status: status)
         if let cookie { response.setCookie(cookie) }
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         return response
     }
 
@@ -34,17 +35,13 @@ extension ConsoleRoutes {
         } catch ConsoleSignInRefusal.refused {
             return signInPage(request, error: "The tenant, email or password is not right.", tenant: tenant, email: email, status: .unauthorized)
         } catch ConsoleSignInRefusal.tooManyAttempts(let seconds) {
-            var response = signInPage(
+            return signInPage(
                 request, error: "Too many failed attempts; try again in \(seconds / 60) minutes or use a sign-in link.", tenant: tenant, email: email,
-                status: .tooManyRequests)
-            response.headers[.retryAfter] = String(seconds)
-            return response
+                status: .tooManyRequests, retryAfter: seconds)
         } catch ConsoleSignInRefusal.busy(let seconds) {
-            var response = signInPage(
+            return signInPage(
                 request, error: "Too many sign-ins are being checked right now; try again in a few seconds.", tenant: tenant, email: email,
-                status: .serviceUnavailable)
-            response.headers[.retryAfter] = String(seconds)
-            return response
+                status: .serviceUnavailable, retryAfter: seconds)
         }
     }
 
