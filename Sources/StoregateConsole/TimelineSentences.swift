@@ -15,9 +15,10 @@ enum TimelineSentences {
         switch type {
         case .purchaseCreated:
             let subscription = d["productType"] == "Auto-Renewable Subscription"
+            let paid = d.int("price").flatMap { price in d["currency"].map { ", " + money(price, $0) } } ?? ""
             let until = d.date("expiresDate").map { ", until \($0)" } ?? ""
-            if subscription && d["transactionId"] != d["originalTransactionId"] { return "Renewed \(product)\(until)" }
-            return (subscription ? "Subscribed to \(product)" : "Bought \(product)") + until
+            if subscription && d["transactionId"] != d["originalTransactionId"] { return "Renewed \(product)\(paid)\(until)" }
+            return (subscription ? "Subscribed to \(product)" : "Bought \(product)") + paid + until
         case .subscriptionUpdated:
             return subscriptionUpdated(previous: d.object("previous"), current: d.object("current") ?? Fields())
         case .subscriptionRenewalExtended:
@@ -62,6 +63,11 @@ enum TimelineSentences {
             if let why = d["unanswered"] { return "Did not answer Apple's retention message request for \(product) (\(unanswered[why] ?? why))" }
             return "Answered Apple's retention message request for \(product)" + (d["rule"].map { " (rule \u{201C}\($0)\u{201D})" } ?? "")
         }
+    }
+
+    /// Apple's milliunits as money: 4990 USD is "4.99 USD".
+    static func money(_ milliunits: Int, _ currency: String) -> String {
+        String(format: "%.2f %@", Double(milliunits) / 1000, currency)
     }
 
     /// A subscription's change, from its state before (none when first seen) to now.

@@ -245,6 +245,10 @@ import Testing
         let cases: [(Event.Kind, String, String)] = [
             (.purchaseCreated, renewal, "Renewed com.example.monthly, until 2026-12-27 10:00 UTC"),
             (.purchaseCreated, #"{"transactionId":"10","originalTransactionId":"10",\#(monthly)}"#, "Subscribed to com.example.monthly"),
+            (
+                .purchaseCreated, #"{"transactionId":"21","originalTransactionId":"10",\#(monthly),"price":4990,"currency":"USD"}"#,
+                "Renewed com.example.monthly, 4.99 USD"
+            ),
             (.purchaseCreated, #"{"transactionId":"30","originalTransactionId":"30","productId":"coins","productType":"Consumable"}"#, "Bought coins"),
             (
                 .subscriptionUpdated, #"{"previous":\#(state("active", autoRenew: true)),"current":\#(state("active", autoRenew: false))}"#,

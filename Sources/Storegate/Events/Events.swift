@@ -68,6 +68,9 @@ enum Events {
         let purchaseDate: Date?
         let expiresDate: Date?
         let appAccountToken: String?
+        /// What the customer paid, in milliunits of `currency` (4990 is 4.99), when Apple says.
+        let price: Int64?
+        let currency: String?
     }
 
     static func purchaseCreated(_ t: StoredTransaction) throws -> NewEvent {
@@ -75,7 +78,8 @@ enum Events {
             .purchaseCreated, appId: t.appId, environment: t.environment, customer: t.customer,
             data: PurchaseCreated(
                 transactionId: t.transactionId, originalTransactionId: t.originalTransactionId, productId: t.productId, productType: t.productType.rawValue,
-                purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, appAccountToken: t.appAccountToken.map(lower)))
+                purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, appAccountToken: t.appAccountToken.map(lower), price: t.price,
+                currency: t.currency))
     }
 
     struct Refund: Encodable {

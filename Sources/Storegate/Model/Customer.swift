@@ -55,11 +55,15 @@ public struct StoredTransaction: Sendable {
     public var signedTransaction: String
     /// The verified payload's JSON.
     public var payload: String
+    /// What the customer paid, in milliunits of `currency`, as Apple's transaction says (for events; the
+    /// payload keeps it).
+    public var price: Int64?
+    public var currency: String?
 
     public init(
         appId: UUID, environment: AppStoreEnvironment, transactionId: String, originalTransactionId: String, appTransactionId: String?, customer: UUID?,
         productId: String, productType: ProductType, purchaseDate: Date?, expiresDate: Date?, revocationDate: Date?, appAccountToken: UUID?, signedDate: Date?,
-        signedTransaction: String, payload: String
+        signedTransaction: String, payload: String, price: Int64? = nil, currency: String? = nil
     ) {
         self.appId = appId
         self.environment = environment
@@ -76,6 +80,8 @@ public struct StoredTransaction: Sendable {
         self.signedDate = signedDate
         self.signedTransaction = signedTransaction
         self.payload = payload
+        self.price = price
+        self.currency = currency
     }
 }
 

@@ -35,7 +35,7 @@ struct SignedPurchase: Sendable {
             productType: transaction.type ?? ProductType(rawValue: ""),
             purchaseDate: transaction.purchaseDate?.date, expiresDate: transaction.expiresDate?.date, revocationDate: transaction.revocationDate?.date,
             appAccountToken: transaction.appAccountToken?.uuid, signedDate: transaction.signedDate?.date, signedTransaction: signedTransaction,
-            payload: transactionJSON)
+            payload: transactionJSON, price: transaction.price, currency: transaction.currency)
     }
 
     /// The subscription as this data describes it; `status` is Apple's when it gave one, else derived.
