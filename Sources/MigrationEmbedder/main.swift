@@ -96,7 +96,11 @@ do {
         }
         swift += "    ]\n}\n"
     }
-    try swift.write(toFile: output, atomically: true, encoding: .utf8)
+    // The same Swift is not written again: a rewritten file (a new modification time) recompiles
+    // StoregatePostgres, and this tool runs whenever SwiftPM relinks it, with no migration changed.
+    if (try? String(contentsOfFile: output, encoding: .utf8)) != swift {
+        try swift.write(toFile: output, atomically: true, encoding: .utf8)
+    }
 } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(1)
