@@ -16,7 +16,11 @@ let package = Package(
         .library(name: "AppStoreServer", targets: ["AppStoreServer"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0"),
+        // One trait, not the two by default: SwiftPM 6.3 passes a package's traits as -D flags in a Set's
+        // order, which changes from one build to the next, and recompiled every Hummingbird module on about
+        // half of them (swiftlang/swift-package-manager#10525). ConfigurationSupport (swift-configuration's
+        // readers) is not used here.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.0", traits: ["FullFoundation"]),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.0"),
