@@ -141,11 +141,16 @@ import Testing
         try await TestDatabase.with { services, url in
             for access in [UnitAccess.write, .read] {
                 let ended = Mutex<(any Error)??>(.none)
+                // The backend is ended after the unit's first statement and before its second, whatever the
+                // machine's speed: each side waits for the other's step, not for a time.
+                let firstDone = Mutex(false)
+                let terminated = Mutex(false)
                 let unit = Task {
                     do {
                         _ = try await services.persistence.control(access) { unit in
                             _ = try await unit.tenants.list()
-                            await Self.pauseIgnoringCancellation(.milliseconds(700))
+                            firstDone.withLock { $0 = true }
+                            await Self.pauseIgnoringCancellation(until: { terminated.withLock { $0 } })
                             return try await unit.tenants.list().count
                         }
                         ended.withLock { $0 = .some(nil) }
@@ -153,13 +158,14 @@ import Testing
                         ended.withLock { $0 = .some(error) }
                     }
                 }
-                try await Task.sleep(for: .milliseconds(200))
+                try await eventually("the \(access) unit's first statement") { firstDone.withLock { $0 } }
                 try await OtherProcess.with(url: url, vault: services.vault) { other in
                     let killed = try await other.sql(
                         "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
                     #expect(killed >= 1)
                 }
-                try await eventually("the \(access) unit ended", timeout: .seconds(5)) { ended.withLock { $0 != nil } }
+                terminated.withLock { $0 = true }
+                try await eventually("the \(access) unit ended") { ended.withLock { $0 != nil } }
                 let error = ended.withLock { $0 } ?? nil
                 guard case .unavailable(let reason)? = error as? StoregateError else {
                     Issue.record("the unit ended with \(String(describing: error)), not as unavailable")
@@ -227,6 +233,11 @@ import Testing
     }
 
     /// Waits like CPU work or a call elsewhere would: cancellation does not end it.
+    /// Waits until `condition` holds (polled every 10 ms, 30 s at most), not ending when cancelled.
+    static func pauseIgnoringCancellation(until condition: @escaping @Sendable () -> Bool) async {
+        for _ in 0..<3000 where !condition() { await pauseIgnoringCancellation(.milliseconds(10)) }
+    }
+
     static func pauseIgnoringCancellation(_ duration: Duration) async {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         await withCheckedContinuation { continuation in
