@@ -110,11 +110,13 @@ import Testing
         try await TestDatabase.with { services, _ in
             for access in [UnitAccess.write, .read] {
                 let ended = Mutex<(any Error)??>(.none)
+                let firstDone = Mutex(false)
                 let unit = Task {
                     do {
                         _ = try await services.persistence.control(access) { unit in
                             _ = try await unit.tenants.list()
-                            await Self.pauseIgnoringCancellation(.milliseconds(300))
+                            firstDone.withLock { $0 = true }
+                            await Self.pauseIgnoringCancellation(until: { Task.isCancelled })
                             return try await unit.tenants.list().count
                         }
                         ended.withLock { $0 = .some(nil) }
@@ -122,7 +124,7 @@ import Testing
                         ended.withLock { $0 = .some(error) }
                     }
                 }
-                try await Task.sleep(for: .milliseconds(100))
+                try await eventually("the \(access) unit's first statement") { firstDone.withLock { $0 } }
                 unit.cancel()
                 try await eventually("the cancelled \(access) unit ended", timeout: .seconds(5)) { ended.withLock { $0 != nil } }
                 let error = ended.withLock { $0 } ?? nil

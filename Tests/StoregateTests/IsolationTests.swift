@@ -46,16 +46,15 @@ import Testing
             try await TestServer.with(services) { server in
                 let call = #"{"jsonrpc":"2.0","method":"tenant.get","id":1}"#
                 #expect(try await server.rpc(raw: call, apiKey: a.apiKey).status == 200)
+                // Each change reaches the server's caches by NOTIFY (or their short TTL): waited for, not slept on.
                 _ = try await services.tenants.setStatus(slug: "revoker", .suspended, actor: Actor("test"))
-                try await Task.sleep(for: .milliseconds(150))
+                try await eventually("the suspension is seen") { try await server.rpc(raw: call, apiKey: a.apiKey).status == 403 }
                 let suspended = try await server.rpc(raw: call, apiKey: a.apiKey)
-                #expect(suspended.status == 403)
                 #expect(suspended.text.contains(#""code":1002"#))
                 _ = try await services.tenants.setStatus(slug: "revoker", .active, actor: Actor("test"))
-                try await Task.sleep(for: .milliseconds(150))
-                #expect(try await server.rpc(raw: call, apiKey: a.apiKey).status == 200)
+                try await eventually("the reactivation is seen") { try await server.rpc(raw: call, apiKey: a.apiKey).status == 200 }
                 try await services.apiKeys.revoke(tenant: a.tenant.tenant, prefix: a.tenant.apiKeyPrefix, actor: Actor("test"))
-                try await Task.sleep(for: .milliseconds(150))
+                try await eventually("the revocation is seen") { try await server.rpc(raw: call, apiKey: a.apiKey).status == 401 }
                 let revoked = try await server.rpc(raw: call, apiKey: a.apiKey)
                 #expect(revoked.status == 401)
                 #expect(revoked.text.contains("revoked"))
