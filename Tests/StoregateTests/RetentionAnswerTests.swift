@@ -143,11 +143,16 @@ import Testing
     /// Apple gets `{}`, and the event says the answer was cut and at which step. Here the step is held up by a
     /// lock on the tenant's subscriptions, taken by another session as a slow migration would.
     @Test func anAnswerPastItsDeadlineIsSentAsNothingAndRecordedAsCut() async throws {
-        try await Storefront.with(slug: "retention-cut", retention: RetentionRuleService.Settings(deadline: .seconds(3))) { s in
+        // 6 s: past what reaching the rules takes on a loaded machine, within the simulator's 10 s for an answer.
+        try await Storefront.with(slug: "retention-cut", retention: RetentionRuleService.Settings(deadline: .seconds(6))) { s in
             _ = try await s.result("retention.rules.set", ["bundleId": Storefront.bundleId, "rules": [Self.rules[2]]])
             let ada = try #require(try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("ada-device")).originalTransactionId)
-            try await s.processed(1)
+            let bea = try #require(try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("bea-device")).originalTransactionId)
+            try await s.processed(2)
             _ = try await s.result("retention.realtimeURL.configure", ["bundleId": Storefront.bundleId])
+            // Another customer's request first, answered with the offer: the app's token, its rules and Apple's
+            // chain are then cached, and what the lock holds up below is choosing, not reaching the rules.
+            #expect(try await Self.ask(s, bea)["promotionalOffer"] != nil)
             let schema = try TenantSchema(validating: s.tenant.tenant.storageName).sql
             try await s.services.postgres.client.withConnection { conn in
                 _ = try await conn.query("BEGIN", logger: s.services.postgres.logger)
@@ -155,15 +160,13 @@ import Testing
                 #expect(try await Self.ask(s, ada).isEmpty, "Apple got {} at the deadline")
                 _ = try await conn.query("ROLLBACK", logger: s.services.postgres.logger)
             }
-            let cut = try #require(try await Self.answered(s, count: 1).first)
+            let answered = try await Self.answered(s, count: 2)
+            #expect(answered.map { $0["originalTransactionId"] as? String } == [bea, ada], "\(answered)")
+            #expect(answered[0]["rule"] as? String == "stay-english" && answered[0]["cut"] == nil, "\(answered[0])")
+            let cut = answered[1]
             #expect(cut["unanswered"] as? String == "cut" && cut["answer"] == nil, "\(cut)")
             let why = try #require(cut["cut"] as? String)
-            #expect(why.contains("not ready 3000 ms after the request arrived") && why.contains("choosing a rule"), "\(why)")
-
-            // With the lock gone, the same request is answered with the rule's offer, and recorded so.
-            #expect(try await Self.ask(s, ada)["promotionalOffer"] != nil)
-            let answered = try await Self.answered(s, count: 2)
-            #expect(answered.map { $0["rule"] as? String } == [nil, "stay-english"] && answered[1]["cut"] == nil, "\(answered)")
+            #expect(why.contains("not ready 6000 ms after the request arrived") && why.contains("choosing a rule"), "\(why)")
         }
     }
 
