@@ -41,6 +41,10 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
 /// The held connection was closed by the other end (PostgreSQL ended its backend, or the network
 /// dropped it) before a statement was sent on it.
 struct ConnectionLost: Error, CustomStringConvertible {
+    /// Found closed (or closing) as it was leased, before anything was sent on it: the unit may lease
+    /// another once this one's close is complete (and so heard by the pool).
+    var closedWhenLeased: PostgresConnection?
+
     var description: String { "the database closed the connection" }
 }
 
@@ -62,6 +66,8 @@ final class HeldConnection: Sendable {
         /// The unit was cancelled or its deadline passed: no statement may start.
         var stopped = false
         var inFlight = 0
+        /// Statements started on the held connection.
+        var started = 0
     }
     private let state = Mutex(State())
 
@@ -70,16 +76,20 @@ final class HeldConnection: Sendable {
     /// untouched. (Closing a connection the pool has just leased out, while the work starts using it,
     /// can leave that work waiting forever.)
     ///
-    /// A connection the server closed while it sat in the pool (or while the pool had not yet heard
-    /// that it closed) is refused too, with `ConnectionLost`: a statement written to it would never be
-    /// answered.
+    /// A connection that closed while it sat in the pool (the server ended it, or another unit's deadline
+    /// closed it a moment before the pool heard) is refused too, and not held, with
+    /// `ConnectionLost(whenLeased: true)`: a statement written to it would never be answered, and nothing
+    /// has been, so the unit leases another.
     func hold(_ conn: PostgresConnection) throws {
+        if conn.isClosed { throw ConnectionLost(closedWhenLeased: conn) }
         let refused = state.withLock { state in
-            if !state.closed { state.connection = conn }
+            if !state.closed {
+                state.connection = conn
+                state.started = 0
+            }
             return state.closed
         }
         if refused { throw CancellationError() }
-        if conn.isClosed { throw ConnectionLost() }
     }
 
     /// At the checkout deadline: true, and no connection will be held from now on, unless one is held.
@@ -100,22 +110,31 @@ final class HeldConnection: Sendable {
     /// Runs one statement of the unit, unless the unit was stopped: then the connection is closed and
     /// `CancellationError` thrown without sending anything.
     func statement<T>(isolation: isolated (any _Concurrency.Actor)? = #isolation, _ send: () async throws -> T) async throws -> T {
-        let refused = state.withLock { state -> PostgresConnection?? in
+        let (refused, first) = state.withLock { state -> (PostgresConnection??, Bool) in
             guard state.stopped else {
                 state.inFlight += 1
-                return .none
+                state.started += 1
+                return (.none, state.started == 1)
             }
             state.closed = true
-            return .some(state.connection)
+            return (.some(state.connection), false)
         }
         if let connection = refused {
             // Closed before the connection goes back: the pool must not lease it out again.
             try? await connection?.close().get()
             throw CancellationError()
         }
-        if state.withLock({ $0.connection?.isClosed == true }) { throw ConnectionLost() }
+        if let closed = state.withLock({ $0.connection?.isClosed == true ? $0.connection : nil }) {
+            throw ConnectionLost(closedWhenLeased: first ? closed : nil)
+        }
         defer { state.withLock { $0.inFlight -= 1 } }
-        return try await send()
+        do {
+            return try await send()
+        } catch let error as PSQLError where first && error.code == .clientClosedConnection {
+            // Closing when leased (its close not yet heard by the pool): PostgresNIO refused the unit's
+            // first statement without sending it, so the unit may lease another connection.
+            throw ConnectionLost(closedWhenLeased: state.withLock { $0.connection })
+        }
     }
 
     /// Closes the connection after a statement failed in a way that spoils it (see `hot`): nothing more is

@@ -72,18 +72,32 @@ public struct PostgresPersistence: Persistence {
         let logger = logger
         do {
             return try await Deadline.run(checkout: min(deadlines.checkout, total), total: total) { held in
-                let unit: (PostgresConnection) async throws -> T = { conn in
+                func unit(_ conn: PostgresConnection) async throws -> T {
                     try held.hold(conn)
                     return try await HeldConnection.$current.withValue(held) {
                         guard access != .read else { return try await body(conn) }
                         return try await conn.transaction(logger: logger, closedUnderIt: { held.isClosed }) { try await body(conn) }
                     }
                 }
-                if let pools = tenantPools, !pools.isEmpty {
-                    if access == .schemaChange { return try await pools.withSchemaChangeConnection(unit) }
-                    if let tenant { return try await pools.withConnection(tenant: tenant, unit) }
+                func lease() async throws -> T {
+                    if let pools = tenantPools, !pools.isEmpty {
+                        if access == .schemaChange { return try await pools.withSchemaChangeConnection(unit) }
+                        if let tenant { return try await pools.withConnection(tenant: tenant, unit) }
+                    }
+                    return try await client.withConnection(unit)
                 }
-                return try await client.withConnection(unit)
+                // A connection found closed when leased had nothing sent on it: once its close is complete,
+                // another is leased, a few times (a unit cut at its deadline closes its connection a moment
+                // before the pool hears of it).
+                for _ in 1..<Self.leasesPerUnit {
+                    do {
+                        return try await lease()
+                    } catch let lost as ConnectionLost {
+                        guard let closed = lost.closedWhenLeased else { throw lost }
+                        try? await closed.closeFuture.get()
+                    }
+                }
+                return try await lease()
             }
         } catch {
             // Also a deadline that passed: the primary may be gone (a failover), so it is looked for.
@@ -91,6 +105,9 @@ public struct PostgresPersistence: Persistence {
             throw Self.translate(error)
         }
     }
+
+    /// How many connections a unit may lease, each found closed, before it reports the database unavailable.
+    static let leasesPerUnit = 4
 
     static func translate(_ error: any Error) -> any Error {
         if let reason = DatabaseUnavailable.reason(error) { return StoregateError.unavailable(reason: reason) }

@@ -66,7 +66,7 @@ import Testing
     /// answers `unavailable` (never a stray cancellation), and no unit is left waiting (this hung before).
     @Test func checkoutDeadlinesRacingTheLeaseNeverStrandAUnit() async throws {
         try await TestDatabase.with { _, url in
-            let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+            let logger = TestLog.logger("test")
             let client = DatabaseClient(configuration: try DatabaseConfiguration(url: url, maximumConnections: 2), backgroundLogger: logger)
             await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await client.run() }
@@ -131,6 +131,37 @@ import Testing
                 #expect(error is CancellationError, "the second statement was refused: \(String(describing: error))")
                 // The pool still serves: the closed connection was replaced.
                 #expect(try await services.persistence.control(.read) { try await $0.tenants.list() }.isEmpty)
+            }
+        }
+    }
+
+    /// A unit cancelled while its statement waits closes its connection, and the pool may lease that
+    /// connection out again before it hears that it closed. The next unit is not failed for it: nothing
+    /// was sent on it, so another is leased. (Seen as a retention answer cut at its deadline whose record,
+    /// written at once, failed as "the database closed the connection".)
+    @Test func theUnitAfterACancelledOneIsNotFailedByItsClosedConnection() async throws {
+        try await TestDatabase.with { services, _ in
+            let logger = services.postgres.logger
+            try await services.postgres.client.withConnection { lock in
+                try await lock.run("BEGIN", logger: logger)
+                try await lock.run("LOCK TABLE storegate.schema_migrations IN ACCESS EXCLUSIVE MODE", logger: logger)
+                for round in 0..<10 {
+                    let blocked = Task { try await services.postgres.isCurrent() }
+                    // Each cancelled unit's backend keeps waiting (PostgreSQL notices a closed client only once the
+                    // lock is released), so the waiting count grows by one a round.
+                    try await eventually("round \(round): the unit waits for the lock") {
+                        try await services.postgres.client.withConnection { conn in
+                            try await conn.first(
+                                "SELECT count(*)::int FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%schema_migrations%'",
+                                as: Int.self, logger: logger) ?? 0 > round
+                        }
+                    }
+                    blocked.cancel()
+                    await #expect(throws: (any Error).self) { try await blocked.value }
+                    // At once, on a table the lock does not hold.
+                    #expect(try await services.persistence.control(.read) { try await $0.tenants.list() }.isEmpty, "round \(round)")
+                }
+                try await lock.run("ROLLBACK", logger: logger)
             }
         }
     }
