@@ -99,7 +99,7 @@ struct OtherProcess {
     var apps: AppService { services.apps }
 
     static func with(url: String, vault: KeyVault, _ body: @Sendable (OtherProcess) async throws -> Void) async throws {
-        let logger = Logger(label: "other", factory: { _ in SwiftLogNoOpLogHandler() })
+        let logger = TestLog.logger("other")
         let config = try DatabaseConfiguration(url: url, maximumConnections: 2)
         let client = DatabaseClient(configuration: config, backgroundLogger: logger)
         let services = try Services(

@@ -19,7 +19,7 @@ import Testing
 
     /// Waits until `standby` has replayed everything `primary` has written so far.
     static func caughtUp(_ standby: OwnedPostgres, with primary: OwnedPostgres) async throws {
-        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let logger = TestLog.logger("test")
         func lsn(_ cluster: OwnedPostgres, _ sql: PostgresQuery) async throws -> String {
             let config = try DatabaseConfiguration(url: cluster.url)
             let conn = try await PostgresConnection.connect(configuration: try config.connection(for: config.nodes[0]), id: 1, logger: logger)
@@ -166,7 +166,7 @@ import Testing
     @discardableResult
     static func superuser(_ cluster: OwnedPostgres, _ sql: String) async throws -> String? {
         try await race(until: .now + .seconds(30)) {
-            let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+            let logger = TestLog.logger("test")
             let config = try DatabaseConfiguration(url: "postgres://postgres@127.0.0.1:\(cluster.port)/storegate?sslmode=disable")
             let conn = try await PostgresConnection.connect(configuration: try config.connection(for: config.nodes[0]), id: 1, logger: logger)
             defer { Task { try? await conn.close() } }

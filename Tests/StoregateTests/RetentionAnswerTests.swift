@@ -53,10 +53,15 @@ import Testing
     /// The `retention.answered` events' data, once there are `count`: an answer is recorded after it is sent.
     static func answered(_ s: Storefront, count: Int) async throws -> [[String: Any]] {
         var events: [[String: Any]] = []
-        try await s.eventually("\(count) retention answers recorded") {
-            let result = try await s.result("events.list", ["types": ["retention.answered"], "limit": 100])
-            events = (result["events"] as? [[String: Any]] ?? []).compactMap { $0["data"] as? [String: Any] }
-            return events.count >= count
+        do {
+            try await s.eventually("\(count) retention answers recorded") {
+                let result = try await s.result("events.list", ["types": ["retention.answered"], "limit": 100])
+                events = (result["events"] as? [[String: Any]] ?? []).compactMap { $0["data"] as? [String: Any] }
+                return events.count >= count
+            }
+        } catch {
+            Issue.record("recorded so far: \(events)")
+            throw error
         }
         return events
     }

@@ -189,7 +189,7 @@ import Testing
                 router.post("/retention") { _, _ in
                     Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{}")))
                 }
-                let app = Application(router: router, logger: Logger(label: "endpoint", factory: { _ in SwiftLogNoOpLogHandler() }))
+                let app = Application(router: router, logger: TestLog.logger("endpoint"))
                 try await app.test(.ahc(.http)) { running in
                     try await sim.client.configureRealtimeURL(request: .init(realtimeURL: "http://127.0.0.1:\(try running.boundPort())/retention"))
                     let started = try await sim.client.initiatePerformanceTest(request: .init(originalTransactionId: original))

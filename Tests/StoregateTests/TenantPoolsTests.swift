@@ -90,7 +90,7 @@ import Testing
 struct PooledPersistence {
     let persistence: PostgresPersistence
     let pools: TenantPools
-    let logger = Logger(label: "pooled", factory: { _ in SwiftLogNoOpLogHandler() })
+    let logger = TestLog.logger("pooled")
 
     /// `count` tenants, created by a test database's services, and this persistence over the same database.
     static func with(
@@ -109,7 +109,7 @@ struct PooledPersistence {
     }
 
     static func with(url: String, settings: TenantPools.Settings, _ body: @Sendable (PooledPersistence) async throws -> Void) async throws {
-        let logger = Logger(label: "pooled", factory: { _ in SwiftLogNoOpLogHandler() })
+        let logger = TestLog.logger("pooled")
         let config = try DatabaseConfiguration(url: url, maximumConnections: 2)
         let client = DatabaseClient(configuration: config, backgroundLogger: logger)
         let pools = TenantPools(client: client, settings: settings)

@@ -44,7 +44,7 @@ struct Citus: Sendable {
     }
 
     func superuser(_ node: Node, database: String, _ body: @Sendable (PostgresConnection, Logger) async throws -> Void) async throws {
-        let logger = Logger(label: "test-citus", factory: { _ in SwiftLogNoOpLogHandler() })
+        let logger = TestLog.logger("test-citus")
         let config = try DatabaseConfiguration(
             url: "postgres://postgres@\(node.host):\(node.port)/\(database)?sslmode=disable", maximumConnections: 1)
         let client = DatabaseClient(configuration: config, backgroundLogger: logger)

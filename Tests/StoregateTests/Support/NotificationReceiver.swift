@@ -25,7 +25,7 @@ final class NotificationReceiver: Sendable {
             }
             return Response(status: status)
         }
-        let app = Application(router: router, logger: Logger(label: "receiver", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let app = Application(router: router, logger: TestLog.logger("receiver"))
         return try await app.test(.ahc(.http)) { running in try await body("http://localhost:\(try running.boundPort())/notifications") }
     }
 

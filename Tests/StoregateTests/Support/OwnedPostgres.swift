@@ -108,7 +108,7 @@ struct OwnedPostgres: Sendable {
     func withServices<T: Sendable>(
         deadlines: DatabaseDeadlines, authCacheTTL: Duration = .milliseconds(100), url: String? = nil, _ body: @Sendable (Services) async throws -> T
     ) async throws -> T {
-        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let logger = TestLog.logger("test")
         let config = try DatabaseConfiguration(url: url ?? self.url, maximumConnections: 4, connectTimeout: .seconds(1))
         let client = DatabaseClient(configuration: config, backgroundLogger: logger)
         let postgres = PostgresPersistence(client: client, logger: logger, deadlines: deadlines)

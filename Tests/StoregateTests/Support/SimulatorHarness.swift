@@ -32,7 +32,7 @@ struct SimulatorHarness {
     ) async throws -> T {
         let http = NotificationSender.makeHTTPClient()
         let sender = NotificationSender(
-            http: http, timeScale: timeScale, attemptTimeout: .seconds(3), logger: Logger(label: "sender", factory: { _ in SwiftLogNoOpLogHandler() }))
+            http: http, timeScale: timeScale, attemptTimeout: .seconds(3), logger: TestLog.logger("sender"))
         // Apple's performance test, with a response-time threshold no loaded test machine misses.
         var performanceTest = AppStoreSimulator.applesPerformanceTest
         performanceTest.responseTimeThreshold = 10_000
@@ -41,7 +41,7 @@ struct SimulatorHarness {
         let key = SigningKey(keyId: "SIMKEY0001", issuerId: Fixtures.issuerId, bundleId: bundleId, privateKey: privateKey)
         await simulator.store.register(bundleId: bundleId, appAppleId: 1_234_567)
         await simulator.store.registerKey(bundleId: bundleId, keyId: key.keyId, issuerId: key.issuerId, publicKey: key.publicKey)
-        let app = simulator.application(port: 0, logger: Logger(label: "sim", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let app = simulator.application(port: 0, logger: TestLog.logger("sim"))
         do {
             let result = try await app.test(.ahc(.http)) { running in
                 let baseURL = "http://localhost:\(try running.boundPort())"

@@ -47,7 +47,7 @@ enum TestDatabase {
 
     /// Runs `body` against a new database with the control schema migrated.
     static func with<T: Sendable>(
-        vault: KeyVault = makeVault(), logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+        vault: KeyVault = makeVault(), logger: Logger = TestLog.logger("test"),
         authCacheTTL: Duration = .milliseconds(200), migrate: Bool = true, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil,
         appStoreURL: String? = nil,
         workerPollInterval: Duration = .milliseconds(50), webhooks: WebhookSettings = TestDatabase.webhooks,
@@ -141,7 +141,7 @@ enum TestDatabase {
     }
 
     private static func admin(_ body: @Sendable (PostgresConnection, Logger) async throws -> Void) async throws {
-        let logger = Logger(label: "test-admin", factory: { _ in SwiftLogNoOpLogHandler() })
+        let logger = TestLog.logger("test-admin")
         let config = try DatabaseConfiguration(url: adminURL, maximumConnections: 1)
         let client = DatabaseClient(configuration: config, backgroundLogger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in

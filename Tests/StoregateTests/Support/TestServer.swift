@@ -27,7 +27,7 @@ struct TestServer {
 
     static func with<T: Sendable>(
         _ services: Services, configure: (inout ServerConfiguration) -> Void = { _ in },
-        logger: Logger = Logger(label: "test-server", factory: { _ in SwiftLogNoOpLogHandler() }),
+        logger: Logger = TestLog.logger("test-server"),
         tls: TLSConfiguration? = nil,
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {

@@ -47,7 +47,7 @@ final class WebhookReceiver: Sendable {
             while hang, !state.withLock({ $0.released }) { try await Task.sleep(for: .milliseconds(50)) }
             return Response(status: status)
         }
-        let app = Application(router: router, logger: Logger(label: "webhooks", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let app = Application(router: router, logger: TestLog.logger("webhooks"))
         return try await app.test(.live) { running in
             defer { state.withLock { $0.released = true } }
             return try await body("http://127.0.0.1:\(try running.boundPort())/hooks")
