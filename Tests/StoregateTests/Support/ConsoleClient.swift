@@ -8,8 +8,14 @@ import NIOHTTP1
 final class ConsoleClient: Sendable {
     let baseURL: String
     /// One client for every browser (each has its own cookies): a client per browser would be shut down as
-    /// it goes, and `syncShutdown` blocks one of the two threads that run every test's tasks.
-    private static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+    /// it goes, and `syncShutdown` blocks one of the two threads that run every test's tasks. Its pool opens
+    /// as many connections as a storm sends requests at once (the default 8 queued the rest, and on a busy
+    /// machine they timed out waiting for one).
+    private static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 160
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
     private var client: HTTPClient { Self.client }
     private let jar = JarBox()
 
