@@ -182,6 +182,8 @@ extension PostgresConnection {
         } catch {
             statements.failed(key, name: name, on: self)
             guard !Self.leavesConnectionSound(error) else { throw error }
+            // Closed already as it was leased: the unit leases another, which must not find itself stopped.
+            if let lost = error as? ConnectionLost, lost.closedWhenLeased != nil { throw error }
             // Through the unit's `HeldConnection` when there is one, so that nothing (not even a ROLLBACK)
             // is sent on the closing connection, which PostgresNIO would never answer.
             if let held = HeldConnection.current { held.closeAfterFailure() } else { close().whenComplete { _ in } }
