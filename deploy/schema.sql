@@ -220,7 +220,7 @@ END
 $function$;
 
 
--- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 19.
+-- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 20.
 
 CREATE TABLE {{schema}}.account_links (
     app_id uuid NOT NULL,
@@ -460,6 +460,8 @@ CREATE TABLE {{schema}}.subscriptions (
     updated_at timestamp with time zone NOT NULL DEFAULT now(),
     offer_period text,
     renewal jsonb,
+    billing_plan_type text,
+    commitment jsonb,
     CONSTRAINT subscriptions_customer_fkey FOREIGN KEY (customer) REFERENCES {{schema}}.customers(id) ON DELETE SET NULL,
     CONSTRAINT subscriptions_pkey PRIMARY KEY (app_id, environment, original_transaction_id)
 );

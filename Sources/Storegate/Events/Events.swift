@@ -14,6 +14,10 @@ enum Events {
         let productId: String
         let expiresDate: Date?
         let autoRenewStatus: Bool?
+        /// A 12-month commitment's month billed, its end, and whether it renews then.
+        let billingPeriodNumber: Int32?
+        let commitmentExpiresDate: Date?
+        let commitmentAutoRenewStatus: Bool?
 
         init(_ state: SubscriptionChange.State) {
             status = SubscriptionState.StatusName(state.status).rawValue
@@ -21,6 +25,9 @@ enum Events {
             productId = state.productId
             expiresDate = state.expiresDate
             autoRenewStatus = state.autoRenewStatus
+            billingPeriodNumber = state.billingPeriodNumber
+            commitmentExpiresDate = state.commitmentExpiresDate
+            commitmentAutoRenewStatus = state.commitmentAutoRenewStatus
         }
     }
 

@@ -26,6 +26,11 @@ public struct Subscription: Sendable, Equatable {
     public var offerPeriod: String?
     /// What the next renewal will be, from Apple's renewal info.
     public var renewal: RenewalTerms?
+    /// The latest transaction's `billingPlanType`: `MONTHLY` for a 12-month commitment, `BILLED_UPFRONT`
+    /// for a standard subscription; nil in data from before 2026.
+    public var billingPlanType: BillingPlanType?
+    /// Where a commitment stands; nil for a standard subscription.
+    public var commitment: Commitment?
     /// When Apple signed the newest data applied; older data never replaces newer.
     public var signedDate: Date
     public var updatedAt: Date?
@@ -34,7 +39,7 @@ public struct Subscription: Sendable, Equatable {
         appId: UUID, environment: AppStoreEnvironment, originalTransactionId: String, subscriptionGroupIdentifier: String?, customer: UUID?, status: Status,
         productId: String, latestTransactionId: String, purchaseDate: Date?, expiresDate: Date?, autoRenewStatus: Bool?, autoRenewProductId: String?,
         inBillingRetry: Bool, gracePeriodExpiresDate: Date?, offerType: OfferType?, offerIdentifier: String?, price: Int64?, currency: String?,
-        signedDate: Date, offerPeriod: String? = nil, renewal: RenewalTerms? = nil,
+        signedDate: Date, offerPeriod: String? = nil, renewal: RenewalTerms? = nil, billingPlanType: BillingPlanType? = nil, commitment: Commitment? = nil,
         updatedAt: Date? = nil
     ) {
         self.appId = appId
@@ -57,6 +62,8 @@ public struct Subscription: Sendable, Equatable {
         self.currency = currency
         self.offerPeriod = offerPeriod
         self.renewal = renewal
+        self.billingPlanType = billingPlanType
+        self.commitment = commitment
         self.signedDate = signedDate
         self.updatedAt = updatedAt
     }
@@ -74,6 +81,10 @@ public struct RenewalTerms: Sendable, Equatable, Codable {
     public var eligibleWinBackOfferIds: [String]?
     public var priceIncreaseStatus: PriceIncreaseStatus?
     public var expirationIntent: ExpirationIntent?
+    /// `renewalBillingPlanType`: the plan the next billing period renews on.
+    public var billingPlanType: String?
+    /// What happens when the commitment ends; nil outside a commitment.
+    public var commitment: CommitmentRenewal?
 
     public init(_ info: JWSRenewalInfoDecodedPayload) {
         renewalPrice = info.renewalPrice
@@ -84,11 +95,14 @@ public struct RenewalTerms: Sendable, Equatable, Codable {
         eligibleWinBackOfferIds = info.eligibleWinBackOfferIds
         priceIncreaseStatus = info.priceIncreaseStatus
         expirationIntent = info.expirationIntent
+        billingPlanType = info.renewalBillingPlanType?.rawValue
+        commitment = info.commitmentInfo.map(CommitmentRenewal.init)
     }
 }
 
 /// A subscription as callers see it at a moment: Apple's status, with an active one past its expiry (no
-/// renewal arrived) read as expired, and a grace period past its end read as billing retry.
+/// renewal arrived) read as expired, and a grace period past its end (or any, for a 12-month commitment,
+/// which Apple gives none) read as billing retry.
 public struct SubscriptionState: Sendable {
     public let subscription: Subscription
     public let status: Status
@@ -99,6 +113,9 @@ public struct SubscriptionState: Sendable {
         if stored == .active, let expires = subscription.expiresDate, expires < now {
             status = .expired
         } else if stored == .billingGracePeriod, let grace = subscription.gracePeriodExpiresDate, grace < now {
+            status = .billingRetry
+        } else if stored == .billingGracePeriod, subscription.billingPlanType == .monthly {
+            // "Billing Grace Period doesn't apply to monthly subscriptions with 12-month commitments."
             status = .billingRetry
         } else {
             status = stored
@@ -136,12 +153,23 @@ public struct SubscriptionChange: Sendable, Equatable {
         public let productId: String
         public let expiresDate: Date?
         public let autoRenewStatus: Bool?
+        /// For a 12-month commitment: the month billed, the commitment's end, and whether it renews then
+        /// (a customer who cancels changes only this).
+        public let billingPeriodNumber: Int32?
+        public let commitmentExpiresDate: Date?
+        public let commitmentAutoRenewStatus: Bool?
 
-        public init(status: Status, productId: String, expiresDate: Date?, autoRenewStatus: Bool?) {
+        public init(
+            status: Status, productId: String, expiresDate: Date?, autoRenewStatus: Bool?, billingPeriodNumber: Int32? = nil,
+            commitmentExpiresDate: Date? = nil, commitmentAutoRenewStatus: Bool? = nil
+        ) {
             self.status = status
             self.productId = productId
             self.expiresDate = expiresDate
             self.autoRenewStatus = autoRenewStatus
+            self.billingPeriodNumber = billingPeriodNumber
+            self.commitmentExpiresDate = commitmentExpiresDate
+            self.commitmentAutoRenewStatus = commitmentAutoRenewStatus
         }
     }
 

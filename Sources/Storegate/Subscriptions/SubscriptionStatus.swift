@@ -23,7 +23,7 @@ import JSONRPC
     public let autoRenewProductId: String?
     public let inBillingRetry: Bool
     public let gracePeriodExpiresDate: Date?
-    /// Apple's offerType of the latest transaction: 1 introductory, 2 promotional, 3 offer code, 4 win-back.
+    /// Apple's offerType of the latest transaction: 1 introductory, 2 promotional, 3 offer code, 4 win-back, 5 retention.
     public let offerType: Int32?
     public let offerIdentifier: String?
     /// In milliunits of the currency.
@@ -33,6 +33,12 @@ import JSONRPC
     /// The latest transaction's offer duration, ISO 8601 (P1M).
     public let offerPeriod: String?
     public let renewal: Renewal?
+    /// The latest transaction's billing plan: MONTHLY for a monthly subscription with a 12-month commitment,
+    /// BILLED_UPFRONT for a standard one; absent in data from before 2026.
+    public let billingPlanType: String?
+    /// Where a 12-month commitment stands; absent for a standard subscription. `autoRenewStatus` above says
+    /// whether the next month renews, as Apple's does; this says whether the commitment renews.
+    public let commitment: CommitmentStatus?
     public let updatedAt: Date?
 
     /// The next renewal, from Apple's renewal info.
@@ -52,6 +58,8 @@ import JSONRPC
         public let priceIncreaseStatus: Int32?
         /// Apple's: 1 cancelled, 2 billing error, 3 declined a price increase, 4 product unavailable, 5 other.
         public let expirationIntent: Int32?
+        /// The plan the next billing period renews on: MONTHLY or BILLED_UPFRONT.
+        public let billingPlanType: String?
 
         init(_ t: RenewalTerms) {
             price = t.renewalPrice
@@ -62,6 +70,7 @@ import JSONRPC
             eligibleWinBackOfferIds = t.eligibleWinBackOfferIds
             priceIncreaseStatus = t.priceIncreaseStatus?.rawValue
             expirationIntent = t.expirationIntent?.rawValue
+            billingPlanType = t.billingPlanType
         }
     }
 
@@ -87,6 +96,8 @@ import JSONRPC
         currency = r.currency
         offerPeriod = r.offerPeriod
         renewal = r.renewal.map(Renewal.init)
+        billingPlanType = r.billingPlanType?.rawValue
+        commitment = CommitmentStatus(state)
         updatedAt = r.updatedAt
     }
 }

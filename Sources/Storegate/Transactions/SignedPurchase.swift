@@ -49,7 +49,8 @@ struct SignedPurchase: Sendable {
             autoRenewProductId: renewal?.autoRenewProductId,
             inBillingRetry: renewal?.isInBillingRetryPeriod ?? false, gracePeriodExpiresDate: renewal?.gracePeriodExpiresDate?.date,
             offerType: transaction.offerType, offerIdentifier: transaction.offerIdentifier, price: transaction.price, currency: transaction.currency,
-            signedDate: signed, offerPeriod: transaction.offerPeriod, renewal: renewal.map(RenewalTerms.init))
+            signedDate: signed, offerPeriod: transaction.offerPeriod, renewal: renewal.map(RenewalTerms.init), billingPlanType: transaction.billingPlanType,
+            commitment: Commitment(transaction))
     }
 
     /// Apple's status, worked out from the transaction and renewal info when the data carries none.

@@ -16,7 +16,8 @@ struct SubscriptionRepository: SubscriptionStore {
         Column("s.auto_renew_status", "boolean"), Column("s.auto_renew_product_id", "text"), Column("s.in_billing_retry", "boolean"),
         Column("s.grace_period_expires_date", "timestamptz"), Column("s.offer_type", "integer"), Column("s.offer_identifier", "text"),
         Column("s.price", "bigint"), Column("s.currency", "text"), Column("s.signed_date", "timestamptz"), Column("s.offer_period", "text"),
-        Column("s.renewal::text", "text", as: "renewal"), Column("s.updated_at", "timestamptz"),
+        Column("s.renewal::text", "text", as: "renewal"), Column("s.billing_plan_type", "text"), Column("s.commitment::text", "text", as: "commitment"),
+        Column("s.updated_at", "timestamptz"),
     ]
 
     /// The previous state is read in the same statement, so from the same snapshot: what was committed
@@ -24,23 +25,25 @@ struct SubscriptionRepository: SubscriptionStore {
     /// writing parts as steps of their own, the reads after them seeing their rows). A change another
     /// unit commits to the same subscription while this one runs is applied first or refused by the
     /// signed date, but this event's previous state does not show it.
-    /// Its customer's holdings change (the row's customer after the write).
+    /// Another period's transaction signed later (a refund of an earlier month) changes nothing: the
+    /// subscription's state is its latest period's. Its customer's holdings change (the row's customer after the write).
     @discardableResult
     func upsert(_ s: Subscription) async throws -> SubscriptionChange? {
         try await scope.hot(
             """
             WITH previous AS MATERIALIZED (
-                SELECT status, product_id, expires_date, auto_renew_status FROM \(unescaped: self.s).subscriptions
+                SELECT status, product_id, expires_date, auto_renew_status, commitment, renewal FROM \(unescaped: self.s).subscriptions
                 WHERE app_id = \(s.appId) AND environment = \(s.environment.rawValue) AND original_transaction_id = \(s.originalTransactionId)
             ), upserted AS (
             INSERT INTO \(unescaped: self.s).subscriptions AS s
                 (app_id, environment, original_transaction_id, subscription_group_identifier, customer, status, product_id, latest_transaction_id,
                  purchase_date, expires_date, auto_renew_status, auto_renew_product_id, in_billing_retry, grace_period_expires_date, offer_type,
-                 offer_identifier, price, currency, signed_date, offer_period, renewal)
+                 offer_identifier, price, currency, signed_date, offer_period, renewal, billing_plan_type, commitment)
             VALUES (\(s.appId), \(s.environment.rawValue), \(s.originalTransactionId), \(s.subscriptionGroupIdentifier), \(s.customer), \(Int(s.status.rawValue)),
                     \(s.productId), \(s.latestTransactionId), \(s.purchaseDate), \(s.expiresDate), \(s.autoRenewStatus), \(s.autoRenewProductId),
                     \(s.inBillingRetry), \(s.gracePeriodExpiresDate), \(s.offerType.map { Int($0.rawValue) }), \(s.offerIdentifier), \(s.price), \(s.currency),
-                    \(s.signedDate), \(s.offerPeriod), \(try s.renewal.map(JSONColumn.encode))::jsonb)
+                    \(s.signedDate), \(s.offerPeriod), \(try s.renewal.map(JSONColumn.encode))::jsonb, \(s.billingPlanType?.rawValue),
+                    \(try s.commitment.map(JSONColumn.encode))::jsonb)
             ON CONFLICT (app_id, environment, original_transaction_id) DO UPDATE SET
                 subscription_group_identifier = coalesce(excluded.subscription_group_identifier, s.subscription_group_identifier),
                 customer = coalesce(excluded.customer, s.customer), status = excluded.status, product_id = excluded.product_id,
@@ -50,20 +53,40 @@ struct SubscriptionRepository: SubscriptionStore {
                 grace_period_expires_date = excluded.grace_period_expires_date, offer_type = excluded.offer_type, offer_identifier = excluded.offer_identifier,
                 price = coalesce(excluded.price, s.price), currency = coalesce(excluded.currency, s.currency), signed_date = excluded.signed_date,
                 offer_period = excluded.offer_period, renewal = coalesce(excluded.renewal, s.renewal),
+                billing_plan_type = coalesce(excluded.billing_plan_type, s.billing_plan_type),
+                commitment = CASE WHEN excluded.billing_plan_type IS NULL THEN s.commitment ELSE excluded.commitment END,
                 updated_at = excluded.updated_at
             WHERE excluded.signed_date >= s.signed_date
-            RETURNING status, product_id, expires_date, auto_renew_status, customer
+                -- An earlier period's transaction (a month of a commitment refunded later) never replaces the latest.
+                AND NOT (excluded.latest_transaction_id <> s.latest_transaction_id AND coalesce(excluded.expires_date < s.expires_date, false))
+            RETURNING status, product_id, expires_date, auto_renew_status, commitment, renewal, customer
             )
-            SELECT u.status, u.product_id, u.expires_date, u.auto_renew_status, p.status, p.product_id, p.expires_date, p.auto_renew_status, u.customer
+            SELECT u.status, u.product_id, u.expires_date, u.auto_renew_status, \(unescaped: Self.commitmentState("u")),
+                   p.status, p.product_id, p.expires_date, p.auto_renew_status, \(unescaped: Self.commitmentState("p")), u.customer
             FROM upserted u LEFT JOIN previous p ON true
             """
         ) { row -> SubscriptionChange in
-            let r = try row.decode((Int32, String, Date?, Bool?, Int32?, String?, Date?, Bool?, UUID?).self)
-            scope.changes.holdings(of: r.8)
-            let previous = r.4.map { SubscriptionChange.State(status: Status(rawValue: $0), productId: r.5 ?? "", expiresDate: r.6, autoRenewStatus: r.7) }
-            return SubscriptionChange(
-                previous: previous, current: SubscriptionChange.State(status: Status(rawValue: r.0), productId: r.1, expiresDate: r.2, autoRenewStatus: r.3))
+            let r = try row.decode((Int32, String, Date?, Bool?, Int32?, Double?, Bool?, Int32?, String?, Date?, Bool?, Int32?, Double?, Bool?, UUID?).self)
+            scope.changes.holdings(of: r.14)
+            let previous = r.7.map {
+                SubscriptionChange.State(
+                    status: Status(rawValue: $0), productId: r.8 ?? "", expiresDate: r.9, autoRenewStatus: r.10, billingPeriodNumber: r.11,
+                    commitmentExpiresDate: r.12.map(Date.init(timeIntervalSinceReferenceDate:)), commitmentAutoRenewStatus: r.13)
+            }
+            let current = SubscriptionChange.State(
+                status: Status(rawValue: r.0), productId: r.1, expiresDate: r.2, autoRenewStatus: r.3, billingPeriodNumber: r.4,
+                commitmentExpiresDate: r.5.map(Date.init(timeIntervalSinceReferenceDate:)), commitmentAutoRenewStatus: r.6)
+            return SubscriptionChange(previous: previous, current: current)
         }.first
+    }
+
+    /// The commitment's part of a change's state, from the row `alias`: the month billed, the commitment's
+    /// end (as `Commitment` JSON keeps a date: seconds since 2001) and whether it renews then.
+    static func commitmentState(_ alias: String) -> String {
+        """
+        (\(alias).commitment ->> 'billingPeriodNumber')::int, (\(alias).commitment ->> 'expiresDate')::float8,
+        (\(alias).renewal #>> '{commitment,autoRenewStatus}')::boolean
+        """
     }
 
     /// The holdings of the subscription's customer, and of the customer its `originalTransactionId` is
@@ -107,7 +130,7 @@ struct SubscriptionRepository: SubscriptionStore {
     /// One statement. The refunds and consumption requests are the customer's in the app when one is
     /// linked, else the subscription's: the statement is planned with its values, so the `CASE` folds to
     /// one side and its index is used (on the customer, or on the original transaction: tenant migration
-    /// 18). A renewal with a promotional offer is a transaction whose `offerType` is 2.
+    /// 18). A renewal with a promotional offer is a transaction whose `offerType` is 2, with a retention offer 5.
     func retentionFacts(appId: UUID, environment: AppStoreEnvironment, originalTransactionId: String, customer: UUID?) async throws -> RetentionFacts {
         let (env, original) = (environment.rawValue, originalTransactionId)
         let row = try await scope.all(
@@ -118,17 +141,19 @@ struct SubscriptionRepository: SubscriptionStore {
                              ORDER BY purchase_date DESC NULLS LAST LIMIT 1)),
                    (SELECT min(purchase_date) FROM \(unescaped: s).transactions
                     WHERE app_id = \(appId) AND environment = \(env) AND original_transaction_id = \(original)),
-                   (SELECT count(*) FROM \(unescaped: s).transactions
-                    WHERE app_id = \(appId) AND environment = \(env) AND original_transaction_id = \(original) AND payload ->> 'offerType' = '2'),
+                   (SELECT count(*) FILTER (WHERE payload ->> 'offerType' = '2') FROM \(unescaped: s).transactions
+                    WHERE app_id = \(appId) AND environment = \(env) AND original_transaction_id = \(original)),
+                   (SELECT count(*) FILTER (WHERE payload ->> 'offerType' = '5') FROM \(unescaped: s).transactions
+                    WHERE app_id = \(appId) AND environment = \(env) AND original_transaction_id = \(original)),
                    (SELECT count(*) FROM \(unescaped: s).refund_outcomes WHERE app_id = \(appId) AND outcome = 'REFUND'
                     AND CASE WHEN \(customer)::uuid IS NULL THEN original_transaction_id = \(original) ELSE customer = \(customer) END),
                    (SELECT count(*) FROM \(unescaped: s).consumption_requests WHERE app_id = \(appId)
                     AND CASE WHEN \(customer)::uuid IS NULL THEN original_transaction_id = \(original) ELSE customer = \(customer) END)
             """
-        ) { try $0.decode((UUID?, Date?, Int64, Int64, Int64).self) }.first
+        ) { try $0.decode((UUID?, Date?, Int64, Int64, Int64, Int64).self) }.first
         return RetentionFacts(
-            appAccountToken: row?.0, firstPurchaseDate: row?.1, promotionalOffersRedeemed: Int(row?.2 ?? 0), refunds: Int(row?.3 ?? 0),
-            consumptionRequests: Int(row?.4 ?? 0))
+            appAccountToken: row?.0, firstPurchaseDate: row?.1, promotionalOffersRedeemed: Int(row?.2 ?? 0), retentionOffersRedeemed: Int(row?.3 ?? 0),
+            refunds: Int(row?.4 ?? 0), consumptionRequests: Int(row?.5 ?? 0))
     }
 
     private func rows(_ query: PostgresQuery) async throws -> [Subscription] {
@@ -150,6 +175,8 @@ struct SubscriptionRepository: SubscriptionStore {
             offerType: try c.next("offer_type", Int?.self).map { OfferType(rawValue: Int32($0)) }, offerIdentifier: try c.next("offer_identifier"),
             price: try c.next("price"), currency: try c.next("currency"), signedDate: try c.next("signed_date"), offerPeriod: try c.next("offer_period"),
             renewal: try c.next("renewal", String?.self).map { try JSONColumn.decode(RenewalTerms.self, from: $0, column: "subscriptions.renewal") },
+            billingPlanType: try c.next("billing_plan_type", String?.self).map(BillingPlanType.init(rawValue:)),
+            commitment: try c.next("commitment", String?.self).map { try JSONColumn.decode(Commitment.self, from: $0, column: "subscriptions.commitment") },
             updatedAt: try c.next("updated_at"))
     }
 }
