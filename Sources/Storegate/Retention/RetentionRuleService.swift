@@ -332,6 +332,16 @@ extension RetentionConditions {
             else { return false }
         }
         if let billingRetry, billingRetry != [.billingRetry, .billingGracePeriod].contains(subscription.status) { return false }
+        let stored = subscription.subscription
+        if let billingPlanType, billingPlanType != (stored.billingPlanType ?? .billedUpfront).rawValue { return false }
+        let commitment = stored.billingPlanType == .monthly ? stored.commitment : nil
+        if let commitmentRenews {
+            guard commitment != nil, let renews = stored.renewal?.commitment?.autoRenewStatus, renews == commitmentRenews else { return false }
+        }
+        if let maxCommitmentMonthsLeft {
+            guard let period = commitment?.billingPeriodNumber, let total = commitment?.totalBillingPeriods, Int(total - period) <= maxCommitmentMonthsLeft
+            else { return false }
+        }
         guard needsFacts else { return true }
         guard let facts else { return false }
         if minTenureDays != nil || maxTenureDays != nil {
@@ -340,11 +350,14 @@ extension RetentionConditions {
             if let minTenureDays, days < minTenureDays { return false }
             if let maxTenureDays, days > maxTenureDays { return false }
         }
+        // Renewed with one, or one accepted for the next renewal (OFFER_REDEEMED).
         if let offerRedeemed {
-            // Renewed with one, or one accepted for the next renewal (OFFER_REDEEMED).
-            let stored = subscription.subscription
             let redeemed = facts.promotionalOffersRedeemed > 0 || stored.offerType == .promotionalOffer || stored.renewal?.offerType == .promotionalOffer
             if offerRedeemed != redeemed { return false }
+        }
+        if let retentionOfferRedeemed {
+            let redeemed = facts.retentionOffersRedeemed > 0 || stored.offerType == .retentionOffer || stored.renewal?.offerType == .retentionOffer
+            if retentionOfferRedeemed != redeemed { return false }
         }
         if let refunded, refunded != (facts.refunds > 0) { return false }
         if let consumptionRequested, consumptionRequested != (facts.consumptionRequests > 0) { return false }

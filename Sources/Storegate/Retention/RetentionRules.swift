@@ -38,6 +38,16 @@ import JSONRPC
     public var billingRetry: Bool?
     /// A promotional offer renewed the subscription or is accepted for its next renewal (true), or neither (false).
     public var offerRedeemed: Bool?
+    /// A retention offer (App Store Connect's, offerType 5) renewed the subscription or is accepted for its
+    /// next renewal (true), or neither (false): `false` keeps a customer who just took one from another offer.
+    public var retentionOfferRedeemed: Bool?
+    /// The subscription's billing plan: MONTHLY (a 12-month commitment) or BILLED_UPFRONT.
+    @Field(.billingPlanType) public var billingPlanType: String?
+    /// The subscription is in a 12-month commitment that renews when it ends (true), or in one the customer
+    /// cancelled, which ends after its last month (false). A standard subscription holds neither.
+    public var commitmentRenews: Bool?
+    /// At most this many months of the commitment are left to bill after the current one (0: its last month).
+    @Field(.minimum(0)) public var maxCommitmentMonthsLeft: Int?
     /// The customer (or, when no customer is linked, the subscription) was refunded in this app (true), or never was (false).
     public var refunded: Bool?
     /// Apple asked for consumption information about a purchase of the customer (or subscription) in this
@@ -46,7 +56,8 @@ import JSONRPC
 
     public init(
         productIds: [String]? = nil, locales: [String]? = nil, minTenureDays: Int? = nil, maxTenureDays: Int? = nil, billingRetry: Bool? = nil,
-        offerRedeemed: Bool? = nil, refunded: Bool? = nil, consumptionRequested: Bool? = nil
+        offerRedeemed: Bool? = nil, refunded: Bool? = nil, consumptionRequested: Bool? = nil, retentionOfferRedeemed: Bool? = nil,
+        billingPlanType: String? = nil, commitmentRenews: Bool? = nil, maxCommitmentMonthsLeft: Int? = nil
     ) {
         self.productIds = productIds
         self.locales = locales
@@ -56,10 +67,17 @@ import JSONRPC
         self.offerRedeemed = offerRedeemed
         self.refunded = refunded
         self.consumptionRequested = consumptionRequested
+        self.retentionOfferRedeemed = retentionOfferRedeemed
+        self.billingPlanType = billingPlanType
+        self.commitmentRenews = commitmentRenews
+        self.maxCommitmentMonthsLeft = maxCommitmentMonthsLeft
     }
 
     /// Whether a condition needs more than the request and the subscription: the lazily read `RetentionFacts`.
-    var needsFacts: Bool { minTenureDays != nil || maxTenureDays != nil || offerRedeemed != nil || refunded != nil || consumptionRequested != nil }
+    var needsFacts: Bool {
+        minTenureDays != nil || maxTenureDays != nil || offerRedeemed != nil || retentionOfferRedeemed != nil || refunded != nil
+            || consumptionRequested != nil
+    }
 }
 
 /// A rule's answer: exactly one of a message, an alternate product and a promotional offer.

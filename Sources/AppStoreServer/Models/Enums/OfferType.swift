@@ -8,9 +8,12 @@ public struct OfferType: RawRepresentable, Codable, Hashable, Sendable, CustomSt
     public static let promotionalOffer = OfferType(rawValue: 2)
     public static let offerCode = OfferType(rawValue: 3)
     public static let winBackOffer = OfferType(rawValue: 4)
+    /// A retention offer configured in App Store Connect and redeemed from a retention message (WWDC26; not
+    /// yet in Apple's libraries, which keep 5 as an unknown value).
+    public static let retentionOffer = OfferType(rawValue: 5)
 
     /// The values this build knows.
-    public static let known: [OfferType] = [.introductoryOffer, .promotionalOffer, .offerCode, .winBackOffer]
+    public static let known: [OfferType] = [.introductoryOffer, .promotionalOffer, .offerCode, .winBackOffer, .retentionOffer]
     public var isKnown: Bool { Self.known.contains(self) }
     public var description: String { String(rawValue) }
 }
