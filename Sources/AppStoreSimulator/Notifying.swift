@@ -94,6 +94,10 @@ extension AppStoreSimulator {
     @discardableResult
     public func renew(originalTransactionId: String) async throws -> JWSTransactionDecodedPayload {
         let recovering = await store.renewal(originalTransactionId: originalTransactionId)?.isInBillingRetryPeriod == true
+        if await store.commitmentEnds(originalTransactionId: originalTransactionId) {
+            throw ScenarioError.invalid(
+                field: "action", reason: "cannot renew: the customer cancelled the commitment, which ends after this last month (expire it)")
+        }
         guard let transaction = await store.renew(originalTransactionId: originalTransactionId, now: now()) else {
             throw ScenarioError.unknownTransaction(originalTransactionId)
         }
@@ -103,13 +107,15 @@ extension AppStoreSimulator {
         return transaction
     }
 
-    /// The renewal charge fails: `DID_FAIL_TO_RENEW`, with subtype `GRACE_PERIOD` when a grace period is given.
+    /// The renewal charge fails: `DID_FAIL_TO_RENEW`, with subtype `GRACE_PERIOD` when a grace period is given
+    /// (never for a 12-month commitment: Apple gives those none).
     public func failRenewal(originalTransactionId: String, gracePeriod: TimeInterval? = nil) async throws {
         guard let (transaction, renewal) = await store.failRenewal(originalTransactionId: originalTransactionId, gracePeriod: gracePeriod, now: now()) else {
             throw ScenarioError.unknownTransaction(originalTransactionId)
         }
         try await notify(
-            .didFailToRenew, subtype: gracePeriod == nil ? nil : .gracePeriod, bundleId: transaction.bundleId ?? "", transaction: transaction, renewal: renewal)
+            .didFailToRenew, subtype: renewal.gracePeriodExpiresDate == nil ? nil : .gracePeriod, bundleId: transaction.bundleId ?? "",
+            transaction: transaction, renewal: renewal)
     }
 
     /// The subscription expires: `EXPIRED` with `VOLUNTARY` or `BILLING_RETRY`.

@@ -37,6 +37,8 @@ extension AppStoreSimulator {
         let familyShared: Bool?
         let offerType: Int32?
         let offerIdentifier: String?
+        /// `MONTHLY` for a monthly subscription with a 12-month commitment, `BILLED_UPFRONT` for a standard one.
+        let billingPlanType: String?
     }
 
     struct ChangeRequest: Decodable {
@@ -52,6 +54,8 @@ extension AppStoreSimulator {
         let price: Int64?
         let accepted: Bool?
         let bundleId: String?
+        /// The plan to renew on after a product change: `MONTHLY` or `BILLED_UPFRONT`.
+        let billingPlanType: String?
     }
 
     struct FaultRequest: Decodable {
@@ -102,6 +106,12 @@ extension AppStoreSimulator {
             purchase.familyShared = body.familyShared ?? false
             purchase.offerType = body.offerType.map(OfferType.init(rawValue:))
             purchase.offerIdentifier = body.offerIdentifier
+            if let plan = body.billingPlanType {
+                guard BillingPlanType.known.map(\.rawValue).contains(plan) else {
+                    throw ScenarioError.invalid(field: "billingPlanType", reason: "must be MONTHLY or BILLED_UPFRONT")
+                }
+                purchase.billingPlanType = BillingPlanType(rawValue: plan)
+            }
             return Self.json(try await self.purchase(purchase), status: .created)
         }
         scenario.post("subscriptions/:id/:action") { request, context in
@@ -114,7 +124,10 @@ extension AppStoreSimulator {
             case "auto-renew": try await setAutoRenew(originalTransactionId: id, enabled: body?.enabled ?? true)
             case "change-product":
                 guard let productId = body?.productId else { throw HTTPError(.badRequest, message: "productId is required") }
-                return Self.json(try await changeRenewalPreference(originalTransactionId: id, to: productId, upgrade: body?.upgrade ?? false))
+                return Self.json(
+                    try await changeRenewalPreference(
+                        originalTransactionId: id, to: productId, upgrade: body?.upgrade ?? false,
+                        billingPlanType: body?.billingPlanType.map(RenewalBillingPlanType.init(rawValue:)), price: body?.price))
             case "redeem-offer":
                 try await redeemOffer(
                     originalTransactionId: id, offerType: OfferType(rawValue: body?.offerType ?? 2), offerIdentifier: body?.offerIdentifier ?? "offer")

@@ -19,6 +19,9 @@ extension SimulatorStore {
         public var offerType: OfferType?
         public var offerIdentifier: String?
         public var purchaseDate = Date()
+        /// `MONTHLY` buys a monthly subscription with a 12-month commitment (`price` is the monthly price,
+        /// `period` a month); `BILLED_UPFRONT` a standard one, said so; nil a standard one as before 2026.
+        public var billingPlanType: BillingPlanType?
 
         public init(customer: String, bundleId: String, productId: String, type: ProductType, appAccountToken: UUID? = nil) {
             self.customer = customer
@@ -43,7 +46,7 @@ extension SimulatorStore {
                 appTransactionId: newId(), originalPlatform: .iOS)
         }
         let subscription = purchase.type == .autoRenewableSubscription
-        let transaction = JWSTransactionDecodedPayload(
+        var transaction = JWSTransactionDecodedPayload(
             originalTransactionId: id, transactionId: id, webOrderLineItemId: subscription ? newId() : nil, bundleId: purchase.bundleId,
             productId: purchase.productId, subscriptionGroupIdentifier: subscription ? purchase.subscriptionGroupIdentifier ?? "group.default" : nil,
             purchaseDate: Timestamp(purchase.purchaseDate), originalPurchaseDate: Timestamp(purchase.purchaseDate),
@@ -53,18 +56,25 @@ extension SimulatorStore {
             offerIdentifier: purchase.offerIdentifier, environment: environment, storefront: purchase.storefront, storefrontId: "143441",
             transactionReason: .purchase, currency: purchase.currency, price: purchase.price,
             appTransactionId: appTransactions[purchase.customer]?.appTransactionId)
-        transactions[id] = transaction
-        transactionOrder.append(id)
-        customerOf[id] = purchase.customer
-        orders["M" + String(id.suffix(9))] = [id]
         if subscription {
             periods[id] = purchase.period
-            renewals[id] = JWSRenewalInfoDecodedPayload(
+            var renewal = JWSRenewalInfoDecodedPayload(
                 originalTransactionId: id, autoRenewProductId: purchase.productId, productId: purchase.productId, autoRenewStatus: .on,
                 isInBillingRetryPeriod: false, signedDate: Timestamp(Date()), environment: environment,
                 recentSubscriptionStartDate: Timestamp(purchase.purchaseDate), renewalDate: transaction.expiresDate, currency: purchase.currency,
                 renewalPrice: purchase.price, appAccountToken: transaction.appAccountToken, appTransactionId: transaction.appTransactionId)
+            if purchase.billingPlanType == .monthly {
+                beginCommitment(&transaction, &renewal, start: purchase.purchaseDate, period: purchase.period)
+            } else if let plan = purchase.billingPlanType {
+                transaction.billingPlanType = plan
+                renewal.renewalBillingPlanType = RenewalBillingPlanType(rawValue: plan.rawValue)
+            }
+            renewals[id] = renewal
         }
+        transactions[id] = transaction
+        transactionOrder.append(id)
+        customerOf[id] = purchase.customer
+        orders["M" + String(id.suffix(9))] = [id]
         return transaction
     }
 
@@ -82,6 +92,7 @@ extension SimulatorStore {
         transaction.revocationType = percentage >= 100_000 ? .refundFull : .refundProrated
         transaction.signedDate = Timestamp(Date())
         transactions[transactionId] = transaction
+        endCommitment(refunded: transaction)
         return transaction
     }
 
@@ -115,6 +126,8 @@ extension SimulatorStore {
         next.offerType = renewals[originalTransactionId]?.offerType
         next.offerIdentifier = renewals[originalTransactionId]?.offerIdentifier
         next.appAccountToken = appAccountTokens[originalTransactionId] ?? previous.appAccountToken
+        let recovering = renewals[originalTransactionId]?.isInBillingRetryPeriod == true
+        guard continueCommitment(&next, after: previous, start: start, period: period, recovering: recovering) else { return nil }
         transactions[id] = next
         transactionOrder.append(id)
         customerOf[id] = customerOf[originalTransactionId]
@@ -124,6 +137,7 @@ extension SimulatorStore {
             renewal.gracePeriodExpiresDate = nil
             renewal.expirationIntent = nil
             renewal.renewalDate = next.expiresDate
+            renewal.renewalPrice = next.billingPlanType == .billedUpfront ? next.price : renewal.renewalPrice
             renewal.offerType = nil
             renewal.offerIdentifier = nil
             renewal.signedDate = Timestamp(now)
@@ -140,7 +154,8 @@ extension SimulatorStore {
         update(latest)
         renewal.isInBillingRetryPeriod = true
         renewal.expirationIntent = .billingError
-        renewal.gracePeriodExpiresDate = gracePeriod.map { Timestamp(now.addingTimeInterval($0)) }
+        // Apple gives a 12-month commitment no grace period.
+        renewal.gracePeriodExpiresDate = latest.billingPlanType == .monthly ? nil : gracePeriod.map { Timestamp(now.addingTimeInterval($0)) }
         renewal.signedDate = Timestamp(now)
         renewals[originalTransactionId] = renewal
         return (latest, renewal)
@@ -163,7 +178,12 @@ extension SimulatorStore {
 
     func setAutoRenew(originalTransactionId: String, enabled: Bool, now: Date) -> JWSRenewalInfoDecodedPayload? {
         guard var renewal = renewals[originalTransactionId] else { return nil }
-        renewal.autoRenewStatus = enabled ? .on : .off
+        if renewal.commitmentInfo != nil {
+            // In a commitment the months go on being billed: only the commitment's renewal turns off.
+            renewal.commitmentInfo?.commitmentAutoRenewStatus = enabled ? .on : .off
+        } else {
+            renewal.autoRenewStatus = enabled ? .on : .off
+        }
         renewal.signedDate = Timestamp(now)
         renewals[originalTransactionId] = renewal
         return renewal

@@ -3,11 +3,17 @@ import Foundation
 
 /// Changes to a running subscription that Apple announces with their own notification types.
 extension AppStoreSimulator {
-    /// The customer picks another product of the group: `DID_CHANGE_RENEWAL_PREF`. An upgrade takes effect
-    /// at once (a new transaction for the new product, `UPGRADE`); a downgrade at the next renewal (`DOWNGRADE`).
+    /// The customer picks another product of the group (or another billing plan): `DID_CHANGE_RENEWAL_PREF`.
+    /// An upgrade takes effect at once (a new transaction for the new product, `UPGRADE`; it ends a 12-month
+    /// commitment); a downgrade at the next renewal (`DOWNGRADE`), or, in a commitment, once it ends.
+    /// `billingPlanType` is the plan to renew on (`MONTHLY` a commitment); `price` its price.
     @discardableResult
-    public func changeRenewalPreference(originalTransactionId: String, to productId: String, upgrade: Bool) async throws -> JWSTransactionDecodedPayload {
-        guard let (transaction, renewal) = await store.changeProduct(originalTransactionId: originalTransactionId, to: productId, now: now(), upgrade: upgrade)
+    public func changeRenewalPreference(
+        originalTransactionId: String, to productId: String, upgrade: Bool, billingPlanType: RenewalBillingPlanType? = nil, price: Int64? = nil
+    ) async throws -> JWSTransactionDecodedPayload {
+        guard
+            let (transaction, renewal) = await store.changeProduct(
+                originalTransactionId: originalTransactionId, to: productId, now: now(), upgrade: upgrade, plan: billingPlanType, price: price)
         else { throw ScenarioError.unknownTransaction(originalTransactionId) }
         try await notify(
             .didChangeRenewalPref, subtype: upgrade ? .upgrade : .downgrade, bundleId: transaction.bundleId ?? "", transaction: transaction, renewal: renewal)
@@ -109,10 +115,26 @@ extension AppStoreSimulator {
 extension SimulatorStore {
     /// Switches a subscription's product: at once (a new transaction) for an upgrade, at renewal otherwise.
     func changeProduct(
-        originalTransactionId: String, to productId: String, now: Date, upgrade: Bool
+        originalTransactionId: String, to productId: String, now: Date, upgrade: Bool, plan: RenewalBillingPlanType? = nil, price: Int64? = nil
     ) -> (JWSTransactionDecodedPayload, JWSRenewalInfoDecodedPayload)? {
         guard var renewal = renewals[originalTransactionId], var transaction = latest(originalTransactionId: originalTransactionId) else { return nil }
+        if !upgrade, var after = renewal.commitmentInfo {
+            // "Downgrades are deferred": the months of the commitment go on; what follows it changes.
+            after.commitmentAutoRenewProductId = productId
+            after.commitmentRenewalBillingPlanType = plan ?? after.commitmentRenewalBillingPlanType
+            after.commitmentRenewalPrice = price ?? after.commitmentRenewalPrice
+            renewal.commitmentInfo = after
+            renewal.signedDate = Timestamp(now)
+            renewals[originalTransactionId] = renewal
+            return (transaction, renewal)
+        }
         if upgrade {
+            // "Upgrades are immediate": a commitment ends, and the new plan starts (a commitment of its own when MONTHLY).
+            transaction.billingPlanType = transaction.billingPlanType == nil && plan == nil ? nil : .billedUpfront
+            transaction.commitmentInfo = nil
+            transaction.price = price ?? transaction.price
+            renewal.renewalBillingPlanType = transaction.billingPlanType.map { RenewalBillingPlanType(rawValue: $0.rawValue) }
+            renewal.commitmentInfo = nil
             let id = newId()
             transaction.transactionId = id
             transaction.webOrderLineItemId = newId()
@@ -127,6 +149,8 @@ extension SimulatorStore {
             orders["M" + String(id.suffix(9))] = [id]
             renewal.productId = productId
             renewal.renewalDate = transaction.expiresDate
+            if plan == .monthly { beginCommitment(&transaction, &renewal, start: now, period: periods[originalTransactionId] ?? 30 * 86_400) }
+            transactions[id] = transaction
         }
         renewal.autoRenewProductId = productId
         renewal.signedDate = Timestamp(now)
