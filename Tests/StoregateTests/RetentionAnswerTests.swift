@@ -209,6 +209,55 @@ import Testing
         }
     }
 
+    /// A rule can leave out a customer who just took a retention offer (offerType 5, App Store Connect's),
+    /// and hold for 12-month commitments the customer cancelled: such a customer is asked to stay on the
+    /// monthly plan (`alternateProduct.billingPlanType`, which reaches Apple's answer).
+    @Test func retentionOffersAndCommitmentsChooseTheRule() async throws {
+        try await Storefront.with(slug: "retention-2026") { s in
+            let rules: [[String: Any]] = [
+                [
+                    "name": "keep-the-commitment", "when": ["billingPlanType": "MONTHLY", "commitmentRenews": false, "maxCommitmentMonthsLeft": 11],
+                    "answer": ["alternateProduct": ["productId": "com.example.yearly", "billingPlanType": "MONTHLY"]],
+                ],
+                [
+                    "name": "offer-once", "when": ["retentionOfferRedeemed": false],
+                    "answer": ["promotionalOffer": ["offerIdentifier": "STAY50", "messageIdentifier": Self.stayMessage]],
+                ],
+                ["name": "otherwise", "answer": ["message": ["messageIdentifier": Self.calm]]],
+            ]
+            _ = try await s.result("retention.rules.set", ["bundleId": Storefront.bundleId, "rules": rules])
+            _ = try await s.result("retention.realtimeURL.configure", ["bundleId": Storefront.bundleId])
+            let fresh = try #require(try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("fresh-device")).originalTransactionId)
+            let kept = try #require(try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("kept-device")).originalTransactionId)
+            var commitment = AppStoreServerAPIClientTests.subscription("committed-device")
+            commitment.productId = "com.example.yearly"
+            commitment.billingPlanType = .monthly
+            let committed = try #require(try await s.simulator.purchase(commitment).originalTransactionId)
+            try await s.processed(3)
+            // The customer takes a retention offer for the next renewal, which then renews with it.
+            try await s.simulator.redeemOffer(originalTransactionId: kept, offerType: .retentionOffer, offerIdentifier: "WINBACK-RETAIN")
+            try await s.processed(4)
+            let status = try #require(
+                (try await s.result("subscriptions.status", ["bundleId": Storefront.bundleId, "transactionId": kept])["subscriptions"] as? [[String: Any]])?
+                    .first)
+            #expect((status["renewal"] as? [String: Any])?["offerType"] as? Int == 5, "the retention offer accepted for the next renewal: \(status)")
+            _ = try await s.simulator.renew(originalTransactionId: kept)
+            try await s.processed(5)
+
+            #expect(try await Self.ask(s, fresh)["promotionalOffer"] != nil)
+            let answer = try await Self.ask(s, kept)
+            #expect(answer["promotionalOffer"] == nil && (answer["message"] as? [String: Any])?["messageIdentifier"] as? String == Self.calm, "\(answer)")
+            // A commitment that renews: no rule on commitments holds, and it gets the offer; once cancelled, the plan.
+            #expect(try await Self.ask(s, committed)["promotionalOffer"] != nil)
+            try await s.simulator.setAutoRenew(originalTransactionId: committed, enabled: false)
+            try await s.processed(6)
+            let stay = try #require(try await Self.ask(s, committed)["alternateProduct"] as? [String: Any])
+            #expect(stay["productId"] as? String == "com.example.yearly" && stay["billingPlanType"] as? String == "MONTHLY", "\(stay)")
+            let events = try await Self.answered(s, count: 4)
+            #expect(events.map { $0["rule"] as? String ?? "-" } == ["offer-once", "otherwise", "offer-once", "keep-the-commitment"], "\(events)")
+        }
+    }
+
     /// A request signed by `ca` (the simulator's by default) for `body`, posted to `token`'s endpoint.
     static func post(_ s: Storefront, token: String, _ body: DecodedRealtimeRequestBody, ca: SimulatorCA? = nil) async throws -> TestServer.Reply {
         let signed = try (ca ?? s.simulator.ca).sign(body)
