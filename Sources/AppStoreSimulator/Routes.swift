@@ -71,6 +71,12 @@ extension AppStoreSimulator {
         api.put("v2/transactions/consumption/:id") { request, context in try await consumption(request, context, version: 2) }
         api.put("v1/transactions/consumption/:id") { request, context in try await consumption(request, context, version: 1) }
         api.put("v1/transactions/:id/appAccountToken") { request, context in try await setAppAccountToken(request, context) }
+        api.post("v1/transactions/:id/finish") { _, context in
+            guard await store.finish(bundleId: context.bundleId, transactionId: try context.parameters.require("id")) else {
+                return Self.error(.transactionIdNotFound, "Transaction id not found.", status: .notFound)
+            }
+            return Response(status: .ok)
+        }
         addRetentionRoutes(to: api)
     }
 }

@@ -7,7 +7,7 @@ import StoregatePostgres
 struct AppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "app", abstract: "Add, list and remove a tenant's apps, import their keys, and manage their Retention Messaging.",
-        subcommands: [Add.self, List.self, Remove.self, Key.self, RetentionCommand.self])
+        subcommands: [Add.self, List.self, Remove.self, Key.self, RetentionCommand.self, TransactionCommand.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add an app to a tenant.")

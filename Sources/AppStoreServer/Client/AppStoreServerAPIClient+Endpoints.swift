@@ -145,6 +145,13 @@ extension AppStoreServerAPIClient {
             Call(method: .PUT, path: ["inApps", "v1", "transactions", originalTransactionId, "appAccountToken"], body: try Self.json(request)))
     }
 
+    /// Finish Transaction (API 1.20): `POST /inApps/v1/transactions/{transactionId}/finish`, no body, an empty
+    /// answer. Tells Apple the server has finished processing the transaction (delivered its content), as
+    /// StoreKit's `finish()` does on the device. Sending it twice does what sending it once does.
+    public func finishTransaction(transactionId: String) async throws(AppStoreServerAPIError) {
+        _ = try await send(Call(method: .POST, path: ["inApps", "v1", "transactions", transactionId, "finish"]))
+    }
+
     /// Get App Transaction Info: `GET /inApps/v1/transactions/appTransactions/{anyTransactionId}`.
     public func getAppTransactionInfo(anyTransactionId: String) async throws(AppStoreServerAPIError) -> AppTransactionInfoResponse {
         try await decode(AppTransactionInfoResponse.self, Call(method: .GET, path: ["inApps", "v1", "transactions", "appTransactions", anyTransactionId]))

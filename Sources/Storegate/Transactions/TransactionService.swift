@@ -39,6 +39,22 @@ public struct TransactionService: Sendable {
         return Found(transaction: purchase.transaction, environment: purchase.environment, customerId: customerId)
     }
 
+    /// Apple's Finish Transaction for a transaction whose content the tenant's server delivered, in the
+    /// environment Storegate knows it from (else Production, then Sandbox); audited. Returns the environment.
+    public func finish(tenant: Tenant, bundleId: String, transactionId: String, actor: Actor) async throws -> AppStoreEnvironment {
+        let app = try await persistence.app(tenant, bundleId: bundleId)
+        let id = try Validate.transactionId(transactionId, field: "transactionId")
+        let known = try await persistence.inTenant(tenant, .read) { try await $0.transactions.facts(appId: app.id, transactionId: id) }
+        let (_, environment) = try await gateway.firstEnvironment(tenant: tenant, app: app, preferring: known?.environment, field: "transactionId") {
+            client throws(AppStoreServerAPIError) in try await client.finishTransaction(transactionId: id)
+        }
+        try await persistence.inTenant(tenant, .read) { unit in
+            try await unit.audit(
+                actor, "apple.finishTransaction", ["bundleId": app.bundleId, "transactionId": id, "environment": environment.rawValue])
+        }
+        return environment
+    }
+
     /// Which transactions of the history to return; Apple's own filters.
     public struct HistoryFilter: Sendable {
         public var startDate: Date?

@@ -5,7 +5,7 @@ import Storegate
 
 /// `transactions.*`: Apple's transaction lookups, each answer verified and stored.
 enum TransactionMethods {
-    static let all = [get, history]
+    static let all = [get, history, finish]
 
     static let lookupErrors = [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid]
 
@@ -31,6 +31,26 @@ enum TransactionMethods {
     ) { (p: GetParams, call) in
         let found = try await call.services.transactions.get(tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId)
         return GetResult(transaction: TransactionView(found.transaction), customerId: found.customerId)
+    }
+
+    @RPCObject struct FinishResult {
+        let transactionId: String
+        /// Where Apple knew the transaction: Production or Sandbox.
+        @Field(.appStoreEnvironment) let environment: String
+    }
+
+    static let finish = RPCMethod<RPCCall>(
+        "transactions.finish", tag: "transactions", summary: "Tells Apple the transaction is finished (its content delivered).",
+        description: """
+            Apple's Finish Transaction (App Store Server API 1.20), in the environment Storegate knows the transaction from (else Production, \
+            then Sandbox); audited. Call it once your server has delivered what a transaction bought, when the app cannot (content unlocked \
+            by your server, a purchase the app never finished): it is the server's counterpart of StoreKit's `finish()`. Calling it again \
+            is harmless.
+            """, result: "finished", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.keyUnavailable]
+    ) { (p: GetParams, call) in
+        let environment = try await call.services.transactions.finish(
+            tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, actor: call.caller.actor)
+        return FinishResult(transactionId: p.transactionId, environment: environment.rawValue)
     }
 
     @RPCParams struct HistoryParams {

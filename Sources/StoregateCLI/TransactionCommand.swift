@@ -1,0 +1,27 @@
+import AppStoreServer
+import ArgumentParser
+import Foundation
+import Storegate
+
+/// `storegate app transactions …`: an app's transactions at Apple, as the `transactions.*` methods reach them.
+struct TransactionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transactions", abstract: "An app's transactions at Apple.", subcommands: [Finish.self])
+
+    struct Finish: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Tell Apple a transaction is finished: its content was delivered (Finish Transaction; audited).")
+        @OptionGroup var tenant: TenantOption
+        @Option(help: "The app's bundle ID.") var bundleId: String
+        @Option(help: "The transaction's ID.") var transactionId: String
+
+        func run() async throws {
+            let (slug, bundleId, transactionId) = (tenant.tenant, bundleId, transactionId)
+            let environment = try await Runtime.run { services in
+                try await services.transactions.finish(
+                    tenant: try await services.tenants.get(slug: slug), bundleId: bundleId, transactionId: transactionId, actor: .cli)
+            }
+            print("transaction \(transactionId) finished at Apple (\(environment.rawValue))")
+        }
+    }
+}
