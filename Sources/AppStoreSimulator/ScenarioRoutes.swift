@@ -58,6 +58,15 @@ extension AppStoreSimulator {
         let billingPlanType: String?
     }
 
+    struct ExternalPurchaseTokenRequest: Decodable {
+        /// UNREPORTED, CREATED or ACTIVE_TOKEN_REMINDER.
+        let subtype: String
+        /// A custom link token's type (SERVICES by default).
+        let tokenType: String?
+        /// A token announced before (a reminder); absent: a new token.
+        let externalPurchaseId: String?
+    }
+
     struct FaultRequest: Decodable {
         /// `rateLimited`, `serverError` or `slow`.
         let kind: String
@@ -168,6 +177,22 @@ extension AppStoreSimulator {
         }
         scenario.post("apps/:bundleId/unreported-external-purchase-token") { _, context in
             Self.json(try await unreportedExternalPurchaseToken(bundleId: try context.parameters.require("bundleId")), status: .created)
+        }
+        scenario.post("apps/:bundleId/external-purchase-token") { request, context in
+            let body = try await request.decode(as: ExternalPurchaseTokenRequest.self, context: context)
+            let subtypes: [Subtype] = [.unreported, .created, .activeTokenReminder]
+            guard let subtype = subtypes.first(where: { $0.rawValue == body.subtype }) else {
+                throw ScenarioError.invalid(field: "subtype", reason: "must be UNREPORTED, CREATED or ACTIVE_TOKEN_REMINDER")
+            }
+            var token: ExternalPurchaseToken?
+            if let id = body.externalPurchaseId {
+                token = await self.store.externalPurchaseToken(id)
+                guard token != nil else { throw ScenarioError.invalid(field: "externalPurchaseId", reason: "is no token the simulator made") }
+            }
+            return Self.json(
+                try await externalPurchaseToken(
+                    bundleId: try context.parameters.require("bundleId"), subtype: subtype, tokenType: body.tokenType, token: token),
+                status: .created)
         }
         scenario.post("faults") { request, context in
             let body = try await request.decode(as: FaultRequest.self, context: context)

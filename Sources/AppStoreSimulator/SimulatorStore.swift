@@ -50,6 +50,10 @@ public actor SimulatorStore {
     /// Each subscription's billing period, by original transaction ID.
     var periods: [String: TimeInterval] = [:]
     var appAccountTokens: [String: LowercaseUUID] = [:]
+    /// External purchase tokens announced, by `externalPurchaseId`.
+    var externalPurchaseTokens: [String: ExternalPurchaseToken] = [:]
+    /// Transactions the app's server finished (Finish Transaction).
+    var finished: Set<String> = []
     /// Each app's Retention Messaging, by bundle ID.
     var retention: [String: RetentionMessaging] = [:]
     var faults: [Fault] = []
@@ -103,6 +107,20 @@ public actor SimulatorStore {
     }
 
     func renewal(originalTransactionId: String) -> JWSRenewalInfoDecodedPayload? { renewals[originalTransactionId] }
+
+    func keep(_ token: ExternalPurchaseToken) { token.externalPurchaseId.map { externalPurchaseTokens[$0] = token } }
+
+    func externalPurchaseToken(_ id: String) -> ExternalPurchaseToken? { externalPurchaseTokens[id] }
+
+    /// Finish Transaction: the transaction is marked finished; false when the app has no such transaction.
+    func finish(bundleId: String, transactionId: String) -> Bool {
+        guard transaction(bundleId: bundleId, id: transactionId) != nil else { return false }
+        finished.insert(transactionId)
+        return true
+    }
+
+    /// Whether the app's server said it finished the transaction (Finish Transaction).
+    public func isFinished(transactionId: String) -> Bool { finished.contains(transactionId) }
 
     func appTransaction(bundleId: String, anyId: String) -> AppTransaction? {
         guard let customer = customerOf[anyId] ?? appTransactions.first(where: { $0.value.appTransactionId == anyId })?.key else { return nil }

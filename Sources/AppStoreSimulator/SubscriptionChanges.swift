@@ -102,12 +102,28 @@ extension AppStoreSimulator {
     /// `EXTERNAL_PURCHASE_TOKEN` / `UNREPORTED`. Sandbox token IDs start with `SANDBOX`, as Apple's do.
     @discardableResult
     public func unreportedExternalPurchaseToken(bundleId: String) async throws -> ExternalPurchaseToken {
+        try await externalPurchaseToken(bundleId: bundleId, subtype: .unreported)
+    }
+
+    /// `EXTERNAL_PURCHASE_TOKEN` with `subtype`: `UNREPORTED` (a token made a day ago, with no report),
+    /// `CREATED` (a custom link token made now, of `tokenType`, expiring in 30 days) or
+    /// `ACTIVE_TOKEN_REMINDER` (about `token`, announced before, still active). A new token unless `token` is given.
+    @discardableResult
+    public func externalPurchaseToken(
+        bundleId: String, subtype: Subtype, tokenType: String? = nil, token existing: ExternalPurchaseToken? = nil
+    ) async throws -> ExternalPurchaseToken {
         guard let app = await store.app(bundleId) else { throw ScenarioError.unknownApp(bundleId) }
         let id = (app.environment == .production ? "" : "SANDBOX") + UUID().uuidString.lowercased()
-        let token = ExternalPurchaseToken(
-            externalPurchaseId: id, tokenCreationDate: Int64(now().addingTimeInterval(-86_400).timeIntervalSince1970 * 1000), appAppleId: app.appAppleId,
-            bundleId: bundleId)
-        try await notify(.externalPurchaseToken, subtype: .unreported, bundleId: bundleId, body: .externalPurchaseToken(token))
+        let created = now().addingTimeInterval(subtype == .unreported ? -86_400 : 0)
+        let customLink = subtype != .unreported
+        let token =
+            existing
+            ?? ExternalPurchaseToken(
+                externalPurchaseId: id, tokenCreationDate: Int64(created.timeIntervalSince1970 * 1000), appAppleId: app.appAppleId, bundleId: bundleId,
+                tokenType: customLink ? tokenType ?? "SERVICES" : nil,
+                tokenExpirationDate: customLink ? Int64(created.addingTimeInterval(30 * 86_400).timeIntervalSince1970 * 1000) : nil)
+        await store.keep(token)
+        try await notify(.externalPurchaseToken, subtype: subtype, bundleId: bundleId, body: .externalPurchaseToken(token))
         return token
     }
 }

@@ -59,6 +59,7 @@ import Testing
             purchase.subscriptionGroupIdentifier = "group.premium"
             let bought = try await sim.simulator.purchase(purchase)
             try await sim.simulator.unreportedExternalPurchaseToken(bundleId: bundleId)
+            try await sim.simulator.externalPurchaseToken(bundleId: bundleId, subtype: .created, tokenType: "SERVICES")
             try await sim.simulator.rescindConsent(customer: "apple-lib", bundleId: bundleId)
             _ = try await sim.client.extendRenewalDateForAllActiveSubscribers(
                 request: MassExtendRenewalDateRequest(

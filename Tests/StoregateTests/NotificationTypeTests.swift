@@ -158,6 +158,26 @@ import Testing
         }
     }
 
+    /// A custom link token: CREATED with its type and expiry, then ACTIVE_TOKEN_REMINDER about the same token,
+    /// kept as one token that says the latest; a redelivered notification changes nothing.
+    @Test func customLinkTokensKeepTheirTypeExpiryAndLatestSubtype() async throws {
+        try await Storefront.with(slug: "link-tokens") { s in
+            let token = try await s.simulator.externalPurchaseToken(bundleId: Storefront.bundleId, subtype: .created, tokenType: "ACQUISITION")
+            try await s.processed(1)
+            func listed() async throws -> [[String: Any]] {
+                try #require(try await s.result("externalPurchaseTokens.list", ["bundleId": Storefront.bundleId])["tokens"] as? [[String: Any]])
+            }
+            var tokens = try await listed()
+            #expect(tokens.count == 1 && tokens.first?["subtype"] as? String == "CREATED", "\(tokens)")
+            #expect(tokens.first?["tokenType"] as? String == "ACQUISITION" && tokens.first?["tokenExpirationDate"] is String, "\(tokens)")
+            try await s.simulator.externalPurchaseToken(bundleId: Storefront.bundleId, subtype: .activeTokenReminder, token: token)
+            try await s.processed(2)
+            tokens = try await listed()
+            #expect(tokens.count == 1 && tokens.first?["subtype"] as? String == "ACTIVE_TOKEN_REMINDER", "\(tokens)")
+            #expect(tokens.first?["externalPurchaseId"] as? String == token.externalPurchaseId && tokens.first?["tokenType"] as? String == "ACQUISITION")
+        }
+    }
+
     /// A mass extension's RENEWAL_EXTENSION summary is recorded, and answers the status without calling Apple.
     @Test func massExtensionSummaryAnswersTheStatus() async throws {
         try await Storefront.with(slug: "summary") { s in

@@ -53,14 +53,20 @@ public struct ExternalPurchaseTokenRecord: Sendable, Equatable {
     public let environment: AppStoreEnvironment
     public let externalPurchaseId: String
     public let tokenCreationDate: Date?
+    /// The latest notification's: UNREPORTED, CREATED or ACTIVE_TOKEN_REMINDER.
     public let subtype: Subtype?
+    /// A custom link token's type; its expiry.
+    public let tokenType: String?
+    public let tokenExpirationDate: Date?
     public let notificationUUID: UUID
     public let receivedAt: Date?
 
     public init(
         appId: UUID, environment: AppStoreEnvironment, externalPurchaseId: String, tokenCreationDate: Date?, subtype: Subtype?, notificationUUID: UUID,
-        receivedAt: Date? = nil
+        tokenType: String? = nil, tokenExpirationDate: Date? = nil, receivedAt: Date? = nil
     ) {
+        self.tokenType = tokenType
+        self.tokenExpirationDate = tokenExpirationDate
         self.appId = appId
         self.environment = environment
         self.externalPurchaseId = externalPurchaseId

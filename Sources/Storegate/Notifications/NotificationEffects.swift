@@ -42,7 +42,8 @@ extension NotificationProcessor {
                 ExternalPurchaseTokenRecord(
                     appId: app.id, environment: id.hasPrefix("SANDBOX") ? .sandbox : .production, externalPurchaseId: id,
                     tokenCreationDate: token.tokenCreationDate.map { Date(timeIntervalSince1970: Double($0) / 1000) }, subtype: stored.subtype,
-                    notificationUUID: stored.notificationUUID))
+                    notificationUUID: stored.notificationUUID, tokenType: token.tokenType,
+                    tokenExpirationDate: token.tokenExpirationDate.map { Date(timeIntervalSince1970: Double($0) / 1000) }))
         }
         if let summary = notification.summary {
             guard let identifier = summary.requestIdentifier, !identifier.isEmpty else {

@@ -8,8 +8,13 @@ import JSONRPC
     public let environment: String
     public let externalPurchaseId: String
     public let tokenCreationDate: Date?
-    /// UNREPORTED: Apple has no report of this token yet.
+    /// The latest notification's subtype: UNREPORTED (Apple has no report of this token yet), CREATED (a
+    /// custom link token was made) or ACTIVE_TOKEN_REMINDER (a custom link token is still active).
     public let subtype: String?
+    /// A custom link token's type (SERVICES, ACQUISITION); absent for other tokens.
+    public let tokenType: String?
+    /// When a custom link token expires.
+    public let tokenExpirationDate: Date?
     @Field(.uuid) public let notificationUUID: String
     public let receivedAt: Date?
 
@@ -19,6 +24,8 @@ import JSONRPC
         externalPurchaseId = token.externalPurchaseId
         tokenCreationDate = token.tokenCreationDate
         subtype = token.subtype?.rawValue
+        tokenType = token.tokenType
+        tokenExpirationDate = token.tokenExpirationDate
         notificationUUID = token.notificationUUID.uuidString.lowercased()
         receivedAt = token.receivedAt
     }

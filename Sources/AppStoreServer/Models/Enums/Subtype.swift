@@ -21,11 +21,16 @@ public struct Subtype: RawRepresentable, Codable, Hashable, Sendable, CustomStri
     public static let summary = Subtype(rawValue: "SUMMARY")
     public static let failure = Subtype(rawValue: "FAILURE")
     public static let unreported = Subtype(rawValue: "UNREPORTED")
+    /// `EXTERNAL_PURCHASE_TOKEN`: a custom link token is still active (a reminder to report it).
+    public static let activeTokenReminder = Subtype(rawValue: "ACTIVE_TOKEN_REMINDER")
+    /// `EXTERNAL_PURCHASE_TOKEN`: a custom link token was created.
+    public static let created = Subtype(rawValue: "CREATED")
 
     /// The values this build knows.
     public static let known: [Subtype] = [
         .initialBuy, .resubscribe, .downgrade, .upgrade, .autoRenewEnabled, .autoRenewDisabled, .voluntary, .billingRetry, .priceIncrease, .gracePeriod,
         .pending, .accepted, .billingRecovery, .productNotForSale, .summary, .failure, .unreported,
+        .activeTokenReminder, .created,
     ]
     public var isKnown: Bool { Self.known.contains(self) }
     public var description: String { rawValue }
