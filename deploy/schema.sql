@@ -220,7 +220,7 @@ END
 $function$;
 
 
--- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 20.
+-- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 21.
 
 CREATE TABLE {{schema}}.account_links (
     app_id uuid NOT NULL,
@@ -324,6 +324,8 @@ CREATE TABLE {{schema}}.external_purchase_tokens (
     subtype text,
     notification_uuid uuid NOT NULL,
     received_at timestamp with time zone NOT NULL DEFAULT now(),
+    token_type text,
+    token_expiration_date timestamp with time zone,
     CONSTRAINT external_purchase_tokens_pkey PRIMARY KEY (app_id, external_purchase_id)
 );
 CREATE INDEX external_purchase_tokens_received ON {{schema}}.external_purchase_tokens USING btree (received_at);
