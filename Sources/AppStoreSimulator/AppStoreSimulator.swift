@@ -40,6 +40,7 @@ public struct AppStoreSimulator: Sendable {
         if let stateFile { router.add(middleware: StateKeeper(store: store, file: stateFile)) }
         router.add(middleware: SimulatorMiddleware(simulator: self))
         addRoutes(to: router)
+        addAdvancedCommerceRoutes(to: router)
         addScenarioRoutes(to: router)
         return Application(
             responder: EnvironmentPaths.Responder(router: router.buildResponder()),
@@ -70,7 +71,7 @@ struct SimulatorMiddleware: RouterMiddleware {
     let simulator: AppStoreSimulator
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.uri.path.hasPrefix("/inApps/") else { return try await next(request, context) }
+        guard request.uri.path.hasPrefix("/inApps/") || request.uri.path.hasPrefix("/advancedCommerce/") else { return try await next(request, context) }
         var request = request
         let body = try await request.collectBody(upTo: AppStoreSimulator.maxImageBytes)
         if let fault = await simulator.store.takeFault() {

@@ -34,7 +34,7 @@ enum EnvironmentPaths {
     /// What Apple answers in an environment where the app has none of the data asked for; nil when the
     /// request does not read or change a customer's data (it is answered as usual).
     static func emptyAnswer(method: HTTPRequest.Method, path: String) -> Response? {
-        let parts = path.split(separator: "/").map(String.init)  // inApps, v1, …
+        let parts = path.split(separator: "/").map(String.init)  // inApps (or advancedCommerce), v1, …
         guard parts.count >= 3 else { return nil }
         let route = parts.dropFirst(2)
         switch (method, route.first) {
@@ -50,7 +50,7 @@ enum EnvironmentPaths {
             return AppStoreSimulator.error(.originalTransactionIdNotFound, "Original transaction id not found.", status: .notFound)
         case (_, "subscriptions") where route.dropFirst().first == "extend":
             return nil
-        case (_, "transactions"), (_, "history"), (_, "subscriptions"), (_, "refund"):
+        case (_, "transactions"), (_, "history"), (_, "subscriptions"), (_, "refund"), (_, "subscription"), (_, "transaction"):
             return AppStoreSimulator.error(.transactionIdNotFound, "Transaction id not found.", status: .notFound)
         default:
             return nil

@@ -50,6 +50,10 @@ public actor SimulatorStore {
     /// Each subscription's billing period, by original transaction ID.
     var periods: [String: TimeInterval] = [:]
     var appAccountTokens: [String: LowercaseUUID] = [:]
+    /// Advanced Commerce requests answered, by `requestReferenceId`: the body and the answer.
+    var advancedCommerceRequests: [String: (body: Data, answer: AdvancedCommerceAnswer)] = [:]
+    /// Subscriptions migrated to the Advanced Commerce API.
+    var migrated: Set<String> = []
     /// External purchase tokens announced, by `externalPurchaseId`.
     var externalPurchaseTokens: [String: ExternalPurchaseToken] = [:]
     /// Transactions the app's server finished (Finish Transaction).
