@@ -48,6 +48,7 @@ public struct Services: Sendable {
     public let refunds: RefundService
     public let subscriptions: SubscriptionService
     public let transactions: TransactionService
+    public let advancedCommerce: AdvancedCommerceService
     public let events: EventService
     public let webhooks: WebhookService
     /// Runs the durable job queue (notification processing, consumption answers).
@@ -114,6 +115,7 @@ public struct Services: Sendable {
                 persistence: persistence, ingest: notifications, subscriptions: subscriptions, settings: reconciliation, logger: logger),
             logger: logger, pollInterval: workerPollInterval, lease: webhooks.jobLease, coherence: coherence, signal: jobs)
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification, directory: directory)
+        self.advancedCommerce = AdvancedCommerceService(persistence: persistence, gateway: gateway, verification: verification)
         self.events = EventService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)
         self.consoleUsers = ConsoleUserService(persistence: persistence, settings: console)

@@ -137,6 +137,26 @@ import Testing
             try await s.processed(8)
             _ = try await result("externalPurchaseTokens.list", ["bundleId": bundleId])
 
+            // Finish Transaction; the Advanced Commerce operations, on a subscription of their own.
+            _ = try await result("transactions.finish", ["bundleId": bundleId, "transactionId": coinsId])
+            let commerce = try #require(try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("ivy-commerce")).originalTransactionId)
+            func on(_ more: [String: Any]) -> [String: Any] { more.merging(["bundleId": bundleId, "transactionId": commerce]) { a, _ in a } }
+            _ = try await result(
+                "advancedCommerce.changeMetadata", on(["items": [["currentSKU": "premium", "effective": "IMMEDIATELY", "displayName": "Premium+"]]]))
+            _ = try await result("advancedCommerce.changePrice", on(["items": [["SKU": "premium", "price": 12_990]]]))
+            _ = try await result(
+                "advancedCommerce.migrate",
+                on([
+                    "descriptors": ["description": "Pro", "displayName": "Pro"],
+                    "items": [["SKU": "premium", "description": "Premium", "displayName": "Premium"]],
+                    "targetProductId": "com.example.aca", "taxCode": "C003-00-1",
+                ]))
+            _ = try await result("advancedCommerce.cancel", on([:]))
+            _ = try await result(
+                "advancedCommerce.requestRefund",
+                on(["refundRiskingPreference": true, "items": [["SKU": "premium", "refundReason": "OTHER", "refundType": "FULL", "revoke": false]]]))
+            _ = try await result("advancedCommerce.revoke", on(["refundReason": "LEGAL", "refundType": "FULL", "refundRiskingPreference": false]))
+
             _ = try await result("notifications.list", ["bundleId": bundleId])
             _ = try await result("notifications.backfill", ["bundleId": bundleId, "startDate": (Date() - 3600).formatted(.iso8601)])
             let test = try await result("notifications.requestTest", ["bundleId": bundleId])
