@@ -241,8 +241,15 @@ import Testing
                 (try await s.result("subscriptions.status", ["bundleId": Storefront.bundleId, "transactionId": kept])["subscriptions"] as? [[String: Any]])?
                     .first)
             #expect((status["renewal"] as? [String: Any])?["offerType"] as? Int == 5, "the retention offer accepted for the next renewal: \(status)")
+            #expect((status["renewal"] as? [String: Any])?["offer"] as? String == "retentionOffer")
             _ = try await s.simulator.renew(originalTransactionId: kept)
             try await s.processed(5)
+            let renewed = try #require(
+                (try await s.result("subscriptions.status", ["bundleId": Storefront.bundleId, "transactionId": kept])["subscriptions"] as? [[String: Any]])?
+                    .first)
+            #expect(renewed["offer"] as? String == "retentionOffer" && renewed["offerIdentifier"] as? String == "WINBACK-RETAIN", "\(renewed)")
+            let purchases = try await s.result("events.list", ["types": ["purchase.created"], "limit": 100])["events"] as? [[String: Any]] ?? []
+            #expect(purchases.contains { ($0["data"] as? [String: Any])?["offer"] as? String == "retentionOffer" }, "the renewal's event names the offer")
 
             #expect(try await Self.ask(s, fresh)["promotionalOffer"] != nil)
             let answer = try await Self.ask(s, kept)

@@ -78,6 +78,10 @@ enum Events {
         /// What the customer paid, in milliunits of `currency` (4990 is 4.99), when Apple says.
         let price: Int64?
         let currency: String?
+        /// The offer it was bought with: Apple's offerType, its name (retentionOffer for 5) and identifier.
+        let offerType: Int32?
+        let offer: String?
+        let offerIdentifier: String?
     }
 
     static func purchaseCreated(_ t: StoredTransaction) throws -> NewEvent {
@@ -86,7 +90,7 @@ enum Events {
             data: PurchaseCreated(
                 transactionId: t.transactionId, originalTransactionId: t.originalTransactionId, productId: t.productId, productType: t.productType.rawValue,
                 purchaseDate: t.purchaseDate, expiresDate: t.expiresDate, appAccountToken: t.appAccountToken.map(lower), price: t.price,
-                currency: t.currency))
+                currency: t.currency, offerType: t.offerType?.rawValue, offer: t.offerType?.name, offerIdentifier: t.offerIdentifier))
     }
 
     struct Refund: Encodable {

@@ -59,12 +59,17 @@ public struct StoredTransaction: Sendable {
     /// payload keeps it).
     public var price: Int64?
     public var currency: String?
+    /// The offer the purchase was made with, as Apple's transaction says (for events).
+    public var offerType: OfferType?
+    public var offerIdentifier: String?
 
     public init(
         appId: UUID, environment: AppStoreEnvironment, transactionId: String, originalTransactionId: String, appTransactionId: String?, customer: UUID?,
         productId: String, productType: ProductType, purchaseDate: Date?, expiresDate: Date?, revocationDate: Date?, appAccountToken: UUID?, signedDate: Date?,
-        signedTransaction: String, payload: String, price: Int64? = nil, currency: String? = nil
+        signedTransaction: String, payload: String, price: Int64? = nil, currency: String? = nil, offerType: OfferType? = nil, offerIdentifier: String? = nil
     ) {
+        self.offerType = offerType
+        self.offerIdentifier = offerIdentifier
         self.appId = appId
         self.environment = environment
         self.transactionId = transactionId

@@ -25,6 +25,8 @@ import JSONRPC
     public let gracePeriodExpiresDate: Date?
     /// Apple's offerType of the latest transaction: 1 introductory, 2 promotional, 3 offer code, 4 win-back, 5 retention.
     public let offerType: Int32?
+    /// The offer type by name: introductoryOffer, promotionalOffer, offerCode, winBackOffer, retentionOffer.
+    public let offer: String?
     public let offerIdentifier: String?
     /// In milliunits of the currency.
     public let price: Int64?
@@ -49,6 +51,8 @@ import JSONRPC
         public let currency: String?
         /// The offer that applies at renewal, as offerType above.
         public let offerType: Int32?
+        /// Its name, as offer above.
+        public let offer: String?
         public let offerIdentifier: String?
         /// ISO 8601 duration of that offer.
         public let offerPeriod: String?
@@ -65,6 +69,7 @@ import JSONRPC
             price = t.renewalPrice
             currency = t.currency
             offerType = t.offerType?.rawValue
+            offer = t.offerType?.name
             offerIdentifier = t.offerIdentifier
             offerPeriod = t.offerPeriod
             eligibleWinBackOfferIds = t.eligibleWinBackOfferIds
@@ -91,6 +96,7 @@ import JSONRPC
         inBillingRetry = r.inBillingRetry
         gracePeriodExpiresDate = r.gracePeriodExpiresDate
         offerType = r.offerType?.rawValue
+        offer = r.offerType?.name
         offerIdentifier = r.offerIdentifier
         price = r.price
         currency = r.currency

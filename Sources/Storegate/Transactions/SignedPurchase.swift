@@ -35,7 +35,8 @@ struct SignedPurchase: Sendable {
             productType: transaction.type ?? ProductType(rawValue: ""),
             purchaseDate: transaction.purchaseDate?.date, expiresDate: transaction.expiresDate?.date, revocationDate: transaction.revocationDate?.date,
             appAccountToken: transaction.appAccountToken?.uuid, signedDate: transaction.signedDate?.date, signedTransaction: signedTransaction,
-            payload: transactionJSON, price: transaction.price, currency: transaction.currency)
+            payload: transactionJSON, price: transaction.price, currency: transaction.currency, offerType: transaction.offerType,
+            offerIdentifier: transaction.offerIdentifier)
     }
 
     /// The subscription as this data describes it; `status` is Apple's when it gave one, else derived.
