@@ -39,6 +39,19 @@ import Testing
 
     static func day(_ value: Any?) -> String { String((value as? String ?? "").prefix(10)) }
 
+    /// A support person's browser, signed in to the console.
+    static func console(_ s: Storefront) async throws -> ConsoleClient {
+        _ = try await ConsoleTests.person(s, "sam@example.com", .support)
+        let browser = ConsoleClient(baseURL: s.server.baseURL)
+        #expect(try await browser.signIn(tenant: s.tenant.tenant.slug, email: "sam@example.com", password: ConsoleTests.password).status == 303)
+        return browser
+    }
+
+    /// The customer's page in the console.
+    static func page(_ browser: ConsoleClient, _ customer: String) async throws -> String {
+        try await browser.get("/console/customer?id=\(customer)").text
+    }
+
     /// The latest transaction's `commitmentInfo`, as Apple's library decodes the simulator's signed data.
     static func signedCommitment(_ s: Storefront, _ original: String) async throws -> [String: Any] {
         let statuses = try await s.sim.client.getAllSubscriptionStatuses(anyTransactionId: original)
@@ -88,11 +101,9 @@ import Testing
             #expect(cancelled["autoRenewStatus"] as? Bool == true)
 
             // The console says it in plain terms.
-            _ = try await ConsoleTests.person(s, "sam@example.com", .support)
-            let browser = ConsoleClient(baseURL: s.server.baseURL)
-            #expect(try await browser.signIn(tenant: s.tenant.tenant.slug, email: "sam@example.com", password: ConsoleTests.password).status == 303)
-            let page = try await browser.get("/console/customer?id=ada")
-            #expect(page.text.contains("Active, month 4 of 12; billing continues until \(ends), then ends"), "\(page.text)")
+            let browser = try await Self.console(s)
+            let page = try await Self.page(browser, "ada")
+            #expect(page.contains("Active, month 4 of 12; billing continues until \(ends), then ends"), "\(page)")
 
             for n in 5...12 {
                 _ = try await s.simulator.renew(originalTransactionId: original)
@@ -110,6 +121,8 @@ import Testing
             #expect(status["status"] as? String == "expired")
             #expect((status["commitment"] as? [String: Any])?["summary"] as? String == "ended after month 12 of 12")
             #expect(try await Self.entitled(s, "ada").isEmpty)
+            #expect(try await Self.updates(s).last?["status"] as? String == "expired")
+            #expect(try await Self.page(browser, "ada").contains("Expired on"))
 
             // Apple's library reads the simulator's signed data as Storegate does.
             let statuses = try await s.sim.client.getAllSubscriptionStatuses(anyTransactionId: original)
@@ -149,6 +162,8 @@ import Testing
             let failed = try #require(status["commitment"] as? [String: Any])
             #expect((failed["summary"] as? String)?.hasPrefix("month 2 of 12: billing failed and Apple is retrying") == true, "\(failed)")
             #expect(failed["nextPeriodBills"] as? Bool == false)
+            let browser = try await Self.console(s)
+            #expect(try await Self.page(browser, "bea").contains("Payment failed in month 2 of 12: billing failed and Apple is retrying"))
 
             _ = try await s.simulator.renew(originalTransactionId: original)
             try await s.processed(4)
@@ -160,6 +175,7 @@ import Testing
             let reported = try #require(recovered["expiresDate"] as? String)
             #expect(reported == ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(after / 1000))), "Storegate reports the moved end")
             #expect(try await Self.entitled(s, "bea") == ["com.example.yearly"])
+            #expect(try await Self.page(browser, "bea").contains("Active, month 3 of 12; billing continues until"))
 
             try await s.simulator.failRenewal(originalTransactionId: original)
             try await s.processed(5)
@@ -186,6 +202,9 @@ import Testing
             #expect(status["status"] as? String == "active" && status["latestTransactionId"] as? String == third, "an earlier month: \(status)")
             #expect((status["commitment"] as? [String: Any])?["billingPeriodNumber"] as? Int == 3)
             #expect(try await Self.entitled(s, "cal") == ["com.example.yearly"])
+            #expect(try await Self.updates(s).allSatisfy { $0["status"] as? String == "active" }, "an earlier month's refund changes no state")
+            let browser = try await Self.console(s)
+            #expect(try await Self.page(browser, "cal").contains("Active, month 3 of 12"))
 
             _ = try await s.simulator.refund(transactionId: third)
             try await s.processed(5)
@@ -193,6 +212,9 @@ import Testing
             #expect(status["status"] as? String == "revoked", "\(status)")
             #expect((status["commitment"] as? [String: Any])?["summary"] as? String == "ended in month 3 of 12: that month was refunded")
             #expect(try await Self.entitled(s, "cal").isEmpty)
+            #expect(try await Self.updates(s).last?["status"] as? String == "revoked")
+            let page = try await Self.page(browser, "cal")
+            #expect(page.contains("Refunded") && page.contains("the 12-month commitment ended in month 3 of 12"), "\(page)")
             let refunds = try await s.result("refunds.outcomes", ["customerId": "cal"])
             #expect((refunds["outcomes"] as? [[String: Any]])?.count == 2, "\(refunds)")
         }
@@ -209,6 +231,10 @@ import Testing
             try await s.processed(13)
             let next = try await Self.commitment(s, "dan")
             #expect(next["billingPeriodNumber"] as? Int == 1 && (next["expiresDate"] as? String ?? "") > first, "a new commitment: \(next)")
+            #expect(try await Self.entitled(s, "dan") == ["com.example.yearly"])
+            #expect(try await Self.updates(s).last?["billingPeriodNumber"] as? Int == 1)
+            let browser = try await Self.console(s)
+            #expect(try await Self.page(browser, "dan").contains("Active, month 1 of 12; billing continues until"))
 
             // The customer chooses to go on billed up front once this commitment ends: deferred, as a downgrade is.
             _ = try await s.simulator.changeRenewalPreference(
@@ -223,6 +249,10 @@ import Testing
             let status = try await Self.status(s, "dan")
             #expect(status["billingPlanType"] as? String == "BILLED_UPFRONT" && status["commitment"] == nil, "\(status)")
             #expect(status["price"] as? Int == 109_900 && status["status"] as? String == "active")
+            #expect(try await Self.entitled(s, "dan") == ["com.example.yearly"])
+            let standard = try #require(try await Self.updates(s).last)
+            #expect(standard["billingPeriodNumber"] == nil && standard["commitmentAutoRenewStatus"] == nil, "the event shows no commitment: \(standard)")
+            #expect(try await Self.page(browser, "dan").contains("Active, renews on"))
         }
     }
 }

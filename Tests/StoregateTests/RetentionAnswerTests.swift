@@ -248,6 +248,11 @@ import Testing
                 (try await s.result("subscriptions.status", ["bundleId": Storefront.bundleId, "transactionId": kept])["subscriptions"] as? [[String: Any]])?
                     .first)
             #expect(renewed["offer"] as? String == "retentionOffer" && renewed["offerIdentifier"] as? String == "WINBACK-RETAIN", "\(renewed)")
+            // Apple's library keeps the 5 it does not know as its raw value.
+            let signed = try #require(
+                try await s.sim.client.getAllSubscriptionStatuses(anyTransactionId: kept).data?.first?.lastTransactions?.first?.signedTransactionInfo)
+            let apple = try await AppleLibraryTests.appleVerifies(signed, kind: "transactionPlan", root: s.simulator.ca.rootDER)
+            #expect(apple.status == 0 && apple.stdout.contains("\"offerType\": 5"), "\(apple.stdout)\(apple.stderr)")
             let purchases = try await s.result("events.list", ["types": ["purchase.created"], "limit": 100])["events"] as? [[String: Any]] ?? []
             #expect(purchases.contains { ($0["data"] as? [String: Any])?["offer"] as? String == "retentionOffer" }, "the renewal's event names the offer")
 
