@@ -118,7 +118,9 @@ extension SimulatorStore {
         var next = previous
         next.transactionId = id
         next.webOrderLineItemId = newId()
-        next.purchaseDate = Timestamp(min(start, now))
+        // After the previous period's purchase, if only by a millisecond (a test renews many times a second).
+        let bought = previous.purchaseDate.map { $0.date.addingTimeInterval(0.001) } ?? now
+        next.purchaseDate = Timestamp(max(min(start, now), bought))
         next.expiresDate = Timestamp(start.addingTimeInterval(max(period, 1)))
         next.signedDate = Timestamp(now)
         next.transactionReason = .renewal

@@ -220,6 +220,27 @@ import Testing
         }
     }
 
+    /// "Upgrades are immediate": the commitment ends and the new plan starts at once; a downgrade waits for
+    /// the commitment's end (the renewal test).
+    @Test func anUpgradeEndsTheCommitmentAtOnce() async throws {
+        try await Storefront.with(slug: "commitment-upgrade") { s in
+            let original = try await Self.buy(s, "eve")
+            _ = try await s.simulator.renew(originalTransactionId: original)
+            try await s.processed(2)
+            let upgraded = try await s.simulator.changeRenewalPreference(
+                originalTransactionId: original, to: "com.example.pro.yearly", upgrade: true, billingPlanType: .billedUpfront, price: 199_900)
+            try await s.processed(3)
+            let status = try await Self.status(s, "eve")
+            #expect(
+                status["productId"] as? String == "com.example.pro.yearly" && status["latestTransactionId"] as? String == upgraded.transactionId, "\(status)")
+            #expect(status["billingPlanType"] as? String == "BILLED_UPFRONT" && status["commitment"] == nil, "the commitment ended: \(status)")
+            #expect(try await Self.entitled(s, "eve") == ["com.example.pro.yearly"])
+            #expect(try await Self.updates(s).last?["productId"] as? String == "com.example.pro.yearly")
+            let browser = try await Self.console(s)
+            #expect(try await Self.page(browser, "eve").contains("com.example.pro.yearly"))
+        }
+    }
+
     /// After month 12 a commitment that renews starts a new one at month 1; one the customer moved to a plan
     /// billed up front renews as a standard yearly subscription.
     @Test func theEndOfACommitmentRenewsIntoANewOneOrAStandardPlan() async throws {

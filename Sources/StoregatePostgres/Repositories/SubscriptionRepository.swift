@@ -57,8 +57,9 @@ struct SubscriptionRepository: SubscriptionStore {
                 commitment = CASE WHEN excluded.billing_plan_type IS NULL THEN s.commitment ELSE excluded.commitment END,
                 updated_at = excluded.updated_at
             WHERE excluded.signed_date >= s.signed_date
-                -- An earlier period's transaction (a month of a commitment refunded later) never replaces the latest.
-                AND NOT (excluded.latest_transaction_id <> s.latest_transaction_id AND coalesce(excluded.expires_date < s.expires_date, false))
+                -- An earlier period's transaction (a month of a commitment refunded later) never replaces the latest: it was
+                -- bought before it (an upgrade, bought after, does, whatever its expiry).
+                AND NOT (excluded.latest_transaction_id <> s.latest_transaction_id AND coalesce(excluded.purchase_date < s.purchase_date, false))
             RETURNING status, product_id, expires_date, auto_renew_status, commitment, renewal, customer
             )
             SELECT u.status, u.product_id, u.expires_date, u.auto_renew_status, \(unescaped: Self.commitmentState("u")),
