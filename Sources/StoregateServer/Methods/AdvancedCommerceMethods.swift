@@ -161,7 +161,7 @@ enum AdvancedCommerceMethods {
         }
         let items = p.items.map {
             AdvancedCommerceRequestRefundItem(
-                SKU: $0.SKU, refundAmount: $0.refundAmount.map { Int32(clamping: $0) }, refundReason: AdvancedCommerceRefundReason(rawValue: $0.refundReason),
+                SKU: $0.SKU, refundAmount: $0.refundAmount, refundReason: AdvancedCommerceRefundReason(rawValue: $0.refundReason),
                 refundType: AdvancedCommerceRefundType(rawValue: $0.refundType), revoke: $0.revoke)
         }
         return try await run(.requestRefund, call, bundleId: p.bundleId, transactionId: p.transactionId, reference: p.requestReferenceId) {
