@@ -32,6 +32,18 @@ public struct ReconciliationSettings: Sendable {
         return minutes == 0 ? nil : .seconds(minutes * 60)
     }
 
+    /// Where a sweep starts: a little before the last one ended (`overlap`: a delivery Apple records late),
+    /// `firstSweep` back for an app never swept, and never before the 179 days Apple's history keeps.
+    public func sweepStart(lastSweptUntil: Date?, now: Date) -> Date {
+        let oldest = now.addingTimeInterval(-179 * 86_400)
+        return max(lastSweptUntil.map { $0.addingTimeInterval(-overlap.timeInterval) } ?? now.addingTimeInterval(-firstSweep.timeInterval), oldest)
+    }
+
+    /// How far a sweep counts as done: to now; a failed one leaves the last end (or its start) for the next.
+    public static func sweptUntil(failed: Bool, lastSweptUntil: Date?, start: Date, now: Date) -> Date {
+        failed ? lastSweptUntil ?? start : now
+    }
+
     /// How long after an expiry the tenant's subscriptions are checked: its manifest's, else the server's.
     public func renewalCheckAfter(for tenant: Tenant) -> Duration {
         tenant.reconciliation.renewalCheckMinutes.map { .seconds($0 * 60) } ?? renewalCheckAfter
@@ -79,10 +91,7 @@ public struct Reconciliation: Sendable {
             (try await unit.apps.find(id: appId), try await unit.sweeps.find(appId: appId, environment: environment))
         }
         guard let app, app.environments.contains(environment) else { return nil }
-        // Apple keeps 180 days of history.
-        let oldest = now.addingTimeInterval(-179 * 86_400)
-        let start = max(
-            last.map { $0.sweptUntil.addingTimeInterval(-settings.overlap.timeInterval) } ?? now.addingTimeInterval(-settings.firstSweep.timeInterval), oldest)
+        let start = settings.sweepStart(lastSweptUntil: last?.sweptUntil, now: now)
         var report = NotificationIngest.BackfillReport()
         var failure: String?
         do {
@@ -98,7 +107,7 @@ public struct Reconciliation: Sendable {
                     "error": .string("\(error)"),
                 ])
         }
-        let until = failure == nil ? now : last?.sweptUntil ?? start
+        let until = ReconciliationSettings.sweptUntil(failed: failure != nil, lastSweptUntil: last?.sweptUntil, start: start, now: now)
         try await persistence.inTenant(tenant, .read) { unit in
             try await unit.sweeps.record(appId: appId, environment: environment, until: until, report: report, error: failure)
         }
