@@ -111,7 +111,11 @@ struct AdvancedCommerceAnswer: Codable, Sendable {
 }
 
 extension SimulatorStore {
-    enum AdvancedCommerceRequest { case new, repeated(AdvancedCommerceAnswer), conflicting }
+    enum AdvancedCommerceRequest {
+        case new
+        case repeated(AdvancedCommerceAnswer)
+        case conflicting
+    }
 
     func advancedCommerceRequest(_ reference: String, body: Data) -> AdvancedCommerceRequest {
         guard let earlier = advancedCommerceRequests[reference] else { return .new }

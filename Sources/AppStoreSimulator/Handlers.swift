@@ -238,7 +238,10 @@ extension AppStoreSimulator {
 }
 
 extension SimulatorStore {
-    enum Extension { case success(JWSTransactionDecodedPayload), failure(APIErrorCode) }
+    enum Extension {
+        case success(JWSTransactionDecodedPayload)
+        case failure(APIErrorCode)
+    }
 
     /// Extends the latest transaction of a subscription; at most twice per 365 days.
     func extend(bundleId: String, originalTransactionId: String, days: Int) -> Extension? {

@@ -80,7 +80,7 @@ public struct RPCEngine<Context: Sendable>: Sendable {
                 outcome = .failure(error.rpcError)
             } catch {
                 hooks.unexpectedError(request.method, error, context)
-                outcome = .failure(.internalError)
+                outcome = .failure(.internal)
             }
         } else {
             outcome = .failure(.methodNotFound(request.method))

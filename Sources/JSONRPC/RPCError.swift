@@ -36,7 +36,7 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
         RPCError(code: invalidParamsCode, message: "Invalid params", data: ["field": .string(field), "reason": .string(reason)])
     }
 
-    public static let internalError = RPCError(code: internalErrorCode, message: "Internal error")
+    public static let `internal` = RPCError(code: internalErrorCode, message: "Internal error")
 
     var json: JSONValue {
         var members: [(key: String, value: JSONValue)] = [("code", .number(code)), ("message", .string(message))]

@@ -1,8 +1,8 @@
 import AppStoreSimulator
 import AsyncHTTPClient
-import NIOHTTP1
 import Foundation
 import Logging
+import NIOHTTP1
 import PostgresNIO
 import Storegate
 import StoregatePostgres

@@ -82,7 +82,8 @@ struct Load {
                 }
             }
             return await group.reduce(into: (0, 0)) {
-                $0.0 += $1.0; $0.1 += $1.1
+                $0.0 += $1.0
+                $0.1 += $1.1
             }
         }
         let elapsed = (ContinuousClock.now - start) / .seconds(1)

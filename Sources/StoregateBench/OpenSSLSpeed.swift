@@ -43,7 +43,7 @@ enum OpenSSLSpeed {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
         let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
         close(fds[1])

@@ -131,7 +131,8 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         let measured = [opensslBefore, opensslAfter].compactMap { $0 }
         let opensslRate = measured.isEmpty ? nil : measured.reduce(0, +) / Double(measured.count)
         if !measured.isEmpty {
-            let before = opensslBefore.map { String(format: "%.0f before", $0) }, after = opensslAfter.map { String(format: "%.0f after", $0) }
+            let before = opensslBefore.map { String(format: "%.0f before", $0) }
+            let after = opensslAfter.map { String(format: "%.0f after", $0) }
             line("openssl speed -seconds 3 ecdsap256, one core (sign/s)", [before, after].compactMap { $0 }.joined(separator: ", ") + " the batches")
         }
         line("offers.signPromotionalJWS, single calls, 8 in flight", String(format: "%.0f offers/s (%d failed)", singles.perSecond, singles.failed))

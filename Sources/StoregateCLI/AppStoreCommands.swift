@@ -1,8 +1,8 @@
 import AppStoreServer
 import ArgumentParser
 import Foundation
-import X509
 import SwiftASN1
+import X509
 
 /// `storegate jws …`: tools for people debugging an App Store integration.
 struct JWSCommand: AsyncParsableCommand {
@@ -105,7 +105,8 @@ struct OfferCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "offer", abstract: "Sign offers locally.", subcommands: [Sign.self])
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case legacy, jws, introductory, advancedCommerce = "advanced-commerce"
+        case legacy, jws, introductory
+        case advancedCommerce = "advanced-commerce"
     }
 
     struct Sign: AsyncParsableCommand {

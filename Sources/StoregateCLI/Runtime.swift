@@ -1,9 +1,9 @@
 import AppStoreServer
 import ArgumentParser
 import Foundation
-import NIOCore
 import KeyVault
 import Logging
+import NIOCore
 import PostgresNIO
 import Storegate
 import StoregatePostgres

@@ -1,6 +1,6 @@
+import AppStoreServer
 import ArgumentParser
 import AsyncHTTPClient
-import AppStoreServer
 import Foundation
 import Hummingbird
 import KeyVault

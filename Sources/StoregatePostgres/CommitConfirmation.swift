@@ -50,7 +50,8 @@ extension PostgresConnection {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let decide = { @Sendable (result: Result<Void, any Error>) in
                 if decided.withLock({ decided in
-                    defer { decided = true }; return !decided
+                    defer { decided = true }
+                    return !decided
                 }) {
                     continuation.resume(with: result)
                 }

@@ -1,7 +1,7 @@
+import AppStoreServer
+import AppStoreSimulator
 import AsyncHTTPClient
 import Crypto
-import AppStoreSimulator
-import AppStoreServer
 import Foundation
 import KeyVault
 import Storegate

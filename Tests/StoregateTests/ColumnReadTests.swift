@@ -1,7 +1,8 @@
 import PostgresNIO
 import Storegate
-@testable import StoregatePostgres
 import Testing
+
+@testable import StoregatePostgres
 
 /// A row reader names each column it reads: a statement whose columns come in another order than its
 /// reader expects fails loudly instead of putting one `text` column's value in another's place.

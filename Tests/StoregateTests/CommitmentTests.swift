@@ -246,7 +246,10 @@ import Testing
     @Test func theEndOfACommitmentRenewsIntoANewOneOrAStandardPlan() async throws {
         try await Storefront.with(slug: "commitment-renewal") { s in
             let original = try await Self.buy(s, "dan")
-            for n in 2...12 { _ = try await s.simulator.renew(originalTransactionId: original); try await s.processed(n) }
+            for n in 2...12 {
+                _ = try await s.simulator.renew(originalTransactionId: original)
+                try await s.processed(n)
+            }
             let first = try #require(try await Self.commitment(s, "dan")["expiresDate"] as? String)
             _ = try await s.simulator.renew(originalTransactionId: original)
             try await s.processed(13)
@@ -264,7 +267,10 @@ import Testing
             let chosen = try await Self.commitment(s, "dan")
             #expect(chosen["renewalBillingPlanType"] as? String == "BILLED_UPFRONT" && chosen["billingPeriodNumber"] as? Int == 1, "\(chosen)")
             #expect((chosen["summary"] as? String)?.hasSuffix("then renews as com.example.yearly, billed up front") == true, "\(chosen)")
-            for n in 15...25 { _ = try await s.simulator.renew(originalTransactionId: original); try await s.processed(n) }
+            for n in 15...25 {
+                _ = try await s.simulator.renew(originalTransactionId: original)
+                try await s.processed(n)
+            }
             _ = try await s.simulator.renew(originalTransactionId: original)
             try await s.processed(26)
             let status = try await Self.status(s, "dan")

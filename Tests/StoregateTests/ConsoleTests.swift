@@ -4,8 +4,9 @@ import Crypto
 import Foundation
 import NIOHTTP1
 import Storegate
-@testable import StoregateConsole
 import Testing
+
+@testable import StoregateConsole
 
 /// The support console over HTTP, as a browser uses it: sessions, CSRF tokens, roles, tenants kept apart,
 /// sign-in limits and links, and finding a customer. (ConsoleBrowserTests drives it in Chromium.)

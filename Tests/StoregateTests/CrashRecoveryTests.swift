@@ -3,9 +3,10 @@ import Foundation
 import KeyVault
 import PostgresNIO
 import Storegate
-@testable import StoregatePostgres
 import Synchronization
 import Testing
+
+@testable import StoregatePostgres
 
 #if canImport(Glibc)
     import Glibc

@@ -2,8 +2,9 @@ import AppStoreServer
 import Foundation
 import PostgresNIO
 import Storegate
-@testable import StoregatePostgres
 import Testing
+
+@testable import StoregatePostgres
 
 /// The queries behind `subscriptions.status` and `entitlements.list` by customer: a subscription or purchase
 /// is the customer's when it was stored with the customer or when its originalTransactionId is linked to

@@ -2,8 +2,8 @@ import AppStoreServer
 import Foundation
 import JSONRPC
 import Logging
-import PostgresNIO
 import NIOHTTP1
+import PostgresNIO
 import Storegate
 import StoregatePostgres
 import StoregateServer

@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import PostgresNIO
 import Storegate
-@testable import StoregatePostgres
 import Testing
+
+@testable import StoregatePostgres
 
 /// Storegate on a primary and a streaming standby, named in one URL (libpq's `host1:port1,host2:port2`):
 /// it writes to whichever is the primary, and when the primary crashes and the standby is promoted it

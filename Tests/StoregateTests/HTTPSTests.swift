@@ -40,7 +40,8 @@ import X509
             try await TestServer.with(
                 services,
                 configure: {
-                    $0.tlsCertificatePath = certPath; $0.tlsKeyPath = keyPath
+                    $0.tlsCertificatePath = certPath
+                    $0.tlsKeyPath = keyPath
                 }, tls: tls
             ) { server in
                 #expect(server.baseURL.hasPrefix("https://"))

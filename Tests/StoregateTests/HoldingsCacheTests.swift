@@ -2,10 +2,11 @@ import AppStoreServer
 import AppStoreSimulator
 import Foundation
 import NIOHTTP1
-@testable import Storegate
-@testable import StoregatePostgres
 import Synchronization
 import Testing
+
+@testable import Storegate
+@testable import StoregatePostgres
 
 #if canImport(Glibc)
     import Glibc

@@ -3,8 +3,9 @@ import AppStoreSimulator
 import Foundation
 import PostgresNIO
 import Storegate
-@testable import StoregatePostgres
 import Testing
+
+@testable import StoregatePostgres
 
 /// The job worker applies one tenant's stored notifications in batches: each exactly once, and one that
 /// cannot be applied holds up no other.

@@ -2,9 +2,10 @@ import AppStoreServer
 import AppStoreSimulator
 import Foundation
 import PostgresNIO
+import Testing
+
 @testable import Storegate
 @testable import StoregatePostgres
-import Testing
 
 /// Notifications from Apple's webhook are acknowledged into the inbox, one table for every tenant, and
 /// taken into their tenant's data by the job that applies them: each applied exactly once, whether

@@ -2,8 +2,9 @@ import AppStoreServer
 import Foundation
 import PostgresNIO
 import Storegate
-@testable import StoregatePostgres
 import Testing
+
+@testable import StoregatePostgres
 
 /// Every hot statement with a nullable parameter, prepared on a connection by calls that bind NULL there
 /// and then run with values (and the other way round), on one connection: a prepared statement's types

@@ -1,8 +1,9 @@
 import Foundation
 import PostgresNIO
 import Storegate
-@testable import StoregatePostgres
 import Testing
+
+@testable import StoregatePostgres
 
 /// `deploy/schema.sql` is the current shape of the control and tenant schemas, generated from the chains:
 /// a table can be read there instead of replaying every migration.

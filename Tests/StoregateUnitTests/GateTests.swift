@@ -1,6 +1,7 @@
 import HummingbirdBcrypt
-@testable import Storegate
 import Testing
+
+@testable import Storegate
 
 /// The gate in front of password hashing and sign-in counting: so many at once, so many waiting, the rest
 /// refused at once; and the hasher's decoy, there before the first sign-in.

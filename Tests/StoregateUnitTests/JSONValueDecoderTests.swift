@@ -6,7 +6,10 @@ import Testing
 /// Params are decoded straight from the parsed request; the values and the errors (field and reason)
 /// must be what `JSONDecoder` gives for the same bytes.
 @Suite struct JSONValueDecoderTests {
-    enum Preference: String, Decodable, Equatable { case decline = "DECLINE", grantFull = "GRANT_FULL" }
+    enum Preference: String, Decodable, Equatable {
+        case decline = "DECLINE"
+        case grantFull = "GRANT_FULL"
+    }
 
     struct Inner: Decodable, Equatable {
         let count: Int
@@ -35,7 +38,7 @@ import Testing
     static func both<T: Decodable & Equatable>(_ type: T.Type, _ json: String) throws -> (ours: Result<T, RPCError>, foundation: Result<T, RPCError>) {
         func run(_ body: () throws -> T) -> Result<T, RPCError> {
             do { return .success(try body()) } catch let error as DecodingError { return .failure(RPCError(decoding: error)) } catch {
-                return .failure(.internalError)
+                return .failure(.internal)
             }
         }
         let value = try JSONParser.parse(Array(json.utf8))
@@ -90,7 +93,7 @@ import Testing
             #expect(error.data?["field"] == expected.data?["field"], "\(json)")
             #expect(error.data?["reason"] == expected.data?["reason"], "\(json)")
         } else {
-            guard case .string(let reason) = error.data?["reason"] else { throw RPCError.internalError }
+            guard case .string(let reason) = error.data?["reason"] else { throw RPCError.internal }
             #expect(reason.hasPrefix("must be an integer"), "\(json)")
         }
     }

@@ -1,6 +1,7 @@
 import JSONRPC
-@testable import Storegate
 import Testing
+
+@testable import Storegate
 
 /// A list's page size is one fact: the RPC documents it (`minimum`, `maximum`, `default`) and the domain
 /// applies it, so a caller that is not the RPC (the CLI, the console) gets the same default and refusal.

@@ -66,7 +66,10 @@ public struct Reconciliation: Sendable {
 
     /// What one sweep or check did.
     public struct Run: Sendable {
-        public enum Kind: String, Sendable { case sweep, renewalCheck = "renewal_check" }
+        public enum Kind: String, Sendable {
+            case sweep
+            case renewalCheck = "renewal_check"
+        }
         public let kind: Kind
         public let found: Int
         public let applied: Int

@@ -113,7 +113,10 @@ public struct RetentionRuleService: Sendable {
 
     /// The steps of an answer, as a cut one reports where it was.
     enum Step: String, Sendable {
-        case findingTheApp = "finding the app", verifying = "verifying Apple's signature", choosing = "choosing a rule",
+        case findingTheApp = "finding the app"
+        case verifying = "verifying Apple's signature"
+        case choosing = "choosing a rule"
+        case
             signing = "signing the offer"
     }
 

@@ -1,5 +1,5 @@
-import Foundation
 import AppStoreServer
+import Foundation
 import KeyVault
 
 /// The domain's expected failures. Each names the field it is about; none carries key material, a

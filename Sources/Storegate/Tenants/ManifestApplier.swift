@@ -1,5 +1,5 @@
-import Foundation
 import AppStoreServer
+import Foundation
 
 /// What `tenant apply` did.
 public struct ApplyResult: Sendable {

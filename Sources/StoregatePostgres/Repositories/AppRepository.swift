@@ -105,7 +105,8 @@ struct AppRepository: AppRegistry {
         try await scope.all(
             "SELECT sealed_format, master_key_id, wrapped_data_key, ciphertext FROM storegate.app_keys WHERE tenant_id = \(tenantId) AND id = \(id)"
         ) { row in
-            let r = try row.decode((Int, String, Data, Data).self); return SealedKey(format: r.0, masterKeyId: r.1, wrappedDataKey: r.2, ciphertext: r.3)
+            let r = try row.decode((Int, String, Data, Data).self)
+            return SealedKey(format: r.0, masterKeyId: r.1, wrappedDataKey: r.2, ciphertext: r.3)
         }.first
     }
 
@@ -123,7 +124,7 @@ struct AppRepository: AppRegistry {
         try await scope.all(
             "SELECT token, tenant_id, app_id, environment FROM storegate.webhooks WHERE tenant_id = \(tenantId) AND app_id = \(appId) ORDER BY environment"
         ) { row in
-            let r = try row.decode((String, UUID, UUID, String).self);
+            let r = try row.decode((String, UUID, UUID, String).self)
             return Webhook(token: r.0, tenantId: r.1, appId: r.2, environment: AppStoreEnvironment(rawValue: r.3))
         }
     }

@@ -28,7 +28,8 @@ struct AuditRepository: Sendable {
             "SELECT at, actor, action, detail::text FROM storegate.audit_log WHERE tenant_id = \(tenantId) ORDER BY id",
             logger: logger
         ) { row in
-            let r = try row.decode((Date, String, String, String).self); return AuditEntry(at: r.0, actor: r.1, action: r.2, detail: r.3)
+            let r = try row.decode((Date, String, String, String).self)
+            return AuditEntry(at: r.0, actor: r.1, action: r.2, detail: r.3)
         }
     }
 }

@@ -19,7 +19,7 @@ struct CustomerRepository: CustomerStore {
             RETURNING \(unescaped: Self.columns), (xmax = 0)
             """
         ) { row in
-            let r = try row.decode((UUID, String, UUID, Date, Bool).self);
+            let r = try row.decode((UUID, String, UUID, Date, Bool).self)
             return (Customer(id: r.0, customerId: r.1, appAccountToken: r.2, createdAt: r.3), r.4)
         }
         guard let first = found.first else { throw DatabaseError.unreadable("INSERT … RETURNING returned no row") }
@@ -40,7 +40,8 @@ struct CustomerRepository: CustomerStore {
 
     private func customers(_ query: PostgresQuery) async throws -> [Customer] {
         try await scope.all(query) { row in
-            let r = try row.decode((UUID, String, UUID, Date).self); return Customer(id: r.0, customerId: r.1, appAccountToken: r.2, createdAt: r.3)
+            let r = try row.decode((UUID, String, UUID, Date).self)
+            return Customer(id: r.0, customerId: r.1, appAccountToken: r.2, createdAt: r.3)
         }
     }
 

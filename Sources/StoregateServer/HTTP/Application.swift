@@ -1,4 +1,3 @@
-import Synchronization
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -11,6 +10,7 @@ import Prometheus
 import ServiceLifecycle
 import Storegate
 import StoregateConsole
+import Synchronization
 import UnixSignals
 
 /// Builds the whole HTTP application from configuration: the composition root that `storegate serve`

@@ -44,7 +44,7 @@ struct RPCController: Sendable {
             }
         } catch {
             context.logger.error("authentication failed", metadata: ["error": .string(String(reflecting: error))])
-            return reject(.internalServerError, .internalError)
+            return reject(.internalServerError, .internal)
         }
         guard let body = try await request.collectBody(upTo: max(maxBodyBytes, StoregateRPC.largestBody)),
             body.readableBytes <= maxBodyBytes || StoregateRPC.mayBeLarge(body)

@@ -34,8 +34,7 @@ struct Subprocess: Sendable {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv + envp { free(pointer) }
         }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
@@ -78,7 +77,8 @@ struct Subprocess: Sendable {
         let exit = exit
         let status = Mutex<Int32?>(nil)
         let waiter = Task {
-            let value = await exit.value; status.withLock { $0 = value }
+            let value = await exit.value
+            status.withLock { $0 = value }
         }
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline, status.withLock({ $0 }) == nil { try? await Task.sleep(for: .milliseconds(20)) }

@@ -1,7 +1,8 @@
 import AppStoreServer
 import Foundation
-@testable import Storegate
 import Testing
+
+@testable import Storegate
 
 /// A 12-month commitment in the tenant's words, as Apple's life-cycle page has it: no database.
 @Suite struct CommitmentStatusTests {

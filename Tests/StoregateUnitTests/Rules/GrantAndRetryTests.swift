@@ -1,7 +1,8 @@
 import Foundation
 import JSONRPC
-@testable import Storegate
 import Testing
+
+@testable import Storegate
 
 /// When support's grants give access, and when a failed webhook delivery is tried again: values and a clock.
 @Suite struct GrantAndRetryTests {

@@ -1,6 +1,7 @@
 import Foundation
-@testable import Storegate
 import Testing
+
+@testable import Storegate
 
 /// The windows of reconciliation: where a sweep of Apple's notification history starts and ends, and how
 /// often a tenant's apps are swept and its renewals checked. Values and a clock only.

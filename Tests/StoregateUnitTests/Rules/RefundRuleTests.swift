@@ -1,7 +1,8 @@
 import AppStoreServer
 import Foundation
-@testable import Storegate
 import Testing
+
+@testable import Storegate
 
 /// What to take back after Apple's refund decision, and what a tenant may report and set: values only.
 @Suite struct RefundRuleTests {

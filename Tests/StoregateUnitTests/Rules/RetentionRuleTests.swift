@@ -1,7 +1,8 @@
 import AppStoreServer
 import Foundation
-@testable import Storegate
 import Testing
+
+@testable import Storegate
 
 /// Which retention rule holds for Apple's request: each condition alone, over values, no database.
 @Suite struct RetentionRuleTests {

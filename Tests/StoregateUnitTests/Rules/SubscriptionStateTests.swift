@@ -1,7 +1,8 @@
 import AppStoreServer
 import Foundation
-@testable import Storegate
 import Testing
+
+@testable import Storegate
 
 /// What a subscription is at a moment, from what Apple signed: no database, no clock but the one given.
 @Suite struct SubscriptionStateTests {

@@ -1,5 +1,6 @@
 import AppStoreServer
 import Foundation
+
 @testable import Storegate
 
 /// Subscriptions as rule tests build them: values only, no database.

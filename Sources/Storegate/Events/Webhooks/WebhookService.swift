@@ -1,6 +1,6 @@
 import AppStoreServer
-import Foundation
 import Crypto
+import Foundation
 import KeyVault
 
 /// What a tenant asks of an endpoint: where, and which of its events.
