@@ -49,41 +49,47 @@ struct JSONObjectWriter {
     }
 }
 
-extension PromotionalOfferClaims: CompactJSON {
+/// The claims every JWS signed for StoreKit ends with, after its own: who signed it, for which app and
+/// audience, when, and its nonce.
+protocol IssuedClaims: CompactJSON {
+    var iss: String { get }
+    var bid: String { get }
+    var aud: String { get }
+    var iat: Int64 { get }
+    var nonce: String { get }
+    /// The claims before the issuer's, in Apple's order.
+    func writeOwnClaims(to object: inout JSONObjectWriter)
+}
+
+extension IssuedClaims {
     func write(to object: inout JSONObjectWriter) {
+        writeOwnClaims(to: &object)
+        object.add("iss", iss)
+        object.add("bid", bid)
+        object.add("aud", aud)
+        object.add("iat", iat)
+        object.add("nonce", nonce)
+    }
+}
+
+extension PromotionalOfferClaims: IssuedClaims {
+    func writeOwnClaims(to object: inout JSONObjectWriter) {
         object.add("productId", productId)
         object.add("offerIdentifier", offerIdentifier)
         object.add("transactionId", transactionId)
-        object.add("iss", iss)
-        object.add("bid", bid)
-        object.add("aud", aud)
-        object.add("iat", iat)
-        object.add("nonce", nonce)
     }
 }
 
-extension IntroductoryOfferEligibilityClaims: CompactJSON {
-    func write(to object: inout JSONObjectWriter) {
+extension IntroductoryOfferEligibilityClaims: IssuedClaims {
+    func writeOwnClaims(to object: inout JSONObjectWriter) {
         object.add("productId", productId)
         object.add("allowIntroductoryOffer", allowIntroductoryOffer)
         object.add("transactionId", transactionId)
-        object.add("iss", iss)
-        object.add("bid", bid)
-        object.add("aud", aud)
-        object.add("iat", iat)
-        object.add("nonce", nonce)
     }
 }
 
-extension AdvancedCommerceRequestClaims: CompactJSON {
-    func write(to object: inout JSONObjectWriter) {
-        object.add("request", request)
-        object.add("iss", iss)
-        object.add("bid", bid)
-        object.add("aud", aud)
-        object.add("iat", iat)
-        object.add("nonce", nonce)
-    }
+extension AdvancedCommerceRequestClaims: IssuedClaims {
+    func writeOwnClaims(to object: inout JSONObjectWriter) { object.add("request", request) }
 }
 
 extension JWSHeader: CompactJSON {
