@@ -17,11 +17,10 @@ struct AppCommand: AsyncParsableCommand {
         @Option(name: .customLong("environment"), help: "Production or Sandbox; repeat for both (default: both).") var environments: [String] = []
 
         func run() async throws {
-            let (slug, bundleId, appAppleId) = (tenant.tenant, bundleId, appAppleId)
+            let (bundleId, appAppleId) = (bundleId, appAppleId)
             let environments = environments.isEmpty ? Validate.environments.map(\.rawValue) : environments
-            let app = try await Runtime.run { services in
-                let tenant = try await services.tenants.get(slug: slug)
-                return try await services.apps.add(tenant: tenant, bundleId: bundleId, appAppleId: appAppleId, environments: environments, actor: .cli)
+            let app = try await tenant.run { services, tenant in
+                try await services.apps.add(tenant: tenant, bundleId: bundleId, appAppleId: appAppleId, environments: environments, actor: .cli)
             }
             print("added app \(app.app.bundleId)")
             printNotificationURLs([app])
@@ -33,8 +32,7 @@ struct AppCommand: AsyncParsableCommand {
         @OptionGroup var tenant: TenantOption
 
         func run() async throws {
-            let slug = tenant.tenant
-            let apps = try await Runtime.run { services in try await services.apps.list(tenant: try await services.tenants.get(slug: slug)) }
+            let apps = try await tenant.run { services, tenant in try await services.apps.list(tenant: tenant) }
             for app in apps {
                 print(
                     "\(app.app.bundleId)\t\(app.app.appAppleId.map(String.init) ?? "-")\t\(app.app.environments.map(\.rawValue).joined(separator: ","))\tkeys: \(app.keys.map(\.keyId).joined(separator: ","))"
@@ -50,9 +48,9 @@ struct AppCommand: AsyncParsableCommand {
         @Option(help: "The app's bundle ID.") var bundleId: String
 
         func run() async throws {
-            let (slug, bundleId) = (tenant.tenant, bundleId)
-            try await Runtime.run { services in
-                try await services.apps.remove(tenant: try await services.tenants.get(slug: slug), bundleId: bundleId, actor: .cli)
+            let bundleId = bundleId
+            try await tenant.run { services, tenant in
+                try await services.apps.remove(tenant: tenant, bundleId: bundleId, actor: .cli)
             }
             print("removed app \(bundleId)")
         }
@@ -73,10 +71,10 @@ struct AppCommand: AsyncParsableCommand {
             func run() async throws {
                 guard FileManager.default.fileExists(atPath: p8) else { throw Runtime.fail("no such file: \(p8)") }
                 guard let pem = try? String(contentsOfFile: p8, encoding: .utf8) else { throw Runtime.fail("cannot read \(p8) as a UTF-8 file") }
-                let (slug, bundleId, keyId, issuerId) = (tenant.tenant, bundleId, keyId, issuerId)
-                let key = try await Runtime.run { services in
+                let (bundleId, keyId, issuerId) = (bundleId, keyId, issuerId)
+                let key = try await tenant.run { services, tenant in
                     try await services.apps.importKey(
-                        tenant: try await services.tenants.get(slug: slug), bundleId: bundleId, keyId: keyId, issuerId: issuerId, p8: pem, actor: .cli)
+                        tenant: tenant, bundleId: bundleId, keyId: keyId, issuerId: issuerId, p8: pem, actor: .cli)
                 }
                 print("key \(key.keyId) stored for \(bundleId) (\(key.kind.rawValue))")
             }
@@ -94,9 +92,9 @@ struct APIKeyCommand: AsyncParsableCommand {
         @Option(help: "What the key is for, e.g. backend-prod.") var label: String
 
         func run() async throws {
-            let (slug, label) = (tenant.tenant, label)
-            let issued = try await Runtime.run { services in
-                try await services.apiKeys.issue(tenant: try await services.tenants.get(slug: slug), label: label, actor: .cli)
+            let label = label
+            let issued = try await tenant.run { services, tenant in
+                try await services.apiKeys.issue(tenant: tenant, label: label, actor: .cli)
             }
             print("API key \"\(issued.record.label)\" (shown once; store it now):\n  \(issued.secret)")
         }
@@ -107,8 +105,7 @@ struct APIKeyCommand: AsyncParsableCommand {
         @OptionGroup var tenant: TenantOption
 
         func run() async throws {
-            let slug = tenant.tenant
-            let keys = try await Runtime.run { services in try await services.apiKeys.list(tenant: try await services.tenants.get(slug: slug)) }
+            let keys = try await tenant.run { services, tenant in try await services.apiKeys.list(tenant: tenant) }
             for key in keys {
                 let state = key.revokedAt.map { "revoked \($0.formatted(.iso8601))" } ?? "active"
                 print("\(key.prefix)\t\(state)\tlast used \(key.lastUsedAt?.formatted(.iso8601) ?? "never")\t\(key.label)")
@@ -123,9 +120,9 @@ struct APIKeyCommand: AsyncParsableCommand {
         @Argument(help: "The key's visible prefix, e.g. sg_4f2k9x7q1m.") var prefix: String
 
         func run() async throws {
-            let (slug, prefix) = (tenant.tenant, prefix)
-            try await Runtime.run { services in
-                try await services.apiKeys.revoke(tenant: try await services.tenants.get(slug: slug), prefix: prefix, actor: .cli)
+            let prefix = prefix
+            try await tenant.run { services, tenant in
+                try await services.apiKeys.revoke(tenant: tenant, prefix: prefix, actor: .cli)
             }
             print("revoked \(prefix)")
         }

@@ -61,10 +61,10 @@ struct RetentionCommand: AsyncParsableCommand {
                 do { rules = try JSONDecoder().decode([RetentionRule].self, from: data) } catch {
                     throw Runtime.fail("\(file) is not an array of rules: \(error)")
                 }
-                let (slug, bundleId) = (tenant.tenant, bundleId)
-                let set = try await Runtime.run { services in
+                let bundleId = bundleId
+                let set = try await tenant.run { services, tenant in
                     try await services.retentionRules.setRules(
-                        tenant: try await services.tenants.get(slug: slug), bundleId: bundleId, rules: rules, actor: .cli)
+                        tenant: tenant, bundleId: bundleId, rules: rules, actor: .cli)
                 }
                 print("\(set.count) retention rules set for \(bundleId)")
             }
@@ -76,10 +76,10 @@ struct RetentionCommand: AsyncParsableCommand {
             @Option(help: "The app's bundle ID.") var bundleId: String
 
             func run() async throws {
-                let (slug, bundleId) = (tenant.tenant, bundleId)
+                let bundleId = bundleId
                 try RetentionCommand.printJSON(
-                    try await Runtime.run { services in
-                        try await services.retentionRules.rules(tenant: try await services.tenants.get(slug: slug), bundleId: bundleId)
+                    try await tenant.run { services, tenant in
+                        try await services.retentionRules.rules(tenant: tenant, bundleId: bundleId)
                     })
             }
         }

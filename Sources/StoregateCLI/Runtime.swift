@@ -132,3 +132,11 @@ struct TenantOption: ParsableArguments {
     @Option(name: .long, help: "The tenant's slug.")
     var tenant: String
 }
+
+extension TenantOption {
+    /// Runs `body` with the services and the tenant this option names (a command's usual first step).
+    func run<T: Sendable>(_ body: @escaping @Sendable (Services, Tenant) async throws -> T) async throws -> T {
+        let slug = tenant
+        return try await Runtime.run { services in try await body(services, try await services.tenants.get(slug: slug)) }
+    }
+}

@@ -16,10 +16,10 @@ struct TransactionCommand: AsyncParsableCommand {
         @Option(help: "The transaction's ID.") var transactionId: String
 
         func run() async throws {
-            let (slug, bundleId, transactionId) = (tenant.tenant, bundleId, transactionId)
-            let environment = try await Runtime.run { services in
+            let (bundleId, transactionId) = (bundleId, transactionId)
+            let environment = try await tenant.run { services, tenant in
                 try await services.transactions.finish(
-                    tenant: try await services.tenants.get(slug: slug), bundleId: bundleId, transactionId: transactionId, actor: .cli)
+                    tenant: tenant, bundleId: bundleId, transactionId: transactionId, actor: .cli)
             }
             print("transaction \(transactionId) finished at Apple (\(environment.rawValue))")
         }

@@ -35,9 +35,9 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             let (slug, email, role) = (tenant.tenant, email, try UserCommand.role(role))
             let password = passwordStdin ? UserCommand.passwordFromStandardInput() : nil
-            let (user, link) = try await Runtime.run { services in
+            let (user, link) = try await tenant.run { services, tenant in
                 try await services.consoleUsers.add(
-                    tenant: try await services.tenants.get(slug: slug), email: email, role: role, password: password, actor: .cli)
+                    tenant: tenant, email: email, role: role, password: password, actor: .cli)
             }
             print("added \(user.email) (\(user.role.rawValue)) to \(slug)")
             print("sign-in link (once, within 24 hours): \(UserCommand.link(link))")
@@ -49,8 +49,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var tenant: TenantOption
 
         func run() async throws {
-            let slug = tenant.tenant
-            let users = try await Runtime.run { services in try await services.consoleUsers.list(tenant: try await services.tenants.get(slug: slug)) }
+            let users = try await tenant.run { services, tenant in try await services.consoleUsers.list(tenant: tenant) }
             for user in users {
                 let signedIn = user.lastSignInAt.map { ISO8601DateFormatter().string(from: $0) } ?? "never signed in"
                 print("\(user.email)\t\(user.role.rawValue)\t\(user.hasPassword ? "password" : "link only")\t\(signedIn)")
@@ -66,8 +65,8 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (slug, email) = (tenant.tenant, email)
-            try await Runtime.run { services in
-                try await services.consoleUsers.remove(tenant: try await services.tenants.get(slug: slug), email: email, actor: .cli)
+            try await tenant.run { services, tenant in
+                try await services.consoleUsers.remove(tenant: tenant, email: email, actor: .cli)
             }
             print("removed \(email) from \(slug)")
         }
@@ -79,9 +78,9 @@ struct UserCommand: AsyncParsableCommand {
         @Option(help: "Their email address.") var email: String
 
         func run() async throws {
-            let (slug, email) = (tenant.tenant, email)
-            let link = try await Runtime.run { services in
-                try await services.consoleUsers.issueLink(tenant: try await services.tenants.get(slug: slug), email: email, actor: .cli)
+            let email = email
+            let link = try await tenant.run { services, tenant in
+                try await services.consoleUsers.issueLink(tenant: tenant, email: email, actor: .cli)
             }
             print(UserCommand.link(link))
         }
@@ -93,11 +92,11 @@ struct UserCommand: AsyncParsableCommand {
         @Option(help: "Their email address.") var email: String
 
         func run() async throws {
-            let (slug, email) = (tenant.tenant, email)
+            let email = email
             guard let password = UserCommand.passwordFromStandardInput() else { throw ValidationError("no password on standard input") }
-            try await Runtime.run { services in
+            try await tenant.run { services, tenant in
                 try await services.consoleUsers.setPassword(
-                    tenant: try await services.tenants.get(slug: slug), email: email, password: password, actor: .cli)
+                    tenant: tenant, email: email, password: password, actor: .cli)
             }
             print("password set for \(email)")
         }

@@ -19,8 +19,7 @@ struct WebhookCommand: AsyncParsableCommand {
         @OptionGroup var tenant: TenantOption
 
         func run() async throws {
-            let slug = tenant.tenant
-            let endpoints = try await Runtime.run { services in try await services.webhooks.list(tenant: try await services.tenants.get(slug: slug)) }
+            let endpoints = try await tenant.run { services, tenant in try await services.webhooks.list(tenant: tenant) }
             for endpoint in endpoints { print(WebhookCommand.line(endpoint)) }
             if endpoints.isEmpty { print("no webhook endpoints") }
         }
@@ -38,12 +37,11 @@ struct WebhookCommand: AsyncParsableCommand {
         var allowPrivateWebhookUrls = false
 
         func run() async throws {
-            let slug = tenant.tenant
             let spec = WebhookEndpointSpec(url: url, description: description, eventTypes: eventTypes, bundleId: bundleId, environment: environment)
             let allowPrivate = allowPrivateWebhookUrls
-            let created = try await Runtime.run { services in
+            let created = try await tenant.run { services, tenant in
                 let webhooks = allowPrivate ? services.webhooks.allowingPrivateURLs() : services.webhooks
-                return try await webhooks.create(tenant: try await services.tenants.get(slug: slug), spec, actor: .cli)
+                return try await webhooks.create(tenant: tenant, spec, actor: .cli)
             }
             print("added \(WebhookCommand.line(created))")
             print("signing secret (shown once): \(created.secret ?? "")")
@@ -56,8 +54,8 @@ struct WebhookCommand: AsyncParsableCommand {
         @Option(help: "The endpoint's id (we_…).") var id: String
 
         func run() async throws {
-            let (slug, id) = (tenant.tenant, id)
-            try await Runtime.run { services in try await services.webhooks.delete(tenant: try await services.tenants.get(slug: slug), id: id, actor: .cli) }
+            let id = id
+            try await tenant.run { services, tenant in try await services.webhooks.delete(tenant: tenant, id: id, actor: .cli) }
             print("removed \(id)")
         }
     }
@@ -68,8 +66,8 @@ struct WebhookCommand: AsyncParsableCommand {
         @Option(help: "The endpoint's id (we_…).") var id: String
 
         func run() async throws {
-            let (slug, id) = (tenant.tenant, id)
-            let result = try await Runtime.run { services in try await services.webhooks.test(tenant: try await services.tenants.get(slug: slug), id: id) }
+            let id = id
+            let result = try await tenant.run { services, tenant in try await services.webhooks.test(tenant: tenant, id: id) }
             let answer = result.statusCode.map { "answered \($0)" } ?? (result.error ?? "no answer")
             print("\(answer) in \(result.latencyMilliseconds) ms")
             if !(result.statusCode.map { (200..<300).contains($0) } ?? false) { throw ExitCode(1) }
