@@ -271,26 +271,26 @@ public final class JobWorker: Sendable {
 
     private func run(_ job: Job) async throws -> Outcome {
         guard let tenant = try await tenant(id: job.tenantId) else { return .complete }
+        // A reference that is not what its kind names (an id, for the kinds keyed by one) has nothing to do.
+        let id = UUID(uuidString: job.ref)
         switch job.kind {
         case .sweepNotifications:
             return try await reconciliation.sweep(tenant: tenant, ref: job.ref).map { .reschedule(at: $0) } ?? .complete
         case .checkRenewal:
             return try await reconciliation.checkRenewal(tenant: tenant, ref: job.ref).map { .reschedule(at: $0) } ?? .complete
-        default: break
-        }
-        guard let id = UUID(uuidString: job.ref) else { return .complete }
-        switch job.kind {
-        case .sweepNotifications, .checkRenewal: return .complete
         case .processNotification:
+            guard let id else { return .complete }
             // Applying a notification, or finding it applied, completes its job.
             if let error = try await processor.process(tenant: tenant, notificationUUIDs: [id])[id] { throw error }
             return .completed
         case .sendConsumption:
+            guard let id else { return .complete }
             switch try await refunds.answer(tenantId: tenant.id, requestId: id) {
             case .done: return .complete
             case .retry(let at, let reason): return .retry(at: at, reason: reason)
             }
         case .deliverWebhooks:
+            guard id != nil else { return .complete }
             try await webhooks.run(job, tenant: tenant)
             return .completed
         }
