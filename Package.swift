@@ -39,9 +39,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.0"),
     ],
     targets: [
-        // Protocol engine: JSON-RPC 2.0 parsing, batching, dispatch, errors, OpenRPC generation, and the
-        // declarations (`@RPCParams`, `@RPCObject`, `@Field`) a method's contract is written in once.
-        .target(name: "JSONRPC", dependencies: ["JSONRPCMacros"], swiftSettings: swiftSettings),
+        // The contract's declarations, which the domain may use: `@RPCParams`, `@RPCObject`, `@Field`, rules,
+        // JSON Schema types and JSON values. A field is declared once, here, for the engine to check and document.
+        .target(name: "Contract", dependencies: ["JSONRPCMacros"], swiftSettings: swiftSettings),
+        // Protocol engine, for the edge only: JSON-RPC 2.0 parsing, batching, dispatch, errors, OpenRPC generation.
+        .target(name: "JSONRPC", dependencies: ["Contract"], swiftSettings: swiftSettings),
         // The compiler plugin that reads those declarations.
         .macro(
             name: "JSONRPCMacros",
@@ -63,11 +65,11 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
-        // Apple-facing layer: no tenancy, no database. Uses JSONRPC's JSON writer.
+        // Apple-facing layer: no tenancy, no database. Uses the contract's JSON writer.
         .target(
             name: "AppStoreServer",
             dependencies: [
-                "JSONRPC",
+                "Contract",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -99,7 +101,7 @@ let package = Package(
         .target(
             name: "Storegate",
             dependencies: [
-                "KeyVault", "AppStoreServer", "JSONRPC",
+                "KeyVault", "AppStoreServer", "Contract",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

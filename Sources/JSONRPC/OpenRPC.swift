@@ -76,16 +76,3 @@ extension JSONValue {
         }
     }
 }
-
-/// The JSON Schema of an object, as `@RPCObject` writes it.
-public enum Schema {
-    /// An object with the given properties; `required` lists the ones that must be present.
-    public static func object(_ properties: [(String, JSONValue)], required: [String], title: String? = nil) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = [("type", "object")]
-        if let title { members.append(("title", .string(title))) }
-        members.append(("properties", .object(properties.map { (key: $0.0, value: $0.1) })))
-        if !required.isEmpty { members.append(("required", .array(required.map { .string($0) }))) }
-        members.append(("additionalProperties", false))
-        return .object(members)
-    }
-}

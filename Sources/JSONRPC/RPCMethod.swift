@@ -1,40 +1,12 @@
 import Foundation
 
-/// One named parameter of a by-name method, with its JSON Schema.
-public struct RPCParam: Sendable {
-    public let name: String
-    public let description: String
-    public let schema: JSONValue
-    public let required: Bool
-
-    public init(_ name: String, _ description: String, schema: JSONValue, required: Bool = true) {
-        self.name = name
-        self.description = description
-        self.schema = schema
-        self.required = required
-    }
-}
-
-/// A method's parameters, declared once (`@RPCParams`): the struct's properties are decoded by name, and
-/// their `fields` document them, check their values and are the only names admitted.
-public protocol RPCParams: Decodable, Sendable {
-    static var fields: [Field<Self>] { get }
-}
-
 extension RPCParams {
-    public static var parameters: [RPCParam] { fields.map { RPCParam($0.name, $0.description ?? "", schema: $0.schema(nil), required: $0.required) } }
-
     /// Refuses the first value that breaks its field's rule, naming the field.
     public func validate() throws(RPCError) {
         for field in Self.fields {
             if let violation = field.check(self) { throw .invalidParams(field: field.name + violation.path, reason: violation.reason) }
         }
     }
-}
-
-/// A method's result, declared once: the type encodes it and carries its JSON Schema.
-public protocol RPCResult: Encodable, Sendable {
-    static var schema: JSONValue { get }
 }
 
 /// Everything the OpenRPC document says about a method.
@@ -61,12 +33,6 @@ public struct RPCMethodDescription: Sendable {
         self.resultSchema = resultSchema
         self.errors = errors
     }
-}
-
-/// A result that is its own JSON value, for hot-path methods: it is written without `JSONEncoder`.
-/// `jsonValue` must hold what encoding would (members sorted by name, as the encoder writes them).
-public protocol JSONValueConvertible: RPCResult {
-    var jsonValue: JSONValue { get }
 }
 
 /// A method: its description and a type-erased handler that decodes `Params` and encodes `Result`.

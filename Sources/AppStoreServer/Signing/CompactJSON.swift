@@ -1,4 +1,4 @@
-import JSONRPC
+import Contract
 
 /// JWS claims written straight to JSON bytes, in declaration order, without `JSONEncoder`: offer signing
 /// is a hot path, and the generic encoder cost as much as the signature. Output is what `JSONEncoder`

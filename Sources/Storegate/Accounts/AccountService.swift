@@ -1,6 +1,6 @@
 import AppStoreServer
+import Contract
 import Foundation
-import JSONRPC
 
 /// A customer with every identifier linked to them, as stored.
 struct CustomerView: Sendable {

@@ -1,5 +1,5 @@
+import Contract
 import Foundation
-import JSONRPC
 
 /// A grant as `entitlements.list`, `entitlements.grant` and `entitlements.revokeGrant` answer it.
 @RPCObject(title: "Grant") public struct GrantView: Sendable {

@@ -1,5 +1,5 @@
 import AppStoreServer
-import JSONRPC
+import Contract
 
 // The domain's and Apple's enumerations as the API shows them: their cases (or the values this build
 // knows of Apple's open sets) are their JSON Schema `enum`, and any other value is refused.

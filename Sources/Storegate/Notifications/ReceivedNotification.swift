@@ -1,6 +1,6 @@
 import AppStoreServer
+import Contract
 import Foundation
-import JSONRPC
 
 /// A notification Apple sent, as `notifications.list` answers it.
 @RPCObject public struct ReceivedNotification: Sendable {

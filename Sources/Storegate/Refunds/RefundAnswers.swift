@@ -1,6 +1,6 @@
 import AppStoreServer
+import Contract
 import Foundation
-import JSONRPC
 
 // What `refunds.pending` and `refunds.outcomes` answer, each naming its app by bundle ID.
 
@@ -38,7 +38,7 @@ import JSONRPC
         status = r.status
         statusReason = r.statusReason
         apiVersion = r.apiVersion
-        sentBody = try r.sentBody.map { try JSONParser.parse(Array($0.utf8)) }
+        sentBody = try r.sentBody.map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
         sentAt = r.sentAt
         attempts = r.attempts
         lastError = r.lastError

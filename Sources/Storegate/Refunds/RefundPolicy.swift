@@ -1,6 +1,6 @@
 import AppStoreServer
+import Contract
 import Foundation
-import JSONRPC
 
 /// How Storegate answers an app's `CONSUMPTION_REQUEST`s, set by the tenant per app (`refunds.setPolicy`).
 /// Reported facts (`refunds.reportConsumption`) are sent as soon as they exist; the policy decides what

@@ -1,7 +1,7 @@
 import AppStoreServer
 @_spi(LegacyConsumption) import AppStoreServer
+import Contract
 import Foundation
-import JSONRPC
 import Logging
 
 /// Refund decisioning inputs: consumption facts, answers to `CONSUMPTION_REQUEST`s before Apple's

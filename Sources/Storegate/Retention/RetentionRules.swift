@@ -1,6 +1,6 @@
 import AppStoreServer
+import Contract
 import Foundation
-import JSONRPC
 
 /// One of an app's rules for answering Apple's Get Retention Message requests (`retention.rules.set`, the
 /// manifest's `retentionRules`). The rules are tried in order; the first whose conditions all hold gives the

@@ -1,4 +1,4 @@
-import JSONRPC
+import Contract
 
 /// How many items one answer of a list holds: `standard` when the caller does not say, at most `maximum`.
 /// Each list declares its own once, next to the service that answers it; the RPC documents and checks it

@@ -1,6 +1,6 @@
 import AppStoreServer
+import Contract
 import Foundation
-import JSONRPC
 
 /// The rules of the App Store's identifiers and of free text, declared once: `Validate` checks them for the
 /// CLI and manifests, and the RPC methods' `@Field` rules document and check them with the same facts.

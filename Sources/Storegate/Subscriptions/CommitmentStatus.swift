@@ -1,6 +1,6 @@
 import AppStoreServer
+import Contract
 import Foundation
-import JSONRPC
 
 /// A monthly subscription with a 12-month commitment in the tenant's terms, as `subscriptions.status`,
 /// `entitlements.list`, `customers.sync` and the console give it. It follows Apple's "Managing the life cycle

@@ -1,6 +1,6 @@
 import AppStoreServer
+import Contract
 import Foundation
-import JSONRPC
 
 // What status and entitlement reads answer: a customer's subscriptions and purchases, named by bundle ID.
 

@@ -1,5 +1,5 @@
+import Contract
 import Foundation
-import JSONRPC
 import Yams
 
 /// A tenant described declaratively in `tenants/<slug>.yaml` (format: `tenants/README.md`).

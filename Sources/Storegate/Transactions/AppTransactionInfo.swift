@@ -1,6 +1,6 @@
 import AppStoreServer
+import Contract
 import Foundation
-import JSONRPC
 
 /// A customer's app transaction, verified and stored, as `appTransactions.get` answers it.
 @RPCObject public struct AppTransactionInfo: Sendable {

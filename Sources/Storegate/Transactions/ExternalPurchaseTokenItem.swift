@@ -1,6 +1,6 @@
 import AppStoreServer
+import Contract
 import Foundation
-import JSONRPC
 
 /// An external purchase token Apple announced (`EXTERNAL_PURCHASE_TOKEN`), as `externalPurchaseTokens.list` answers it.
 @RPCObject public struct ExternalPurchaseTokenItem: Sendable {

@@ -1,6 +1,6 @@
 import AppStoreServer
+import Contract
 import Foundation
-import JSONRPC
 
 /// Server-side restore: a customer's purchases rebuilt from Apple, for every app where Storegate knows
 /// one of the customer's identifiers.

@@ -1,4 +1,4 @@
-import JSONRPC
+import Contract
 
 /// The rules of webhook endpoints' fields, shared by their methods and their answers.
 extension Rule {

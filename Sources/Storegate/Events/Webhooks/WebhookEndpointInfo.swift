@@ -1,6 +1,6 @@
 import AppStoreServer
+import Contract
 import Foundation
-import JSONRPC
 
 /// A webhook endpoint as the tenant sees it: named by its app's bundle ID, with its signing secret only
 /// in the answer that made the secret (create and rotate).

@@ -142,3 +142,16 @@ func keywords(_ type: String?, _ members: [(key: String, value: JSONValue)], _ d
     if let description { schema.append(("description", .string(description))) }
     return .object(schema)
 }
+
+/// The JSON Schema of an object, as `@RPCObject` writes it.
+public enum Schema {
+    /// An object with the given properties; `required` lists the ones that must be present.
+    public static func object(_ properties: [(String, JSONValue)], required: [String], title: String? = nil) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [("type", "object")]
+        if let title { members.append(("title", .string(title))) }
+        members.append(("properties", .object(properties.map { (key: $0.0, value: $0.1) })))
+        if !required.isEmpty { members.append(("required", .array(required.map { .string($0) }))) }
+        members.append(("additionalProperties", false))
+        return .object(members)
+    }
+}

@@ -21,10 +21,10 @@ public struct Field<Root>: Sendable {
     public let description: String?
     /// Whether a caller must send it (its type is not optional).
     public let required: Bool
-    let schema: @Sendable (_ description: String?) -> JSONValue
-    let check: @Sendable (Root) -> Violation?
+    package let schema: @Sendable (_ description: String?) -> JSONValue
+    package let check: @Sendable (Root) -> Violation?
     /// The field's value as JSON, for results written without `JSONEncoder`.
-    let json: @Sendable (Root) -> JSONValue?
+    package let json: @Sendable (Root) -> JSONValue?
     /// Where a value sent for the field has a member no object within it has (`JSONSchemaType.unknownMember`).
     public let unknownMember: @Sendable (JSONValue) -> String?
 
