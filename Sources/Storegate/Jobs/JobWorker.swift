@@ -213,9 +213,10 @@ public final class JobWorker: Sendable {
 
     /// What running a job decided.
     private enum Outcome {
-        case complete
-        /// The job's own work completed it, in the same transaction.
-        case completed
+        /// Done: the worker completes the job now.
+        case done
+        /// The job's own work completed it, in the same transaction: nothing is left to do.
+        case completedWithItsWork
         case retry(at: Date, reason: String)
         /// A recurring job, due again then.
         case reschedule(at: Date)
@@ -224,8 +225,8 @@ public final class JobWorker: Sendable {
     private func execute(_ job: Job) async {
         do {
             switch try await run(job) {
-            case .complete: try await persistence.control(.read) { try await $0.jobs.complete(job) }
-            case .completed: break
+            case .done: try await persistence.control(.read) { try await $0.jobs.complete(job) }
+            case .completedWithItsWork: break
             case .retry(let at, let reason): try await persistence.control(.read) { try await $0.jobs.retry(job, at: at, error: reason) }
             case .reschedule(let at): try await persistence.control(.read) { try await $0.jobs.reschedule(job, at: at) }
             }
@@ -270,29 +271,29 @@ public final class JobWorker: Sendable {
     }
 
     private func run(_ job: Job) async throws -> Outcome {
-        guard let tenant = try await tenant(id: job.tenantId) else { return .complete }
+        guard let tenant = try await tenant(id: job.tenantId) else { return .done }
         // A reference that is not what its kind names (an id, for the kinds keyed by one) has nothing to do.
         let id = UUID(uuidString: job.ref)
         switch job.kind {
         case .sweepNotifications:
-            return try await reconciliation.sweep(tenant: tenant, ref: job.ref).map { .reschedule(at: $0) } ?? .complete
+            return try await reconciliation.sweep(tenant: tenant, ref: job.ref).map { .reschedule(at: $0) } ?? .done
         case .checkRenewal:
-            return try await reconciliation.checkRenewal(tenant: tenant, ref: job.ref).map { .reschedule(at: $0) } ?? .complete
+            return try await reconciliation.checkRenewal(tenant: tenant, ref: job.ref).map { .reschedule(at: $0) } ?? .done
         case .processNotification:
-            guard let id else { return .complete }
+            guard let id else { return .done }
             // Applying a notification, or finding it applied, completes its job.
             if let error = try await processor.process(tenant: tenant, notificationUUIDs: [id])[id] { throw error }
-            return .completed
+            return .completedWithItsWork
         case .sendConsumption:
-            guard let id else { return .complete }
+            guard let id else { return .done }
             switch try await refunds.answer(tenantId: tenant.id, requestId: id) {
-            case .done: return .complete
+            case .done: return .done
             case .retry(let at, let reason): return .retry(at: at, reason: reason)
             }
         case .deliverWebhooks:
-            guard id != nil else { return .complete }
+            guard id != nil else { return .done }
             try await webhooks.run(job, tenant: tenant)
-            return .completed
+            return .completedWithItsWork
         }
     }
 
