@@ -6,7 +6,7 @@ import Storegate
 /// App transactions in the tenant's schema, read with the customer their `appTransactionId` is linked to.
 struct AppTransactionRepository: AppTransactionStore {
     let scope: TenantScope
-    var s: String { scope.sql }
+    var schema: String { scope.sql }
 
     static let columns = """
         a.app_id, a.environment, a.app_transaction_id, a.original_purchase_date, a.original_platform, a.signed_date, a.signed_app_transaction,
@@ -16,7 +16,7 @@ struct AppTransactionRepository: AppTransactionStore {
     func upsert(_ a: StoredAppTransaction) async throws {
         try await scope.run(
             """
-            INSERT INTO \(unescaped: s).app_transactions AS a
+            INSERT INTO \(unescaped: schema).app_transactions AS a
                 (app_id, environment, app_transaction_id, original_purchase_date, original_platform, signed_date, signed_app_transaction, payload,
                  consent_rescinded_at)
             VALUES (\(a.appId), \(a.environment.rawValue), \(a.appTransactionId), \(a.originalPurchaseDate), \(a.originalPlatform), \(a.signedDate),
@@ -31,8 +31,8 @@ struct AppTransactionRepository: AppTransactionStore {
     func find(appId: UUID, appTransactionId: String) async throws -> StoredAppTransaction? {
         try await rows(
             """
-            SELECT \(unescaped: Self.columns) FROM \(unescaped: s).app_transactions a
-            LEFT JOIN \(unescaped: s).account_links l ON l.app_id = a.app_id AND l.kind = 'appTransactionId' AND l.value = a.app_transaction_id
+            SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).app_transactions a
+            LEFT JOIN \(unescaped: schema).account_links l ON l.app_id = a.app_id AND l.kind = 'appTransactionId' AND l.value = a.app_transaction_id
             WHERE a.app_id = \(appId) AND a.app_transaction_id = \(appTransactionId)
             ORDER BY a.updated_at DESC LIMIT 1
             """
@@ -42,8 +42,8 @@ struct AppTransactionRepository: AppTransactionStore {
     func list(customer: UUID) async throws -> [StoredAppTransaction] {
         try await rows(
             """
-            SELECT \(unescaped: Self.columns) FROM \(unescaped: s).account_links l
-            JOIN \(unescaped: s).app_transactions a ON a.app_id = l.app_id AND a.app_transaction_id = l.value
+            SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).account_links l
+            JOIN \(unescaped: schema).app_transactions a ON a.app_id = l.app_id AND a.app_transaction_id = l.value
             WHERE l.customer = \(customer) AND l.kind = 'appTransactionId'
             ORDER BY a.app_id, a.environment
             """)

@@ -11,8 +11,8 @@ extension CustomerRepository {
     func holdings(customerId: String, purchases: Bool) async throws -> Holdings? {
         let rows = try await scope.hot(
             """
-            SELECT c.id, h.* FROM \(unescaped: s).customers c
-            LEFT JOIN LATERAL (\(unescaped: purchases ? HoldingsSQL.entitlements(s) : HoldingsSQL.subscriptions(s))) h ON true
+            SELECT c.id, h.* FROM \(unescaped: schema).customers c
+            LEFT JOIN LATERAL (\(unescaped: purchases ? HoldingsSQL.entitlements(schema) : HoldingsSQL.subscriptions(schema))) h ON true
             WHERE c.customer_id = \(customerId)
             ORDER BY h.kind, h.app_id, h.subscription_group_identifier, h.signed_date DESC, h.p_purchase_date
             """
@@ -70,33 +70,33 @@ enum HoldingsSQL {
     static let namedGrantNulls = GrantRepository.columns.nulls(named: grantPrefix)
 
     /// Subscription rows; with the grants' columns (NULL) when grant rows follow.
-    static func subscriptions(_ s: String, grants: Bool = false) -> String {
+    static func subscriptions(_ schema: String, grants: Bool = false) -> String {
         let columns = SubscriptionRepository.columns.selected
         return """
-            SELECT 'subscription' AS kind, \(columns), \(namedPurchaseNulls)\(grants ? ", " + namedGrantNulls : "") FROM \(s).subscriptions s
+            SELECT 'subscription' AS kind, \(columns), \(namedPurchaseNulls)\(grants ? ", " + namedGrantNulls : "") FROM \(schema).subscriptions s
             WHERE s.customer = c.id
             UNION ALL
-            SELECT 'subscription', \(columns), \(purchaseNulls)\(grants ? ", " + grantNulls : "") FROM \(s).account_links l
-            JOIN \(s).subscriptions s ON s.app_id = l.app_id AND s.original_transaction_id = l.value
+            SELECT 'subscription', \(columns), \(purchaseNulls)\(grants ? ", " + grantNulls : "") FROM \(schema).account_links l
+            JOIN \(schema).subscriptions s ON s.app_id = l.app_id AND s.original_transaction_id = l.value
             WHERE l.customer = c.id AND l.kind = 'originalTransactionId' AND s.customer IS DISTINCT FROM c.id
             """
     }
 
     /// Subscription rows, then rows of every other purchase, then the grants in force.
-    static func entitlements(_ s: String) -> String {
+    static func entitlements(_ schema: String) -> String {
         let columns = TransactionRepository.oneTimeColumns.selected
         return """
-            \(subscriptions(s, grants: true))
+            \(subscriptions(schema, grants: true))
             UNION ALL
-            SELECT 'purchase', \(subscriptionNulls), \(columns), \(grantNulls) FROM \(s).transactions t
+            SELECT 'purchase', \(subscriptionNulls), \(columns), \(grantNulls) FROM \(schema).transactions t
             WHERE t.customer = c.id AND t.product_type <> 'Auto-Renewable Subscription'
             UNION ALL
-            SELECT 'purchase', \(subscriptionNulls), \(columns), \(grantNulls) FROM \(s).account_links l
-            JOIN \(s).transactions t ON t.app_id = l.app_id AND t.original_transaction_id = l.value
+            SELECT 'purchase', \(subscriptionNulls), \(columns), \(grantNulls) FROM \(schema).account_links l
+            JOIN \(schema).transactions t ON t.app_id = l.app_id AND t.original_transaction_id = l.value
             WHERE l.customer = c.id AND l.kind = 'originalTransactionId' AND t.customer IS DISTINCT FROM c.id
               AND t.product_type <> 'Auto-Renewable Subscription'
             UNION ALL
-            SELECT 'grant', \(subscriptionNulls), \(purchaseNulls), \(GrantRepository.columns.selected) FROM \(s).grants g
+            SELECT 'grant', \(subscriptionNulls), \(purchaseNulls), \(GrantRepository.columns.selected) FROM \(schema).grants g
             WHERE g.customer = c.id AND g.revoked_at IS NULL AND g.expires_at > now()
             """
     }

@@ -6,7 +6,7 @@ import Storegate
 /// Customers and their account links, in the tenant's schema.
 struct CustomerRepository: CustomerStore {
     let scope: TenantScope
-    var s: String { scope.sql }
+    var schema: String { scope.sql }
 
     static let columns = "id, customer_id, app_account_token, created_at"
 
@@ -14,7 +14,7 @@ struct CustomerRepository: CustomerStore {
         // One statement, so two first uses of the same id cannot both insert.
         let found = try await scope.all(
             """
-            INSERT INTO \(unescaped: s).customers (id, customer_id, app_account_token) VALUES (\(UUID()), \(customerId), \(UUID()))
+            INSERT INTO \(unescaped: schema).customers (id, customer_id, app_account_token) VALUES (\(UUID()), \(customerId), \(UUID()))
             ON CONFLICT (customer_id) DO UPDATE SET customer_id = excluded.customer_id
             RETURNING \(unescaped: Self.columns), (xmax = 0)
             """
@@ -27,15 +27,15 @@ struct CustomerRepository: CustomerStore {
     }
 
     func find(id: UUID) async throws -> Customer? {
-        try await customers("SELECT \(unescaped: Self.columns) FROM \(unescaped: s).customers WHERE id = \(id)").first
+        try await customers("SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).customers WHERE id = \(id)").first
     }
 
     func find(customerId: String) async throws -> Customer? {
-        try await customers("SELECT \(unescaped: Self.columns) FROM \(unescaped: s).customers WHERE customer_id = \(customerId)").first
+        try await customers("SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).customers WHERE customer_id = \(customerId)").first
     }
 
     func find(appAccountToken: UUID) async throws -> Customer? {
-        try await customers("SELECT \(unescaped: Self.columns) FROM \(unescaped: s).customers WHERE app_account_token = \(appAccountToken)").first
+        try await customers("SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).customers WHERE app_account_token = \(appAccountToken)").first
     }
 
     private func customers(_ query: PostgresQuery) async throws -> [Customer] {
@@ -48,7 +48,7 @@ struct CustomerRepository: CustomerStore {
     func link(appId: UUID, kind: AccountLink.Kind, value: String) async throws -> AccountLink? {
         try await links(
             """
-            SELECT app_id, kind, value, customer, linked_at FROM \(unescaped: s).account_links
+            SELECT app_id, kind, value, customer, linked_at FROM \(unescaped: schema).account_links
             WHERE app_id = \(appId) AND kind = \(kind.rawValue) AND value = \(value) FOR UPDATE
             """
         ).first
@@ -56,7 +56,8 @@ struct CustomerRepository: CustomerStore {
 
     func links(customer: UUID) async throws -> [AccountLink] {
         try await links(
-            "SELECT app_id, kind, value, customer, linked_at FROM \(unescaped: s).account_links WHERE customer = \(customer) ORDER BY linked_at, kind, value")
+            "SELECT app_id, kind, value, customer, linked_at FROM \(unescaped: schema).account_links WHERE customer = \(customer) ORDER BY linked_at, kind, value"
+        )
     }
 
     private func links(_ query: PostgresQuery) async throws -> [AccountLink] {
@@ -74,9 +75,9 @@ struct CustomerRepository: CustomerStore {
             try await scope.first(
                 """
                 WITH previous AS MATERIALIZED (
-                    SELECT customer FROM \(unescaped: s).account_links WHERE app_id = \(appId) AND kind = \(kind.rawValue) AND value = \(value)
+                    SELECT customer FROM \(unescaped: schema).account_links WHERE app_id = \(appId) AND kind = \(kind.rawValue) AND value = \(value)
                 ), linked AS (
-                    INSERT INTO \(unescaped: s).account_links (app_id, kind, value, customer) VALUES (\(appId), \(kind.rawValue), \(value), \(customer))
+                    INSERT INTO \(unescaped: schema).account_links (app_id, kind, value, customer) VALUES (\(appId), \(kind.rawValue), \(value), \(customer))
                     ON CONFLICT (app_id, kind, value) DO UPDATE SET customer = excluded.customer, linked_at = excluded.linked_at
                     RETURNING 1
                 )
@@ -90,7 +91,7 @@ struct CustomerRepository: CustomerStore {
         let linked =
             try await scope.hot(
                 """
-                INSERT INTO \(unescaped: s).account_links (app_id, kind, value, customer) VALUES (\(appId), \(kind.rawValue), \(value), \(customer))
+                INSERT INTO \(unescaped: schema).account_links (app_id, kind, value, customer) VALUES (\(appId), \(kind.rawValue), \(value), \(customer))
                 ON CONFLICT (app_id, kind, value) DO NOTHING
                 RETURNING true
                 """, as: Bool.self) ?? false
@@ -102,10 +103,10 @@ struct CustomerRepository: CustomerStore {
         try await scope.hot(
             """
             SELECT coalesce(
-                (SELECT customer FROM \(unescaped: s).account_links
+                (SELECT customer FROM \(unescaped: schema).account_links
                  WHERE app_id = \(appId) AND kind = 'originalTransactionId' AND value = \(originalTransactionId)),
-                (SELECT id FROM \(unescaped: s).customers WHERE app_account_token = \(appAccountToken)),
-                (SELECT customer FROM \(unescaped: s).account_links
+                (SELECT id FROM \(unescaped: schema).customers WHERE app_account_token = \(appAccountToken)),
+                (SELECT customer FROM \(unescaped: schema).account_links
                  WHERE app_id = \(appId) AND kind = 'appTransactionId' AND value = \(appTransactionId)))
             """, as: UUID?.self) ?? nil
     }

@@ -5,7 +5,7 @@ import Storegate
 /// A tenant's figures per day, read from its transactions and refund outcomes in one statement.
 struct DailyFiguresRepository: DailyFiguresStore {
     let scope: TenantScope
-    var s: String { scope.sql }
+    var schema: String { scope.sql }
 
     func daily(days: Int) async throws -> [DailyFigures] {
         try await scope.all(
@@ -19,20 +19,20 @@ struct DailyFiguresRepository: DailyFiguresStore {
                 SELECT date_trunc('day', t.purchase_date AT TIME ZONE 'UTC') AS day,
                        count(*) FILTER (WHERE t.transaction_id = t.original_transaction_id) AS purchases,
                        count(*) FILTER (WHERE t.transaction_id <> t.original_transaction_id) AS renewals
-                FROM \(unescaped: s).transactions t
+                FROM \(unescaped: schema).transactions t
                 WHERE t.purchase_date >= (SELECT min(day) FROM days) AT TIME ZONE 'UTC'
                 GROUP BY 1
             ),
             refunded AS (
                 SELECT date_trunc('day', coalesce(o.revocation_date, o.signed_date, o.recorded_at) AT TIME ZONE 'UTC') AS day, count(*) AS refunds
-                FROM \(unescaped: s).refund_outcomes o
+                FROM \(unescaped: schema).refund_outcomes o
                 WHERE o.outcome = 'REFUND' AND coalesce(o.revocation_date, o.signed_date, o.recorded_at) >= (SELECT min(day) FROM days) AT TIME ZONE 'UTC'
                 GROUP BY 1
             ),
             ends AS (SELECT day, least((day + interval '1 day') AT TIME ZONE 'UTC', now()) AS instant FROM days),
             active AS (
                 SELECT e.day, count(DISTINCT t.original_transaction_id) AS subscriptions
-                FROM ends e JOIN \(unescaped: s).transactions t
+                FROM ends e JOIN \(unescaped: schema).transactions t
                   ON t.product_type = 'Auto-Renewable Subscription' AND t.purchase_date <= e.instant AND t.expires_date > e.instant
                  AND (t.revocation_date IS NULL OR t.revocation_date > e.instant)
                 WHERE t.expires_date >= (SELECT min(day) FROM days) AT TIME ZONE 'UTC'

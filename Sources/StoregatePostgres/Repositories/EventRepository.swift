@@ -6,7 +6,7 @@ import Storegate
 /// The tenant's outbox (tenant migration 11) and the webhook deliveries written with it (12).
 struct EventRepository: EventStore {
     let scope: TenantScope
-    var s: String { scope.sql }
+    var schema: String { scope.sql }
 
     /// One statement: the numbering row moves by the count (and stays locked until commit); the events
     /// are inserted numbered after its old value, in the order given; each event is due at every
@@ -19,9 +19,9 @@ struct EventRepository: EventStore {
         try await scope.hot(
             """
             WITH numbered AS (
-                UPDATE \(unescaped: s).event_sequence SET last = last + \(count) RETURNING last - \(count) AS base
+                UPDATE \(unescaped: schema).event_sequence SET last = last + \(count) RETURNING last - \(count) AS base
             ), inserted AS (
-                INSERT INTO \(unescaped: s).events (sequence, id, type, app_id, environment, customer, notification_uuid, data)
+                INSERT INTO \(unescaped: schema).events (sequence, id, type, app_id, environment, customer, notification_uuid, data)
                 SELECT numbered.base + e.n, e.id, e.type, nullif(e.app_id, '')::uuid, nullif(e.environment, ''), nullif(e.customer, '')::uuid,
                        nullif(e.notification_uuid, '')::uuid, e.data::jsonb
                 FROM numbered, unnest(\(events.map(\.id))::uuid[], \(events.map(\.type.rawValue))::text[], \(events.map { $0.appId?.uuidString ?? "" })::text[],
@@ -30,7 +30,7 @@ struct EventRepository: EventStore {
                      WITH ORDINALITY AS e(id, type, app_id, environment, customer, notification_uuid, data, n)
                 RETURNING sequence, type, app_id, environment
             ), due AS (
-                INSERT INTO \(unescaped: s).webhook_deliveries (endpoint_id, event_sequence)
+                INSERT INTO \(unescaped: schema).webhook_deliveries (endpoint_id, event_sequence)
                 SELECT w.id, i.sequence FROM inserted i JOIN storegate.webhook_endpoints w ON w.tenant_id = \(scope.tenantId)
                     AND (cardinality(w.event_types) = 0 OR i.type = ANY(w.event_types))
                     AND (w.app_id IS NULL OR w.app_id = i.app_id) AND (w.environment IS NULL OR w.environment = i.environment)
@@ -48,7 +48,7 @@ struct EventRepository: EventStore {
     func list(after sequence: Int64, types: [Event.Kind], customer: UUID?, limit: Int) async throws -> [Event] {
         try await scope.all(
             """
-            \(unescaped: Self.select(s)) AND a.tenant_id = \(scope.tenantId)
+            \(unescaped: Self.select(schema)) AND a.tenant_id = \(scope.tenantId)
             WHERE e.sequence > \(sequence) AND (cardinality(\(types.map(\.rawValue))::text[]) = 0 OR e.type = ANY(\(types.map(\.rawValue))::text[]))
               AND (\(customer)::uuid IS NULL OR e.customer = \(customer))
             ORDER BY e.sequence LIMIT \(limit)
@@ -59,7 +59,7 @@ struct EventRepository: EventStore {
     func list(customer: UUID, before sequence: Int64?, limit: Int) async throws -> [Event] {
         try await scope.all(
             """
-            \(unescaped: Self.select(s)) AND a.tenant_id = \(scope.tenantId)
+            \(unescaped: Self.select(schema)) AND a.tenant_id = \(scope.tenantId)
             WHERE e.customer = \(customer) AND e.sequence < \(sequence ?? Int64.max)
             ORDER BY e.sequence DESC LIMIT \(limit)
             """, Self.event)
@@ -67,17 +67,17 @@ struct EventRepository: EventStore {
 
     func find(sequences: [Int64]) async throws -> [Event] {
         try await scope.all(
-            "\(unescaped: Self.select(s)) AND a.tenant_id = \(scope.tenantId) WHERE e.sequence = ANY(\(sequences)) ORDER BY e.sequence", Self.event)
+            "\(unescaped: Self.select(schema)) AND a.tenant_id = \(scope.tenantId) WHERE e.sequence = ANY(\(sequences)) ORDER BY e.sequence", Self.event)
     }
 
     /// Ends in the join with the apps, which the caller narrows to the tenant's (`AND a.tenant_id = …`):
     /// on Citus the control schema's rows are read on the coordinator, and only those.
-    static func select(_ s: String) -> String {
+    static func select(_ schema: String) -> String {
         """
         SELECT e.sequence, e.id, e.type, e.created_at, e.app_id, a.bundle_id, e.environment, e.customer, c.customer_id, e.data::text, n.signed_payload
-        FROM \(s).events e
-        LEFT JOIN \(s).customers c ON c.id = e.customer
-        LEFT JOIN \(s).notifications n ON n.notification_uuid = e.notification_uuid
+        FROM \(schema).events e
+        LEFT JOIN \(schema).customers c ON c.id = e.customer
+        LEFT JOIN \(schema).notifications n ON n.notification_uuid = e.notification_uuid
         LEFT JOIN storegate.apps a ON a.id = e.app_id
         """
     }

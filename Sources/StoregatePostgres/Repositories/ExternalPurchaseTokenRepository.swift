@@ -6,7 +6,7 @@ import Storegate
 /// External purchase tokens Apple announced, in the tenant's schema.
 struct ExternalPurchaseTokenRepository: ExternalPurchaseTokenStore {
     let scope: TenantScope
-    var s: String { scope.sql }
+    var schema: String { scope.sql }
 
     /// A token is one row: a later notification of it (CREATED, then ACTIVE_TOKEN_REMINDER or UNREPORTED)
     /// updates its subtype and what it adds; the same notification again changes nothing.
@@ -14,7 +14,7 @@ struct ExternalPurchaseTokenRepository: ExternalPurchaseTokenStore {
     func record(_ t: ExternalPurchaseTokenRecord) async throws -> Bool {
         try await scope.first(
             """
-            INSERT INTO \(unescaped: s).external_purchase_tokens AS t
+            INSERT INTO \(unescaped: schema).external_purchase_tokens AS t
                 (app_id, environment, external_purchase_id, token_creation_date, subtype, notification_uuid, token_type, token_expiration_date)
             VALUES (\(t.appId), \(t.environment.rawValue), \(t.externalPurchaseId), \(t.tokenCreationDate), \(t.subtype?.rawValue), \(t.notificationUUID),
                     \(t.tokenType), \(t.tokenExpirationDate))
@@ -32,7 +32,7 @@ struct ExternalPurchaseTokenRepository: ExternalPurchaseTokenStore {
         try await scope.all(
             """
             SELECT app_id, environment, external_purchase_id, token_creation_date, subtype, notification_uuid, token_type, token_expiration_date, received_at
-            FROM \(unescaped: s).external_purchase_tokens
+            FROM \(unescaped: schema).external_purchase_tokens
             WHERE \(appId)::uuid IS NULL OR app_id = \(appId)
             ORDER BY received_at DESC, external_purchase_id LIMIT \(limit)
             """

@@ -5,7 +5,7 @@ import Storegate
 /// Grants in the tenant's schema. Every write changes the customer's holdings.
 struct GrantRepository: GrantStore {
     let scope: TenantScope
-    var s: String { scope.sql }
+    var schema: String { scope.sql }
 
     /// The columns a `Grant` is read from, in the order `grant(_:)` reads them.
     static let columns: [Column] = [
@@ -18,7 +18,7 @@ struct GrantRepository: GrantStore {
     func insert(_ g: Grant) async throws {
         try await scope.run(
             """
-            INSERT INTO \(unescaped: s).grants (id, customer, app_id, product_id, entitlement, starts_at, expires_at, reason, granted_by, granted_at)
+            INSERT INTO \(unescaped: schema).grants (id, customer, app_id, product_id, entitlement, starts_at, expires_at, reason, granted_by, granted_at)
             VALUES (\(g.id), \(g.customer), \(g.appId), \(g.productId), \(g.entitlement), \(g.startsDate), \(g.expiresDate), \(g.reason), \(g.grantedBy),
                     \(g.grantedDate))
             """)
@@ -29,14 +29,14 @@ struct GrantRepository: GrantStore {
         // The row as it was, locked, then the update: rare enough for two statements.
         guard
             let before = try await scope.all(
-                "SELECT \(unescaped: Self.columns.selected) FROM \(unescaped: s).grants g WHERE g.id = \(id) AND g.customer = \(customer) FOR UPDATE",
+                "SELECT \(unescaped: Self.columns.selected) FROM \(unescaped: schema).grants g WHERE g.id = \(id) AND g.customer = \(customer) FOR UPDATE",
                 Self.grant
             ).first
         else { return nil }
         guard before.revokedDate == nil else { return (before, false) }
         try await scope.run(
             """
-            UPDATE \(unescaped: s).grants SET revoked_at = \(date), revoked_by = \(actor), revoke_reason = \(reason)
+            UPDATE \(unescaped: schema).grants SET revoked_at = \(date), revoked_by = \(actor), revoke_reason = \(reason)
             WHERE id = \(id) AND customer = \(customer)
             """)
         scope.changes.holdings(of: customer)
@@ -50,7 +50,7 @@ struct GrantRepository: GrantStore {
     func list(customer: UUID, ended: Bool) async throws -> [Grant] {
         try await scope.all(
             """
-            SELECT \(unescaped: Self.columns.selected) FROM \(unescaped: s).grants g
+            SELECT \(unescaped: Self.columns.selected) FROM \(unescaped: schema).grants g
             WHERE g.customer = \(customer) AND (\(ended) OR (g.revoked_at IS NULL AND g.expires_at > now()))
             ORDER BY g.granted_at DESC, g.id
             """, Self.grant)

@@ -7,7 +7,7 @@ import Storegate
 /// Notifications in the tenant's schema, keyed by `notificationUUID`, and the tenant's in the inbox.
 struct NotificationRepository: NotificationStore {
     let scope: TenantScope
-    var s: String { scope.sql }
+    var schema: String { scope.sql }
 
     static let columns = """
         notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source, received_at, processed_at,
@@ -19,7 +19,7 @@ struct NotificationRepository: NotificationStore {
         try await scope.hot(
             """
             WITH stored AS (
-                INSERT INTO \(unescaped: s).notifications
+                INSERT INTO \(unescaped: schema).notifications
                     (notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source)
                 VALUES (\(n.notificationUUID), \(n.appId), \(n.environment.rawValue), \(n.notificationType.rawValue), \(n.subtype?.rawValue),
                         \(n.signedDate), \(n.signedPayload), \(n.source.rawValue))
@@ -45,7 +45,7 @@ struct NotificationRepository: NotificationStore {
                 WHERE tenant_id = \(scope.tenantId) AND notification_uuid = ANY(\(uuids))
                 RETURNING \(unescaped: Self.received)
             )
-            INSERT INTO \(unescaped: s).notifications (\(unescaped: Self.received))
+            INSERT INTO \(unescaped: schema).notifications (\(unescaped: Self.received))
             SELECT * FROM taken
             ON CONFLICT (notification_uuid) DO NOTHING
             """)
@@ -56,12 +56,12 @@ struct NotificationRepository: NotificationStore {
     func list(appId: UUID?, limit: Int) async throws -> [StoredNotification] {
         try await rows(
             """
-            SELECT \(unescaped: Self.columns) FROM \(unescaped: s).notifications WHERE (\(appId)::uuid IS NULL OR app_id = \(appId))
+            SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).notifications WHERE (\(appId)::uuid IS NULL OR app_id = \(appId))
             UNION ALL
             SELECT \(unescaped: Self.inboxColumns) FROM storegate.notification_inbox
             WHERE tenant_id = \(scope.tenantId) AND (\(appId)::uuid IS NULL OR app_id = \(appId))
               AND notification_uuid NOT IN (
-                  SELECT notification_uuid FROM \(unescaped: s).notifications
+                  SELECT notification_uuid FROM \(unescaped: schema).notifications
                   WHERE notification_uuid IN (SELECT notification_uuid FROM storegate.notification_inbox WHERE tenant_id = \(scope.tenantId)))
             ORDER BY received_at DESC, notification_uuid LIMIT \(limit)
             """)
@@ -92,12 +92,12 @@ struct NotificationRepository: NotificationStore {
     func unprocessed(_ uuids: [UUID]) async throws -> [StoredNotification] {
         try await rows(
             """
-            SELECT \(unescaped: Self.columns) FROM \(unescaped: s).notifications
+            SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).notifications
             WHERE notification_uuid = ANY(\(uuids)) AND processed_at IS NULL
             UNION ALL
             SELECT \(unescaped: Self.inboxColumns) FROM storegate.notification_inbox
             WHERE tenant_id = \(scope.tenantId) AND notification_uuid = ANY(\(uuids))
-              AND notification_uuid <> ALL (ARRAY(SELECT notification_uuid FROM \(unescaped: s).notifications WHERE notification_uuid = ANY(\(uuids))))
+              AND notification_uuid <> ALL (ARRAY(SELECT notification_uuid FROM \(unescaped: schema).notifications WHERE notification_uuid = ANY(\(uuids))))
             ORDER BY received_at, notification_uuid
             """, hot: true)
     }
@@ -107,7 +107,7 @@ struct NotificationRepository: NotificationStore {
         return Set(
             try await scope.hot(
                 """
-                SELECT notification_uuid FROM \(unescaped: s).notifications
+                SELECT notification_uuid FROM \(unescaped: schema).notifications
                 WHERE notification_uuid = ANY(\(uuids)) AND processed_at IS NULL ORDER BY notification_uuid FOR UPDATE
                 """
             ) { try $0.decode(UUID.self) })
@@ -118,7 +118,7 @@ struct NotificationRepository: NotificationStore {
         // An empty error text stands for none: arrays of optionals do not bind.
         _ = try await scope.hot(
             """
-            UPDATE \(unescaped: s).notifications n SET processed_at = now(), processing_error = nullif(o.error, '')
+            UPDATE \(unescaped: schema).notifications n SET processed_at = now(), processing_error = nullif(o.error, '')
             FROM unnest(\(outcomes.map(\.notificationUUID))::uuid[], \(outcomes.map { String(($0.error ?? "").prefix(500)) })::text[]) AS o(uuid, error)
             WHERE n.notification_uuid = o.uuid
             """
@@ -130,7 +130,7 @@ struct NotificationRepository: NotificationStore {
         Set(
             try await scope.column(
                 """
-                SELECT notification_uuid FROM \(unescaped: s).notifications WHERE notification_uuid = ANY(\(uuids))
+                SELECT notification_uuid FROM \(unescaped: schema).notifications WHERE notification_uuid = ANY(\(uuids))
                 UNION
                 SELECT notification_uuid FROM storegate.notification_inbox WHERE tenant_id = \(scope.tenantId) AND notification_uuid = ANY(\(uuids))
                 """, as: UUID.self))

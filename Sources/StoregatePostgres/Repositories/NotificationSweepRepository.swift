@@ -6,13 +6,13 @@ import Storegate
 /// The state of the scheduled notification sweeps, in the tenant's schema (tenant migration 16).
 struct NotificationSweepRepository: NotificationSweepStore {
     let scope: TenantScope
-    var s: String { scope.sql }
+    var schema: String { scope.sql }
 
     static let columns = "app_id, environment, swept_until, last_run_at, runs, found, applied, failed, last_error"
 
     func find(appId: UUID, environment: AppStoreEnvironment) async throws -> NotificationSweep? {
         try await scope.all(
-            "SELECT \(unescaped: Self.columns) FROM \(unescaped: s).notification_sweeps WHERE app_id = \(appId) AND environment = \(environment.rawValue)",
+            "SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).notification_sweeps WHERE app_id = \(appId) AND environment = \(environment.rawValue)",
             Self.sweep
         ).first
     }
@@ -21,7 +21,7 @@ struct NotificationSweepRepository: NotificationSweepStore {
         let failed = report.rejected + (error == nil ? 0 : 1)
         try await scope.run(
             """
-            INSERT INTO \(unescaped: s).notification_sweeps AS w (app_id, environment, swept_until, last_run_at, runs, found, applied, failed, last_error)
+            INSERT INTO \(unescaped: schema).notification_sweeps AS w (app_id, environment, swept_until, last_run_at, runs, found, applied, failed, last_error)
             VALUES (\(appId), \(environment.rawValue), \(until), now(), 1, \(report.seen), \(report.stored), \(failed), \(error))
             ON CONFLICT (app_id, environment) DO UPDATE SET
                 swept_until = greatest(w.swept_until, excluded.swept_until), last_run_at = excluded.last_run_at, runs = w.runs + 1,
@@ -31,7 +31,7 @@ struct NotificationSweepRepository: NotificationSweepStore {
     }
 
     func list() async throws -> [NotificationSweep] {
-        try await scope.all("SELECT \(unescaped: Self.columns) FROM \(unescaped: s).notification_sweeps ORDER BY app_id, environment", Self.sweep)
+        try await scope.all("SELECT \(unescaped: Self.columns) FROM \(unescaped: schema).notification_sweeps ORDER BY app_id, environment", Self.sweep)
     }
 
     static func sweep(_ row: PostgresRow) throws -> NotificationSweep {

@@ -6,7 +6,7 @@ import Storegate
 /// Refund outcomes, consumption requests, reported consumption facts and refund policies, in the tenant's schema.
 struct RefundRepository: RefundStore {
     let scope: TenantScope
-    var s: String { scope.sql }
+    var schema: String { scope.sql }
 
     // MARK: Outcomes
 
@@ -14,7 +14,7 @@ struct RefundRepository: RefundStore {
     func record(_ o: RefundOutcome) async throws -> Bool {
         try await scope.first(
             """
-            INSERT INTO \(unescaped: s).refund_outcomes
+            INSERT INTO \(unescaped: schema).refund_outcomes
                 (notification_uuid, app_id, environment, outcome, transaction_id, original_transaction_id, product_id, product_type, quantity, family_shared,
                  refund_percentage, revocation_type, revocation_reason, revocation_date, source, customer, signed_date)
             VALUES (\(o.notificationUUID), \(o.appId), \(o.environment.rawValue), \(o.outcome.rawValue), \(o.transactionId), \(o.originalTransactionId),
@@ -33,8 +33,8 @@ struct RefundRepository: RefundStore {
     func outcomes(appId: UUID?, transactionId: String?, customer: UUID?, limit: Int) async throws -> [RefundOutcome] {
         try await scope.all(
             """
-            SELECT \(unescaped: Self.outcomeColumns) FROM \(unescaped: s).refund_outcomes o
-            LEFT JOIN \(unescaped: s).account_links l
+            SELECT \(unescaped: Self.outcomeColumns) FROM \(unescaped: schema).refund_outcomes o
+            LEFT JOIN \(unescaped: schema).account_links l
               ON l.app_id = o.app_id AND l.kind = 'originalTransactionId' AND l.value = o.original_transaction_id
             WHERE (\(appId)::uuid IS NULL OR o.app_id = \(appId)) AND (\(transactionId)::text IS NULL OR o.transaction_id = \(transactionId))
               AND (\(customer)::uuid IS NULL OR coalesce(o.customer, l.customer) = \(customer))
@@ -56,11 +56,11 @@ struct RefundRepository: RefundStore {
     func refundCount(customer: UUID) async throws -> Int {
         try await scope.first(
             """
-            SELECT count(DISTINCT o.transaction_id)::bigint FROM \(unescaped: s).refund_outcomes o
-            LEFT JOIN \(unescaped: s).account_links l
+            SELECT count(DISTINCT o.transaction_id)::bigint FROM \(unescaped: schema).refund_outcomes o
+            LEFT JOIN \(unescaped: schema).account_links l
               ON l.app_id = o.app_id AND l.kind = 'originalTransactionId' AND l.value = o.original_transaction_id
             WHERE o.outcome = 'REFUND' AND coalesce(o.customer, l.customer) = \(customer)
-              AND NOT EXISTS (SELECT 1 FROM \(unescaped: s).refund_outcomes r
+              AND NOT EXISTS (SELECT 1 FROM \(unescaped: schema).refund_outcomes r
                               WHERE r.app_id = o.app_id AND r.transaction_id = o.transaction_id AND r.outcome = 'REFUND_REVERSED' AND r.signed_date > o.signed_date)
             """, as: Int.self) ?? 0
     }
@@ -71,7 +71,7 @@ struct RefundRepository: RefundStore {
     func open(_ r: RefundRequest) async throws -> Bool {
         try await scope.first(
             """
-            INSERT INTO \(unescaped: s).consumption_requests
+            INSERT INTO \(unescaped: schema).consumption_requests
                 (id, app_id, environment, transaction_id, original_transaction_id, product_type, customer, reason, requested_at, deadline, status)
             VALUES (\(r.id), \(r.appId), \(r.environment.rawValue), \(r.transactionId), \(r.originalTransactionId), \(r.productType.rawValue), \(r.customer),
                     \(r.reason?.rawValue), \(r.requestedAt), \(r.deadline), 'pending')
@@ -85,13 +85,13 @@ struct RefundRepository: RefundStore {
         """
 
     func request(id: UUID) async throws -> RefundRequest? {
-        try await requests("SELECT \(unescaped: Self.requestColumns) FROM \(unescaped: s).consumption_requests WHERE id = \(id)").first
+        try await requests("SELECT \(unescaped: Self.requestColumns) FROM \(unescaped: schema).consumption_requests WHERE id = \(id)").first
     }
 
     func requests(appId: UUID?, transactionId: String?, status: RefundRequest.Status?, limit: Int) async throws -> [RefundRequest] {
         try await requests(
             """
-            SELECT \(unescaped: Self.requestColumns) FROM \(unescaped: s).consumption_requests
+            SELECT \(unescaped: Self.requestColumns) FROM \(unescaped: schema).consumption_requests
             WHERE (\(appId)::uuid IS NULL OR app_id = \(appId)) AND (\(transactionId)::text IS NULL OR transaction_id = \(transactionId))
               AND (\(status?.rawValue)::text IS NULL OR status = \(status?.rawValue))
             ORDER BY requested_at DESC LIMIT \(limit)
@@ -101,10 +101,10 @@ struct RefundRepository: RefundStore {
     func requests(customer: UUID, status: RefundRequest.Status, limit: Int) async throws -> [RefundRequest] {
         try await requests(
             """
-            SELECT \(unescaped: Self.requestColumns) FROM \(unescaped: s).consumption_requests
+            SELECT \(unescaped: Self.requestColumns) FROM \(unescaped: schema).consumption_requests
             WHERE status = \(status.rawValue)
               AND (customer = \(customer) OR EXISTS (
-                  SELECT 1 FROM \(unescaped: s).account_links l
+                  SELECT 1 FROM \(unescaped: schema).account_links l
                   WHERE l.app_id = consumption_requests.app_id AND l.kind = 'originalTransactionId'
                     AND l.value = consumption_requests.original_transaction_id AND l.customer = \(customer)))
             ORDER BY deadline LIMIT \(limit)
@@ -132,7 +132,7 @@ struct RefundRepository: RefundStore {
     func close(id: UUID, status: RefundRequest.Status, reason: String?, api: ConsumptionAPI?, sentBody: String?) async throws -> Bool {
         try await scope.first(
             """
-            UPDATE \(unescaped: s).consumption_requests
+            UPDATE \(unescaped: schema).consumption_requests
             SET status = \(status.rawValue), status_reason = \(reason), api_version = \(api?.rawValue), sent_body = \(sentBody)::jsonb,
                 \(unescaped: status == .sent ? "sent_at = now()," : "") attempts = attempts + 1, updated_at = now()
             WHERE id = \(id) AND status = 'pending'
@@ -143,7 +143,7 @@ struct RefundRepository: RefundStore {
     func failed(id: UUID, error: String) async throws {
         try await scope.run(
             """
-            UPDATE \(unescaped: s).consumption_requests SET attempts = attempts + 1, last_error = \(String(error.prefix(500))), updated_at = now()
+            UPDATE \(unescaped: schema).consumption_requests SET attempts = attempts + 1, last_error = \(String(error.prefix(500))), updated_at = now()
             WHERE id = \(id)
             """)
     }
@@ -153,27 +153,27 @@ struct RefundRepository: RefundStore {
     func setFacts(appId: UUID, transactionId: String, _ facts: ConsumptionFacts) async throws {
         try await scope.run(
             """
-            INSERT INTO \(unescaped: s).consumption_facts (app_id, transaction_id, facts) VALUES (\(appId), \(transactionId), \(try JSONColumn.encode(facts))::jsonb)
+            INSERT INTO \(unescaped: schema).consumption_facts (app_id, transaction_id, facts) VALUES (\(appId), \(transactionId), \(try JSONColumn.encode(facts))::jsonb)
             ON CONFLICT (app_id, transaction_id) DO UPDATE SET facts = excluded.facts, reported_at = excluded.reported_at
             """)
     }
 
     func facts(appId: UUID, transactionId: String) async throws -> ConsumptionFacts? {
         try await scope.first(
-            "SELECT facts::text FROM \(unescaped: s).consumption_facts WHERE app_id = \(appId) AND transaction_id = \(transactionId)", as: String.self
+            "SELECT facts::text FROM \(unescaped: schema).consumption_facts WHERE app_id = \(appId) AND transaction_id = \(transactionId)", as: String.self
         ).map { try JSONColumn.decode(ConsumptionFacts.self, from: $0, column: "consumption_facts.facts") }
     }
 
     func setPolicy(appId: UUID, _ policy: RefundPolicy) async throws {
         try await scope.run(
             """
-            INSERT INTO \(unescaped: s).refund_policies (app_id, policy) VALUES (\(appId), \(try JSONColumn.encode(policy))::jsonb)
+            INSERT INTO \(unescaped: schema).refund_policies (app_id, policy) VALUES (\(appId), \(try JSONColumn.encode(policy))::jsonb)
             ON CONFLICT (app_id) DO UPDATE SET policy = excluded.policy, updated_at = excluded.updated_at
             """)
     }
 
     func policy(appId: UUID) async throws -> RefundPolicy? {
-        try await scope.first("SELECT policy::text FROM \(unescaped: s).refund_policies WHERE app_id = \(appId)", as: String.self).map {
+        try await scope.first("SELECT policy::text FROM \(unescaped: schema).refund_policies WHERE app_id = \(appId)", as: String.self).map {
             try JSONColumn.decode(RefundPolicy.self, from: $0, column: "refund_policies.policy")
         }
     }

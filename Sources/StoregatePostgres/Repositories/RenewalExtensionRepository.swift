@@ -6,12 +6,12 @@ import Storegate
 /// Renewal-date extensions in the tenant's schema.
 struct RenewalExtensionRepository: RenewalExtensionStore {
     let scope: TenantScope
-    var s: String { scope.sql }
+    var schema: String { scope.sql }
 
     func record(_ e: RenewalExtension) async throws {
         try await scope.run(
             """
-            INSERT INTO \(unescaped: s).renewal_extensions
+            INSERT INTO \(unescaped: schema).renewal_extensions
                 (request_identifier, app_id, environment, original_transaction_id, product_id, extend_by_days, extend_reason_code, mass, effective_date, succeeded)
             VALUES (\(e.requestIdentifier), \(e.appId), \(e.environment?.rawValue ?? ""), \(e.originalTransactionId), \(e.productId), \(e.days), \(e.reasonCode),
                     \(e.mass), \(e.effectiveDate), \(e.succeeded))
@@ -22,7 +22,7 @@ struct RenewalExtensionRepository: RenewalExtensionStore {
     func recent(appId: UUID, originalTransactionId: String) async throws -> [Date] {
         try await scope.column(
             """
-            SELECT requested_at FROM \(unescaped: s).renewal_extensions
+            SELECT requested_at FROM \(unescaped: schema).renewal_extensions
             WHERE app_id = \(appId) AND original_transaction_id = \(originalTransactionId) AND mass = false AND succeeded IS NOT FALSE
               AND requested_at > now() - interval '365 days'
             ORDER BY requested_at
@@ -36,7 +36,7 @@ struct RenewalExtensionRepository: RenewalExtensionStore {
     func recordSummary(_ m: MassExtensionSummary) async throws {
         try await scope.run(
             """
-            INSERT INTO \(unescaped: s).renewal_extensions AS r
+            INSERT INTO \(unescaped: schema).renewal_extensions AS r
                 (request_identifier, app_id, environment, product_id, mass, succeeded, storefront_country_codes, succeeded_count, failed_count, completed_at)
             VALUES (\(m.requestIdentifier), \(m.appId), \(m.environment.rawValue), \(m.productId), true, true, \(m.storefrontCountryCodes), \(m.succeededCount),
                     \(m.failedCount), \(m.completedAt))
@@ -51,7 +51,7 @@ struct RenewalExtensionRepository: RenewalExtensionStore {
         try await scope.all(
             """
             SELECT request_identifier, environment, product_id, storefront_country_codes, succeeded_count, failed_count, completed_at
-            FROM \(unescaped: s).renewal_extensions
+            FROM \(unescaped: schema).renewal_extensions
             WHERE app_id = \(appId) AND request_identifier = \(requestIdentifier) AND completed_at IS NOT NULL
             """
         ) { row in

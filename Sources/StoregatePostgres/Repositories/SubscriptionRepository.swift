@@ -6,7 +6,7 @@ import Storegate
 /// Subscriptions in the tenant's schema.
 struct SubscriptionRepository: SubscriptionStore {
     let scope: TenantScope
-    var s: String { scope.sql }
+    var schema: String { scope.sql }
 
     /// The columns a `Subscription` is read from, in the order `subscription(_:)` reads them.
     static let columns: [Column] = [
@@ -32,10 +32,10 @@ struct SubscriptionRepository: SubscriptionStore {
         try await scope.hot(
             """
             WITH previous AS MATERIALIZED (
-                SELECT status, product_id, expires_date, auto_renew_status, commitment, renewal FROM \(unescaped: self.s).subscriptions
+                SELECT status, product_id, expires_date, auto_renew_status, commitment, renewal FROM \(unescaped: self.schema).subscriptions
                 WHERE app_id = \(s.appId) AND environment = \(s.environment.rawValue) AND original_transaction_id = \(s.originalTransactionId)
             ), upserted AS (
-            INSERT INTO \(unescaped: self.s).subscriptions AS s
+            INSERT INTO \(unescaped: self.schema).subscriptions AS s
                 (app_id, environment, original_transaction_id, subscription_group_identifier, customer, status, product_id, latest_transaction_id,
                  purchase_date, expires_date, auto_renew_status, auto_renew_product_id, in_billing_retry, grace_period_expires_date, offer_type,
                  offer_identifier, price, currency, signed_date, offer_period, renewal, billing_plan_type, commitment)
@@ -95,9 +95,9 @@ struct SubscriptionRepository: SubscriptionStore {
     func extend(appId: UUID, originalTransactionId: String, to date: Date) async throws {
         let owners = try await scope.all(
             """
-            UPDATE \(unescaped: s).subscriptions s SET expires_date = greatest(expires_date, \(date)), updated_at = now()
+            UPDATE \(unescaped: schema).subscriptions s SET expires_date = greatest(expires_date, \(date)), updated_at = now()
             WHERE app_id = \(appId) AND original_transaction_id = \(originalTransactionId)
-            RETURNING customer, (SELECT customer FROM \(unescaped: s).account_links l
+            RETURNING customer, (SELECT customer FROM \(unescaped: schema).account_links l
                                  WHERE l.app_id = s.app_id AND l.kind = 'originalTransactionId' AND l.value = s.original_transaction_id)
             """
         ) { try $0.decode((UUID?, UUID?).self) }
@@ -111,10 +111,10 @@ struct SubscriptionRepository: SubscriptionStore {
     func list(customer: UUID) async throws -> [Subscription] {
         try await rows(
             """
-            SELECT \(unescaped: Self.columns.selected) FROM \(unescaped: s).subscriptions s WHERE s.customer = \(customer)
+            SELECT \(unescaped: Self.columns.selected) FROM \(unescaped: schema).subscriptions s WHERE s.customer = \(customer)
             UNION
-            SELECT \(unescaped: Self.columns.selected) FROM \(unescaped: s).account_links l
-            JOIN \(unescaped: s).subscriptions s ON s.app_id = l.app_id AND s.original_transaction_id = l.value
+            SELECT \(unescaped: Self.columns.selected) FROM \(unescaped: schema).account_links l
+            JOIN \(unescaped: schema).subscriptions s ON s.app_id = l.app_id AND s.original_transaction_id = l.value
             WHERE l.customer = \(customer) AND l.kind = 'originalTransactionId'
             ORDER BY app_id, subscription_group_identifier, signed_date DESC
             """)
@@ -123,7 +123,7 @@ struct SubscriptionRepository: SubscriptionStore {
     func list(appId: UUID, originalTransactionId: String) async throws -> [Subscription] {
         try await rows(
             """
-            SELECT \(unescaped: Self.columns.selected) FROM \(unescaped: s).subscriptions s
+            SELECT \(unescaped: Self.columns.selected) FROM \(unescaped: schema).subscriptions s
             WHERE s.app_id = \(appId) AND s.original_transaction_id = \(originalTransactionId)
             """)
     }
@@ -136,19 +136,19 @@ struct SubscriptionRepository: SubscriptionStore {
         let (env, original) = (environment.rawValue, originalTransactionId)
         let row = try await scope.all(
             """
-            SELECT coalesce((SELECT app_account_token FROM \(unescaped: s).customers WHERE id = \(customer)),
-                            (SELECT app_account_token FROM \(unescaped: s).transactions
+            SELECT coalesce((SELECT app_account_token FROM \(unescaped: schema).customers WHERE id = \(customer)),
+                            (SELECT app_account_token FROM \(unescaped: schema).transactions
                              WHERE app_id = \(appId) AND environment = \(env) AND original_transaction_id = \(original) AND app_account_token IS NOT NULL
                              ORDER BY purchase_date DESC NULLS LAST LIMIT 1)),
-                   (SELECT min(purchase_date) FROM \(unescaped: s).transactions
+                   (SELECT min(purchase_date) FROM \(unescaped: schema).transactions
                     WHERE app_id = \(appId) AND environment = \(env) AND original_transaction_id = \(original)),
-                   (SELECT count(*) FILTER (WHERE payload ->> 'offerType' = '2') FROM \(unescaped: s).transactions
+                   (SELECT count(*) FILTER (WHERE payload ->> 'offerType' = '2') FROM \(unescaped: schema).transactions
                     WHERE app_id = \(appId) AND environment = \(env) AND original_transaction_id = \(original)),
-                   (SELECT count(*) FILTER (WHERE payload ->> 'offerType' = '5') FROM \(unescaped: s).transactions
+                   (SELECT count(*) FILTER (WHERE payload ->> 'offerType' = '5') FROM \(unescaped: schema).transactions
                     WHERE app_id = \(appId) AND environment = \(env) AND original_transaction_id = \(original)),
-                   (SELECT count(*) FROM \(unescaped: s).refund_outcomes WHERE app_id = \(appId) AND outcome = 'REFUND'
+                   (SELECT count(*) FROM \(unescaped: schema).refund_outcomes WHERE app_id = \(appId) AND outcome = 'REFUND'
                     AND CASE WHEN \(customer)::uuid IS NULL THEN original_transaction_id = \(original) ELSE customer = \(customer) END),
-                   (SELECT count(*) FROM \(unescaped: s).consumption_requests WHERE app_id = \(appId)
+                   (SELECT count(*) FROM \(unescaped: schema).consumption_requests WHERE app_id = \(appId)
                     AND CASE WHEN \(customer)::uuid IS NULL THEN original_transaction_id = \(original) ELSE customer = \(customer) END)
             """
         ) { try $0.decode((UUID?, Date?, Int64, Int64, Int64, Int64).self) }.first

@@ -6,13 +6,13 @@ import Storegate
 /// Verified transactions, in the tenant's schema.
 struct TransactionRepository: TransactionStore {
     let scope: TenantScope
-    var s: String { scope.sql }
+    var schema: String { scope.sql }
 
     /// Its customer's holdings change (the row's customer after the write).
     func upsert(_ t: StoredTransaction) async throws -> Bool {
         try await scope.hot(
             """
-            INSERT INTO \(unescaped: s).transactions
+            INSERT INTO \(unescaped: schema).transactions
                 (app_id, environment, transaction_id, original_transaction_id, app_transaction_id, customer, product_id, product_type, purchase_date,
                  expires_date, revocation_date, app_account_token, signed_date, signed_transaction, payload)
             VALUES (\(t.appId), \(t.environment.rawValue), \(t.transactionId), \(t.originalTransactionId), \(t.appTransactionId), \(t.customer), \(t.productId),
@@ -35,8 +35,8 @@ struct TransactionRepository: TransactionStore {
     func facts(appId: UUID, transactionId: String) async throws -> TransactionFacts? {
         try await scope.all(
             """
-            SELECT t.product_type, t.original_transaction_id, t.environment, coalesce(t.customer, l.customer) FROM \(unescaped: s).transactions t
-            LEFT JOIN \(unescaped: s).account_links l
+            SELECT t.product_type, t.original_transaction_id, t.environment, coalesce(t.customer, l.customer) FROM \(unescaped: schema).transactions t
+            LEFT JOIN \(unescaped: schema).account_links l
               ON l.app_id = t.app_id AND l.kind = 'originalTransactionId' AND l.value = t.original_transaction_id
             WHERE t.app_id = \(appId) AND t.transaction_id = \(transactionId) LIMIT 1
             """
@@ -50,7 +50,7 @@ struct TransactionRepository: TransactionStore {
     func setOrder(appId: UUID, orderId: String, transactionIds: [String]) async throws {
         try await scope.run(
             """
-            UPDATE \(unescaped: s).transactions SET order_id = \(orderId)
+            UPDATE \(unescaped: schema).transactions SET order_id = \(orderId)
             WHERE app_id = \(appId) AND transaction_id = ANY(\(transactionIds)) AND order_id IS DISTINCT FROM \(orderId)
             """)
     }
@@ -58,8 +58,8 @@ struct TransactionRepository: TransactionStore {
     func customer(orderId: String, appId: UUID?) async throws -> UUID? {
         try await scope.all(
             """
-            SELECT coalesce(t.customer, l.customer) FROM \(unescaped: s).transactions t
-            LEFT JOIN \(unescaped: s).account_links l
+            SELECT coalesce(t.customer, l.customer) FROM \(unescaped: schema).transactions t
+            LEFT JOIN \(unescaped: schema).account_links l
               ON l.app_id = t.app_id AND l.kind = 'originalTransactionId' AND l.value = t.original_transaction_id
             WHERE t.order_id = \(orderId) AND (\(appId)::uuid IS NULL OR t.app_id = \(appId)) AND coalesce(t.customer, l.customer) IS NOT NULL
             ORDER BY t.purchase_date LIMIT 1
@@ -77,11 +77,11 @@ struct TransactionRepository: TransactionStore {
     func oneTimePurchases(customer: UUID) async throws -> [OneTimePurchase] {
         try await scope.all(
             """
-            SELECT \(unescaped: Self.oneTimeColumns.selected) FROM \(unescaped: s).transactions t
+            SELECT \(unescaped: Self.oneTimeColumns.selected) FROM \(unescaped: schema).transactions t
             WHERE t.customer = \(customer) AND t.product_type <> 'Auto-Renewable Subscription'
             UNION
-            SELECT \(unescaped: Self.oneTimeColumns.selected) FROM \(unescaped: s).account_links l
-            JOIN \(unescaped: s).transactions t ON t.app_id = l.app_id AND t.original_transaction_id = l.value
+            SELECT \(unescaped: Self.oneTimeColumns.selected) FROM \(unescaped: schema).account_links l
+            JOIN \(unescaped: schema).transactions t ON t.app_id = l.app_id AND t.original_transaction_id = l.value
             WHERE l.customer = \(customer) AND l.kind = 'originalTransactionId' AND t.product_type <> 'Auto-Renewable Subscription'
             ORDER BY purchase_date
             """

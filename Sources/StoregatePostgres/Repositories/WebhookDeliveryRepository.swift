@@ -5,7 +5,7 @@ import Storegate
 /// Deliveries of the tenant's events to its endpoints, and their attempts (tenant migration 12).
 struct WebhookDeliveryRepository: WebhookDeliveryStore {
     let scope: TenantScope
-    var s: String { scope.sql }
+    var schema: String { scope.sql }
 
     /// Two statements in the unit's transaction: the endpoint's row is locked (`NO KEY UPDATE`, which
     /// events being appended do not wait for), so claims for one endpoint take turns and each sees the
@@ -20,14 +20,14 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
         return try await scope.all(
             """
             WITH due AS (
-                SELECT id FROM \(unescaped: s).webhook_deliveries
+                SELECT id FROM \(unescaped: schema).webhook_deliveries
                 WHERE endpoint_id = \(endpointId) AND status = 'pending' AND next_attempt_at <= now()
                 ORDER BY next_attempt_at, event_sequence
-                LIMIT greatest(0, \(limit) - (SELECT count(*) FROM \(unescaped: s).webhook_deliveries
+                LIMIT greatest(0, \(limit) - (SELECT count(*) FROM \(unescaped: schema).webhook_deliveries
                                               WHERE endpoint_id = \(endpointId) AND status = 'pending' AND leased_until > now()))
                 FOR UPDATE SKIP LOCKED
             )
-            UPDATE \(unescaped: s).webhook_deliveries d
+            UPDATE \(unescaped: schema).webhook_deliveries d
             SET leased_until = now() + make_interval(secs => \(seconds)), next_attempt_at = now() + make_interval(secs => \(seconds))
             FROM due WHERE d.id = due.id
             RETURNING d.id, d.event_sequence, d.attempts, d.retry_from
@@ -54,11 +54,11 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
                                      \(results.map { $0.outcome == .pending ? Date(timeIntervalSince1970: 0) : $0.attempt.attemptedAt })::timestamptz[])
                     AS r(id, number, attempted_at, status_code, latency_ms, error, outcome, next, finished)
             ), attempt AS (
-                INSERT INTO \(unescaped: s).webhook_attempts (delivery_id, number, attempted_at, status_code, latency_ms, error)
+                INSERT INTO \(unescaped: schema).webhook_attempts (delivery_id, number, attempted_at, status_code, latency_ms, error)
                 SELECT id, number, attempted_at, nullif(status_code, '')::int, latency_ms, nullif(error, '') FROM r
                 ON CONFLICT DO NOTHING
             )
-            UPDATE \(unescaped: s).webhook_deliveries d
+            UPDATE \(unescaped: schema).webhook_deliveries d
             SET attempts = greatest(d.attempts, r.number), status = r.outcome, leased_until = NULL, next_attempt_at = r.next,
                 finished_at = nullif(r.finished, 'epoch'::timestamptz)
             FROM r WHERE d.id = r.id
@@ -85,7 +85,7 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
     func settle(_ job: Job, endpointId: UUID) async throws {
         let next =
             try await scope.first(
-                "SELECT min(next_attempt_at) FROM \(unescaped: s).webhook_deliveries WHERE endpoint_id = \(endpointId) AND status = 'pending'",
+                "SELECT min(next_attempt_at) FROM \(unescaped: schema).webhook_deliveries WHERE endpoint_id = \(endpointId) AND status = 'pending'",
                 as: Date?.self) ?? nil
         if let next {
             try await scope.run(
@@ -101,10 +101,10 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
             SELECT d.id, d.endpoint_id, d.event_sequence, e.id, e.type, d.status, d.next_attempt_at, d.created_at, d.finished_at,
                    coalesce((SELECT json_agg(json_build_object('n', a.number, 'at', a.attempted_at, 'code', a.status_code, 'ms', a.latency_ms, 'error', a.error)
                                       ORDER BY a.number)::text
-                             FROM \(unescaped: s).webhook_attempts a WHERE a.delivery_id = d.id), '[]')
-            FROM \(unescaped: s).webhook_deliveries d JOIN \(unescaped: s).events e ON e.sequence = d.event_sequence
+                             FROM \(unescaped: schema).webhook_attempts a WHERE a.delivery_id = d.id), '[]')
+            FROM \(unescaped: schema).webhook_deliveries d JOIN \(unescaped: schema).events e ON e.sequence = d.event_sequence
             WHERE (\(endpointId)::uuid IS NULL OR d.endpoint_id = \(endpointId)) AND (\(status?.rawValue)::text IS NULL OR d.status = \(status?.rawValue))
-              AND (\(before)::uuid IS NULL OR (d.created_at, d.id) < (SELECT created_at, id FROM \(unescaped: s).webhook_deliveries WHERE id = \(before)))
+              AND (\(before)::uuid IS NULL OR (d.created_at, d.id) < (SELECT created_at, id FROM \(unescaped: schema).webhook_deliveries WHERE id = \(before)))
             ORDER BY d.created_at DESC, d.id DESC LIMIT \(limit)
             """
         ) { row in
@@ -145,7 +145,7 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
     func redeliver(id: UUID) async throws -> (endpointId: UUID, found: Bool) {
         let endpoint = try await scope.first(
             """
-            UPDATE \(unescaped: s).webhook_deliveries
+            UPDATE \(unescaped: schema).webhook_deliveries
             SET status = 'pending', next_attempt_at = now(), retry_from = now(), leased_until = NULL, finished_at = NULL
             WHERE id = \(id) RETURNING endpoint_id
             """, as: UUID.self)
@@ -155,9 +155,9 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
     func redeliverFailed(endpointId: UUID?, since: Date) async throws -> (endpointIds: [UUID], count: Int) {
         let touched = try await scope.column(
             """
-            UPDATE \(unescaped: s).webhook_deliveries d
+            UPDATE \(unescaped: schema).webhook_deliveries d
             SET status = 'pending', next_attempt_at = now(), retry_from = now(), leased_until = NULL, finished_at = NULL
-            FROM \(unescaped: s).events e
+            FROM \(unescaped: schema).events e
             WHERE e.sequence = d.event_sequence AND d.status = 'failed' AND e.created_at >= \(since)
               AND (\(endpointId)::uuid IS NULL OR d.endpoint_id = \(endpointId))
             RETURNING d.endpoint_id
