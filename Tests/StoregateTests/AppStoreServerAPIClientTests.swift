@@ -360,7 +360,7 @@ import Testing
                 var request = HTTPClientRequest(url: sim.baseURL + "/inApps/v1/notifications/test")
                 request.method = .POST
                 request.headers.add(name: "Authorization", value: "Bearer " + token)
-                return try await HTTPClient.shared.execute(request, timeout: .seconds(10)).status.code
+                return try await HTTPClient.shared.execute(request, timeout: .seconds(30)).status.code
             }
             let accepted = try await status(try token(expiresIn: 300))
             #expect(accepted == 200)

@@ -83,7 +83,7 @@ import Testing
 
             let second = try serve([])
             defer { second.signal(SIGKILL) }
-            try await eventually("another process applied every notification", timeout: .seconds(10)) {
+            try await eventually("another process applied every notification", timeout: .seconds(30)) {
                 try await Self.unprocessed(services, schema) == 0
             }
         }

@@ -41,7 +41,7 @@ import Testing
                         request.method = .POST
                         request.headers.add(name: "Content-Type", value: "application/json")
                         request.body = .bytes(ByteBuffer(string: body))
-                        return Int(try await HTTPClient.shared.execute(request, timeout: .seconds(10)).status.code)
+                        return Int(try await HTTPClient.shared.execute(request, timeout: .seconds(30)).status.code)
                     }
                     #expect(try await post(#"{"signedPayload":"\#(signed)"}"#) == 200, "a redelivery is acknowledged")
                     #expect(try await stored().count == 1, "and not stored twice")

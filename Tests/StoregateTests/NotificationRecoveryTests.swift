@@ -48,7 +48,7 @@ import Testing
                 var request = HTTPClientRequest(url: s.webhookURL)
                 request.method = .POST
                 request.body = .bytes(ByteBuffer(string: #"{"signedPayload":"\#(signed)"}"#))
-                #expect(try await HTTPClient.shared.execute(request, timeout: .seconds(10)).status == .ok)
+                #expect(try await HTTPClient.shared.execute(request, timeout: .seconds(30)).status == .ok)
             }
             #expect(try await s.processedCount() == 2)
             let notifications = try await s.services.notifications.list(tenant: s.tenant.tenant, appId: nil, limit: 10)

@@ -122,7 +122,7 @@ import Testing
             var request = HTTPClientRequest(url: s.webhookURL)
             request.method = .POST
             request.body = .bytes(ByteBuffer(string: #"{"signedPayload":"\#(try s.simulator.ca.sign(forged))"}"#))
-            #expect(try await HTTPClient.shared.execute(request, timeout: .seconds(10)).status == .ok, "the envelope verifies, so Apple gets its 200")
+            #expect(try await HTTPClient.shared.execute(request, timeout: .seconds(30)).status == .ok, "the envelope verifies, so Apple gets its 200")
             try await s.processed(3)
             let last = try #require(try await Self.processing(s).last)
             #expect(last.type == "RESCIND_CONSENT")

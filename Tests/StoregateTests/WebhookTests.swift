@@ -398,7 +398,7 @@ import Testing
                 // The second process counted the delivery in its metrics.
                 let client = HTTPClient(eventLoopGroupProvider: .singleton)
                 defer { _ = client.shutdown() }
-                let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(5))
+                let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(30))
                 let metrics = String(buffer: try await response.body.collect(upTo: 1 << 20))
                 #expect(metrics.contains(#"storegate_webhook_deliveries_total{outcome="delivered"} 1"#), "\(metrics)")
                 #expect(metrics.contains("storegate_webhook_event_age_seconds"))
