@@ -74,9 +74,16 @@ public struct PostgresPersistence: Persistence {
             return try await Deadline.run(checkout: min(deadlines.checkout, total), total: total) { held in
                 func unit(_ conn: PostgresConnection) async throws -> T {
                     try held.hold(conn)
-                    return try await HeldConnection.$current.withValue(held) {
-                        guard access != .read else { return try await body(conn) }
-                        return try await conn.transaction(logger: logger, closedUnderIt: { held.isClosed }) { try await body(conn) }
+                    do {
+                        return try await HeldConnection.$current.withValue(held) {
+                            guard access != .read else { return try await body(conn) }
+                            return try await conn.transaction(logger: logger, closedUnderIt: { held.isClosed }) { try await body(conn) }
+                        }
+                    } catch {
+                        // A connection this unit closed (its deadline, a cancellation, a failure that spoils it) goes
+                        // back to the pool closed, not closing: told of the close, the pool leases it to no one else.
+                        if held.isClosed { try? await conn.closeFuture.get() }
+                        throw error
                     }
                 }
                 func lease() async throws -> T {
