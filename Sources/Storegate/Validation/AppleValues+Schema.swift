@@ -1,22 +1,14 @@
 import AppStoreServer
 import Contract
 
-// The domain's and Apple's enumerations as the API shows them: their cases (or the values this build
+// Apple's enumerations as the API shows them: their cases (or the values this build
 // knows of Apple's open sets) are their JSON Schema `enum`, and any other value is refused.
 
-extension AccountLink.Kind: JSONSchemaType, Encodable {}
-extension Event.Kind: JSONSchemaType {}
-extension Tenant.Status: JSONSchemaType {}
-extension AppKey.Kind: JSONSchemaType, Encodable {}
-extension ConsumptionAPI: JSONSchemaType {}
-extension RefundRequest.Status: JSONSchemaType, Codable {}
 extension DeliveryStatus: JSONSchemaType {}
 extension RefundPreference: JSONSchemaType {}
 extension ProductType: KnownValues, JSONSchemaType {}
 extension InAppOwnershipType: KnownValues, JSONSchemaType {}
 extension Order: KnownValues, JSONSchemaType {}
-extension RevokeInstruction.Action: JSONSchemaType, Encodable {}
-extension SubscriptionState.StatusName: JSONSchemaType, Encodable {}
 
 extension KnownValues where Self: JSONSchemaType, RawValue == String {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue {

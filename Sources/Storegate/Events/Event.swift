@@ -1,4 +1,5 @@
 import AppStoreServer
+import Contract
 import Foundation
 
 /// Something that happened to a tenant's data, written in the same transaction as the change itself
@@ -188,3 +189,6 @@ public enum PrefixedID {
             ))
     }
 }
+
+/// The API shows its cases as the JSON Schema `enum`; any other value is refused.
+extension Event.Kind: JSONSchemaType {}

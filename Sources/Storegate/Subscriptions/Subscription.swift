@@ -1,4 +1,5 @@
 import AppStoreServer
+import Contract
 import Foundation
 
 /// One auto-renewable subscription (by `originalTransactionId`) as Storegate last learned it from Apple.
@@ -181,3 +182,6 @@ public struct SubscriptionChange: Sendable, Equatable {
         self.current = current
     }
 }
+
+/// The API shows its cases as the JSON Schema `enum`; any other value is refused.
+extension SubscriptionState.StatusName: JSONSchemaType, Encodable {}

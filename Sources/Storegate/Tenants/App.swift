@@ -1,4 +1,5 @@
 import AppStoreServer
+import Contract
 import Foundation
 
 /// An app of a tenant, known by its bundle ID, in the App Store environments it uses.
@@ -90,3 +91,6 @@ public struct Webhook: Sendable, Equatable {
         self.environment = environment
     }
 }
+
+/// The API shows its cases as the JSON Schema `enum`; any other value is refused.
+extension AppKey.Kind: JSONSchemaType, Encodable {}

@@ -1,0 +1,31 @@
+import AppStoreServer
+import Foundation
+import KeyVault
+
+public protocol TransactionStore: Sendable {
+    /// Stores a transaction; an older signed version never replaces a newer one. Returns whether it was
+    /// new.
+    @discardableResult func upsert(_ transaction: StoredTransaction) async throws -> Bool
+    func facts(appId: UUID, transactionId: String) async throws -> TransactionFacts?
+    /// A customer's purchases other than auto-renewable subscriptions.
+    func oneTimePurchases(customer: UUID) async throws -> [OneTimePurchase]
+    /// Notes the order ID (from Apple's Look Up Order ID) on these stored transactions of the app.
+    func setOrder(appId: UUID, orderId: String, transactionIds: [String]) async throws
+    /// The customer of an order's transactions (stored with them, or linked by their
+    /// `originalTransactionId`); of one app when given.
+    func customer(orderId: String, appId: UUID?) async throws -> UUID?
+}
+public protocol AppTransactionStore: Sendable {
+    /// Stores the app transaction as last signed; a rescinded consent is kept once recorded.
+    func upsert(_ appTransaction: StoredAppTransaction) async throws
+    /// The app transaction with its linked customer, newest environment first.
+    func find(appId: UUID, appTransactionId: String) async throws -> StoredAppTransaction?
+    /// The app transactions linked to a customer.
+    func list(customer: UUID) async throws -> [StoredAppTransaction]
+}
+public protocol ExternalPurchaseTokenStore: Sendable {
+    /// Records a token once per app and ID; returns whether it was new.
+    @discardableResult func record(_ token: ExternalPurchaseTokenRecord) async throws -> Bool
+    /// Tokens, newest first.
+    func list(appId: UUID?, limit: Int) async throws -> [ExternalPurchaseTokenRecord]
+}
