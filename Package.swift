@@ -131,6 +131,7 @@ let package = Package(
             name: "StoregateServer",
             dependencies: [
                 "Storegate", "StoregateConsole", "JSONRPC", "AppStoreServer",
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -1,9 +1,12 @@
 import Hummingbird
+import HummingbirdAuth
+import Storegate
 
-/// The per-request context: Hummingbird's core storage. The RPC controller authenticates each request
-/// itself (see `RPCController`), so nothing else is carried.
-public struct StoregateRequestContext: RequestContext {
+/// The per-request context. On `/rpc` the `APIKeyAuthenticator` puts the caller (the tenant and the API
+/// key it called with) in `identity` before the controller runs; other routes leave it empty.
+public struct StoregateRequestContext: AuthRequestContext {
     public var coreContext: CoreRequestContextStorage
+    public var identity: Caller?
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
