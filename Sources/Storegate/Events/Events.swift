@@ -111,15 +111,9 @@ enum Events {
     }
 
     /// `refund.granted`, `refund.declined` or `refund.reversed`, with what `refunds.outcomes` says to revoke;
-    /// nil for Family Sharing's `REVOKE`, which is no refund.
+    /// nil for Family Sharing's `REVOKE`, which is no refund (`NotificationAction`).
     static func refund(_ o: RefundOutcome) throws -> NewEvent? {
-        let type: Event.Kind
-        switch o.outcome {
-        case .refund: type = .refundGranted
-        case .refundDeclined: type = .refundDeclined
-        case .refundReversed: type = .refundReversed
-        default: return nil
-        }
+        guard case .refundOutcome(let type?) = NotificationAction(o.outcome) else { return nil }
         return try NewEvent(
             type, appId: o.appId, environment: o.environment, customer: o.customer,
             data: Refund(

@@ -30,7 +30,7 @@ extension NotificationProcessor {
         if let appData = notification.appData {
             let field = "appData.signedAppTransactionInfo"
             guard let signed = appData.signedAppTransactionInfo else { throw StoregateError.invalid(field: field, reason: "is missing") }
-            let rescinded = stored.notificationType == .rescindConsent ? stored.signedDate ?? Date() : nil
+            let rescinded = NotificationAction(stored.notificationType) == .consentRescinded ? stored.signedDate ?? Date() : nil
             return .appTransaction(
                 try await verification.appTransaction(signed, app: app, environment: stored.environment, field: field, consentRescindedAt: rescinded))
         }

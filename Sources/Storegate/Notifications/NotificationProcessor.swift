@@ -112,8 +112,8 @@ public struct NotificationProcessor: Sendable {
         let (customer, purchaseEvents) = try await purchase.store(app: app, status: notification.data?.status, in: unit)
         var events = purchaseEvents
         let transaction = purchase.transaction
-        switch stored.notificationType {
-        case .refund, .refundDeclined, .refundReversed, .revoke:
+        switch NotificationAction(stored.notificationType) {
+        case .refundOutcome:
             let outcome = RefundOutcome(
                 purchase, appId: app.id, outcome: stored.notificationType, source: .notification, notificationUUID: stored.notificationUUID,
                 customer: customer, signedDate: stored.signedDate)
@@ -131,7 +131,7 @@ public struct NotificationProcessor: Sendable {
                 let due = hasFacts ? Date() : RefundService.policyTime(deadline: request.deadline, policy: policy)
                 try await unit.enqueue(.sendConsumption, ref: request.id.uuidString, due: due)
             }
-        default:
+        case .store, .consentRescinded, .nothing:
             break
         }
         return events
