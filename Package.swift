@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.0"),
+        // Tests only: `assertMacro`, the expansion tests of JSONRPCMacros.
+        .package(url: "https://github.com/pointfreeco/swift-macro-testing.git", from: "0.7.0"),
     ],
     targets: [
         // The contract's declarations, which the domain may use: `@RPCParams`, `@RPCObject`, `@Field`, rules,
@@ -205,6 +207,15 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The macros' expansions and diagnostics, source in and source out; no PostgreSQL, seconds.
+        .testTarget(
+            name: "JSONRPCMacrosTests",
+            dependencies: [
+                "JSONRPCMacros",
+                .product(name: "MacroTesting", package: "swift-macro-testing"),
             ],
             swiftSettings: swiftSettings
         ),
