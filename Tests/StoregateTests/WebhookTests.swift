@@ -318,6 +318,42 @@ import Testing
         }
     }
 
+    /// The deliveries the SQL writes as events are appended are exactly those `WebhookEndpoint.receives`
+    /// says, for every combination of type, app and environment filters and events.
+    @Test func theDeliveriesWrittenWithEventsAreThoseTheEndpointFilterSays() async throws {
+        try await TestDatabase.with(webhooks: WebhookSettings()) { services, _ in
+            let made = try await Fixtures.tenant(services, slug: "filters", bundleId: "com.example.filters", environments: ["Sandbox", "Production"])
+            let tenant = made.tenant.tenant
+            let webhooks = services.webhooks.allowingPrivateURLs()
+            var endpoints: [WebhookEndpoint] = []
+            for types in [[], ["account.linked"], ["purchase.created", "refund.granted"]] {
+                for bundleId in [nil, "com.example.filters"] {
+                    for environment in [nil, "Sandbox", "Production"] {
+                        let spec = WebhookEndpointSpec(url: "http://127.0.0.1:9/hook", eventTypes: types, bundleId: bundleId, environment: environment)
+                        let made = try await webhooks.create(tenant: tenant, spec, actor: Actor("test"))
+                        endpoints.append(try await webhooks.get(tenant: tenant, id: made.id))
+                    }
+                }
+            }
+            var events: [NewEvent] = []
+            for type in [Event.Kind.accountLinked, .purchaseCreated] {
+                for appId in [made.appId, nil] {
+                    for environment in [AppStoreEnvironment.sandbox, .production, nil] {
+                        events.append(try NewEvent(type, appId: appId, environment: environment, customer: nil, data: ["n": events.count]))
+                    }
+                }
+            }
+            try await services.persistence.inTenant(tenant) { try await $0.events.append(events) }
+            for endpoint in endpoints {
+                let delivered = try await services.persistence.inTenant(tenant, .read) {
+                    try await $0.webhookDeliveries.list(endpointId: endpoint.id, status: nil, before: nil, limit: 100)
+                }
+                let expected = events.filter { endpoint.receives($0.type, appId: $0.appId, environment: $0.environment) }.map(\.id)
+                #expect(Set(delivered.map(\.eventId)) == Set(expected), "\(endpoint.eventTypes) \(String(describing: endpoint.appId)) \(String(describing: endpoint.environment))")
+            }
+        }
+    }
+
     /// A delivery that fails for its whole retry window is dead-lettered and its endpoint marked failing;
     /// `webhooks.redeliver` with `since` sends it again, and its success marks the endpoint healthy.
     @Test func aDeliveryFailingForItsWholeWindowIsDeadLetteredThenRedelivered() async throws {

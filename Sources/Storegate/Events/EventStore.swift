@@ -6,6 +6,7 @@ public protocol EventStore: Sendable {
     /// Appends events to the tenant's outbox, numbered after the last in one statement. The numbering
     /// row stays locked until the unit commits, so each tenant's events are numbered without gaps and in
     /// commit order: append last in a unit of work, to hold that lock briefly.
+    /// Each event's deliveries are written with it, one per endpoint that `WebhookEndpoint.receives` it.
     func append(_ events: [NewEvent]) async throws
     /// The events after `sequence`, oldest first; of `types` only, when given; of one customer, when given.
     func list(after sequence: Int64, types: [Event.Kind], customer: UUID?, limit: Int) async throws -> [Event]

@@ -3,7 +3,6 @@ import Foundation
 import KeyVault
 
 /// A URL of the tenant's to which its events are sent, signed per the Standard Webhooks specification.
-/// (Not to be confused with `Webhook`, the URL token at which Apple sends notifications to Storegate.)
 public struct WebhookEndpoint: Sendable, Equatable {
     public let id: UUID
     public let tenantId: UUID
@@ -36,6 +35,15 @@ public struct WebhookEndpoint: Sendable, Equatable {
 
     /// Shown as `we_` and 26 base32 characters.
     public var displayId: String { PrefixedID.encode("we_", id) }
+
+    /// Whether an event is delivered here: one of its types (any when it names none), of its app (any app's
+    /// when it names none; an event of no app only then), in its environment (likewise). The SQL that
+    /// writes an event's deliveries as the event is appended (`EventStore.append`) applies this rule;
+    /// `WebhookTests.theDeliveriesWrittenWithEventsAreThoseTheEndpointFilterSays` holds it to it.
+    public func receives(_ type: Event.Kind, appId: UUID?, environment: AppStoreEnvironment?) -> Bool {
+        (eventTypes.isEmpty || eventTypes.contains(type)) && (self.appId == nil || self.appId == appId)
+            && (self.environment == nil || self.environment == environment)
+    }
 }
 
 /// A signing secret of an endpoint, sealed at rest. After a rotation the previous one keeps signing
