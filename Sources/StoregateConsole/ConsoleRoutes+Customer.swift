@@ -8,6 +8,12 @@ import Storegate
 extension ConsoleRoutes {
     static var timelinePage: Int { 50 }
 
+    @Sendable func customerPage(_ request: Request, context: Context) async throws -> Response {
+        let query = Form(query: request)
+        return try await customer(
+            query["id"] ?? "", context.requireIdentity(), flash: query["done"].flatMap(Done.init)?.sentence, timeline: Self.position(query))
+    }
+
     func customer(
         _ customerId: String, _ session: ConsoleSession, flash: String? = nil, error: FailureMessage? = nil, status: HTTPResponse.Status = .ok,
         timeline position: EventService.TimelinePosition = .latest
@@ -97,35 +103,76 @@ extension ConsoleRoutes {
 
     // MARK: Actions
 
-    func extend(_ session: ConsoleSession, _ form: Form) async throws -> String {
+    /// The actions on a customer's page, posted to `/console/customer/…` behind `CustomerActionMiddleware`
+    /// (a role that may act; a refusal shown on the customer's page). Each answers with the customer's page
+    /// again, saying what it did.
+    func addActions(to actions: RouterGroup<Context>) {
+        actions
+            .post("extend", use: extend)
+            .post("grant", use: grant)
+            .post("revoke-grant", use: revokeGrant)
+            .post("sync", use: sync)
+            .post("consumption", use: answerConsumption)
+    }
+
+    /// What an action did: `done=` in the customer page's URL, said at its top.
+    enum Done: String {
+        case extended, granted, revoked, synced, answered
+
+        var sentence: String {
+            switch self {
+            case .extended: "The renewal date was extended."
+            case .granted: "The grant was made."
+            case .revoked: "The grant was revoked."
+            case .synced: "The customer's purchases were read again from Apple."
+            case .answered: "The consumption information was sent to Apple."
+            }
+        }
+    }
+
+    func done(_ done: Done, customerId: String?) -> Response {
+        Pages.redirect("/console/customer?id=\(Self.query(customerId ?? ""))&done=\(done.rawValue)")
+    }
+
+    @Sendable func extend(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
+        let form = try await Form(request)
         _ = try await services.subscriptions.extendRenewalDate(
             tenant: session.tenant, bundleId: form["bundleId"] ?? "", originalTransactionId: form["originalTransactionId"] ?? "",
             extendByDays: try Self.number(form, "days"), extendReasonCode: try Self.number(form, "reasonCode"), requestIdentifier: nil,
             actor: session.user.actor)
-        return "extended"
+        return done(.extended, customerId: form["customerId"])
     }
 
-    func grant(_ session: ConsoleSession, _ form: Form) async throws -> String {
+    @Sendable func grant(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
+        let form = try await Form(request)
         _ = try await services.subscriptions.grant(
             tenant: session.tenant, customerId: form["customerId"] ?? "", bundleId: form["bundleId"], productId: form["productId"],
             entitlement: form["entitlement"], days: try Self.number(form, "days"), expiresDate: nil, reason: form["reason"] ?? "",
             actor: session.user.actor)
-        return "granted"
+        return done(.granted, customerId: form["customerId"])
     }
 
-    func revokeGrant(_ session: ConsoleSession, _ form: Form) async throws -> String {
+    @Sendable func revokeGrant(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
+        let form = try await Form(request)
         _ = try await services.subscriptions.revokeGrant(
             tenant: session.tenant, customerId: form["customerId"] ?? "", grantId: form["grantId"] ?? "", reason: "revoked in the console",
             actor: session.user.actor)
-        return "revoked"
+        return done(.revoked, customerId: form["customerId"])
     }
 
-    func sync(_ session: ConsoleSession, _ form: Form) async throws -> String {
+    @Sendable func sync(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
+        let form = try await Form(request)
         _ = try await services.transactions.sync(tenant: session.tenant, customerId: form["customerId"] ?? "", actor: session.user.actor)
-        return "synced"
+        return done(.synced, customerId: form["customerId"])
     }
 
-    func answerConsumption(_ session: ConsoleSession, _ form: Form) async throws -> String {
+    @Sendable func answerConsumption(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
+        let form = try await Form(request)
         let percent: Int? = try form["consumedPercent"].map { _ in try Self.number(form, "consumedPercent") }
         if let percent, !(0...100).contains(percent) { throw StoregateError.invalid(field: "consumedPercent", reason: "must be 0 to 100") }
         let facts = ConsumptionFacts(
@@ -134,7 +181,7 @@ extension ConsoleRoutes {
             refundPreference: form["refundPreference"].map(RefundPreference.init(rawValue:)))
         _ = try await services.refunds.reportConsumption(
             tenant: session.tenant, bundleId: form["bundleId"] ?? "", transactionId: form["transactionId"] ?? "", facts: facts, actor: session.user.actor)
-        return "answered"
+        return done(.answered, customerId: form["customerId"])
     }
 
     /// A whole number from the form, or a refusal naming the field.

@@ -5,7 +5,8 @@ import Storegate
 
 /// The tenant's overview, the search box's answer, and the tenant's people.
 extension ConsoleRoutes {
-    func overview(_ session: ConsoleSession) async throws -> Response {
+    @Sendable func overview(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
         let tenant = session.tenant
         async let overview = services.overview(tenant: tenant)
         async let apps = services.apps.list(tenant: tenant)
@@ -69,7 +70,8 @@ extension ConsoleRoutes {
         return pages.page("overview", model, frame: Pages.Frame(title: "Overview", session: session))
     }
 
-    func search(_ request: Request, _ session: ConsoleSession) async throws -> Response {
+    @Sendable func search(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
         let query = Form(query: request)["q"] ?? ""
         var frame = Pages.Frame(title: "Find a customer", session: session)
         frame.query = query
@@ -104,7 +106,8 @@ extension ConsoleRoutes {
         return nil
     }
 
-    func people(_ session: ConsoleSession) async throws -> Response {
+    @Sendable func people(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
         guard session.user.role.mayManagePeople else {
             return pages.message("Not allowed", "Only admins see the tenant's people.", session: session, status: .forbidden)
         }
