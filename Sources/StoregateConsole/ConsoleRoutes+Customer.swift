@@ -8,10 +8,25 @@ import Storegate
 extension ConsoleRoutes {
     static var timelinePage: Int { 50 }
 
+    struct CustomerQuery: Decodable {
+        @Trimmed var id: String?
+        /// What an action did (`Done`), said at the top of the page.
+        @Trimmed var done: String?
+        /// Where the timeline starts: `before` or `after` a sequence number (from the page's links), else the
+        /// newest events.
+        @Trimmed var before: String?
+        @Trimmed var after: String?
+
+        var position: EventService.TimelinePosition {
+            if let before = before.flatMap({ Int64($0) }) { return .before(before) }
+            if let after = after.flatMap({ Int64($0) }) { return .after(after) }
+            return .latest
+        }
+    }
+
     @Sendable func customerPage(_ request: Request, context: Context) async throws -> Response {
-        let query = Form(query: request)
-        return try await customer(
-            query["id"] ?? "", context.requireIdentity(), flash: query["done"].flatMap(Done.init)?.sentence, timeline: Self.position(query))
+        let query = try request.uri.decodeQuery(as: CustomerQuery.self, context: context)
+        return try await customer(query.id ?? "", context.requireIdentity(), flash: query.done.flatMap(Done.init)?.sentence, timeline: query.position)
     }
 
     func customer(
@@ -93,14 +108,6 @@ extension ConsoleRoutes {
         return pages.page("customer", model, frame: frame, status: status)
     }
 
-    /// Where the timeline starts: `before` or `after` a sequence number (from the page's links), else the
-    /// newest events.
-    static func position(_ query: Form) -> EventService.TimelinePosition {
-        if let before = query["before"].flatMap({ Int64($0) }) { return .before(before) }
-        if let after = query["after"].flatMap({ Int64($0) }) { return .after(after) }
-        return .latest
-    }
-
     // MARK: Actions
 
     /// The actions on a customer's page, posted to `/console/customer/…` behind `CustomerActionMiddleware`
@@ -134,60 +141,89 @@ extension ConsoleRoutes {
         Pages.redirect("/console/customer?id=\(Self.query(customerId ?? ""))&done=\(done.rawValue)")
     }
 
+    struct ExtendForm: Decodable {
+        @Trimmed var customerId: String?
+        @Trimmed var bundleId: String?
+        @Trimmed var originalTransactionId: String?
+        var days: WholeNumber
+        var reasonCode: WholeNumber
+    }
+
     @Sendable func extend(_ request: Request, context: Context) async throws -> Response {
         let session = try context.requireIdentity()
-        let form = try await Form(request)
+        let form = try await request.decode(as: ExtendForm.self, context: context)
         _ = try await services.subscriptions.extendRenewalDate(
-            tenant: session.tenant, bundleId: form["bundleId"] ?? "", originalTransactionId: form["originalTransactionId"] ?? "",
-            extendByDays: try Self.number(form, "days"), extendReasonCode: try Self.number(form, "reasonCode"), requestIdentifier: nil,
-            actor: session.user.actor)
-        return done(.extended, customerId: form["customerId"])
+            tenant: session.tenant, bundleId: form.bundleId ?? "", originalTransactionId: form.originalTransactionId ?? "",
+            extendByDays: try form.days.value, extendReasonCode: try form.reasonCode.value, requestIdentifier: nil, actor: session.user.actor)
+        return done(.extended, customerId: form.customerId)
+    }
+
+    struct GrantForm: Decodable {
+        @Trimmed var customerId: String?
+        @Trimmed var bundleId: String?
+        @Trimmed var productId: String?
+        @Trimmed var entitlement: String?
+        var days: WholeNumber
+        @Trimmed var reason: String?
     }
 
     @Sendable func grant(_ request: Request, context: Context) async throws -> Response {
         let session = try context.requireIdentity()
-        let form = try await Form(request)
+        let form = try await request.decode(as: GrantForm.self, context: context)
         _ = try await services.subscriptions.grant(
-            tenant: session.tenant, customerId: form["customerId"] ?? "", bundleId: form["bundleId"], productId: form["productId"],
-            entitlement: form["entitlement"], days: try Self.number(form, "days"), expiresDate: nil, reason: form["reason"] ?? "",
-            actor: session.user.actor)
-        return done(.granted, customerId: form["customerId"])
+            tenant: session.tenant, customerId: form.customerId ?? "", bundleId: form.bundleId, productId: form.productId,
+            entitlement: form.entitlement, days: try form.days.value, expiresDate: nil, reason: form.reason ?? "", actor: session.user.actor)
+        return done(.granted, customerId: form.customerId)
+    }
+
+    struct RevokeGrantForm: Decodable {
+        @Trimmed var customerId: String?
+        @Trimmed var grantId: String?
     }
 
     @Sendable func revokeGrant(_ request: Request, context: Context) async throws -> Response {
         let session = try context.requireIdentity()
-        let form = try await Form(request)
+        let form = try await request.decode(as: RevokeGrantForm.self, context: context)
         _ = try await services.subscriptions.revokeGrant(
-            tenant: session.tenant, customerId: form["customerId"] ?? "", grantId: form["grantId"] ?? "", reason: "revoked in the console",
+            tenant: session.tenant, customerId: form.customerId ?? "", grantId: form.grantId ?? "", reason: "revoked in the console",
             actor: session.user.actor)
-        return done(.revoked, customerId: form["customerId"])
+        return done(.revoked, customerId: form.customerId)
+    }
+
+    struct SyncForm: Decodable {
+        @Trimmed var customerId: String?
     }
 
     @Sendable func sync(_ request: Request, context: Context) async throws -> Response {
         let session = try context.requireIdentity()
-        let form = try await Form(request)
-        _ = try await services.transactions.sync(tenant: session.tenant, customerId: form["customerId"] ?? "", actor: session.user.actor)
-        return done(.synced, customerId: form["customerId"])
+        let form = try await request.decode(as: SyncForm.self, context: context)
+        _ = try await services.transactions.sync(tenant: session.tenant, customerId: form.customerId ?? "", actor: session.user.actor)
+        return done(.synced, customerId: form.customerId)
+    }
+
+    struct ConsumptionForm: Decodable {
+        @Trimmed var customerId: String?
+        @Trimmed var bundleId: String?
+        @Trimmed var transactionId: String?
+        /// Checkboxes: `true` when ticked, left out otherwise.
+        @Trimmed var customerConsented: String?
+        @Trimmed var sampleContentProvided: String?
+        @Trimmed var deliveryStatus: String?
+        var consumedPercent: WholeNumber
+        @Trimmed var refundPreference: String?
     }
 
     @Sendable func answerConsumption(_ request: Request, context: Context) async throws -> Response {
         let session = try context.requireIdentity()
-        let form = try await Form(request)
-        let percent: Int? = try form["consumedPercent"].map { _ in try Self.number(form, "consumedPercent") }
+        let form = try await request.decode(as: ConsumptionForm.self, context: context)
+        let percent = try form.consumedPercent.valueIfGiven
         if let percent, !(0...100).contains(percent) { throw StoregateError.invalid(field: "consumedPercent", reason: "must be 0 to 100") }
         let facts = ConsumptionFacts(
-            customerConsented: form.flag("customerConsented"), deliveryStatus: DeliveryStatus(rawValue: form["deliveryStatus"] ?? ""),
-            sampleContentProvided: form.flag("sampleContentProvided"), consumptionPercentage: percent.map { Int32($0 * 1000) },
-            refundPreference: form["refundPreference"].map(RefundPreference.init(rawValue:)))
+            customerConsented: form.customerConsented == "true", deliveryStatus: DeliveryStatus(rawValue: form.deliveryStatus ?? ""),
+            sampleContentProvided: form.sampleContentProvided == "true", consumptionPercentage: percent.map { Int32($0 * 1000) },
+            refundPreference: form.refundPreference.map(RefundPreference.init(rawValue:)))
         _ = try await services.refunds.reportConsumption(
-            tenant: session.tenant, bundleId: form["bundleId"] ?? "", transactionId: form["transactionId"] ?? "", facts: facts, actor: session.user.actor)
-        return done(.answered, customerId: form["customerId"])
-    }
-
-    /// A whole number from the form, or a refusal naming the field.
-    static func number(_ form: Form, _ field: String) throws(StoregateError) -> Int {
-        guard let text = form[field] else { throw .invalid(field: field, reason: "is required") }
-        guard let value = Int(text) else { throw .invalid(field: field, reason: "must be a whole number") }
-        return value
+            tenant: session.tenant, bundleId: form.bundleId ?? "", transactionId: form.transactionId ?? "", facts: facts, actor: session.user.actor)
+        return done(.answered, customerId: form.customerId)
     }
 }

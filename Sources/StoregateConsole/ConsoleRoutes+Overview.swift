@@ -5,6 +5,10 @@ import Storegate
 
 /// The tenant's overview, the search box's answer, and the tenant's people.
 extension ConsoleRoutes {
+    struct SearchQuery: Decodable {
+        @Trimmed var q: String?
+    }
+
     @Sendable func overview(_ request: Request, context: Context) async throws -> Response {
         let session = try context.requireIdentity()
         let tenant = session.tenant
@@ -72,7 +76,7 @@ extension ConsoleRoutes {
 
     @Sendable func search(_ request: Request, context: Context) async throws -> Response {
         let session = try context.requireIdentity()
-        let query = Form(query: request)["q"] ?? ""
+        let query = try request.uri.decodeQuery(as: SearchQuery.self, context: context).q ?? ""
         var frame = Pages.Frame(title: "Find a customer", session: session)
         frame.query = query
         do {

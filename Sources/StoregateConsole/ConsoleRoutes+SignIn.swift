@@ -5,13 +5,28 @@ import Storegate
 /// Signing in and out. The sign-in forms have no session yet: their CSRF token is a random value set in a
 /// cookie and repeated in the form, which another site can neither read nor set (`CSRFMiddleware`).
 extension ConsoleRoutes {
+    struct SignInQuery: Decodable {
+        @Trimmed var tenant: String?
+    }
+
+    struct SignInForm: Decodable {
+        @Trimmed var tenant: String?
+        @Trimmed var email: String?
+        /// As typed: a password is not trimmed.
+        var password: String?
+    }
+
+    struct LinkForm: Decodable {
+        @Trimmed var token: String?
+    }
+
     @Sendable func signInPage(_ request: Request, context: Context) throws -> Response {
-        signInForm(request, tenant: request.uri.queryParameters["tenant"].map(String.init) ?? "")
+        signInForm(request, tenant: try request.uri.decodeQuery(as: SignInQuery.self, context: context).tenant ?? "")
     }
 
     @Sendable func signIn(_ request: Request, context: Context) async throws -> Response {
-        let form = try await Form(request)
-        let (tenant, email, password) = (form["tenant"] ?? "", form["email"] ?? "", form.raw("password") ?? "")
+        let form = try await request.decode(as: SignInForm.self, context: context)
+        let (tenant, email, password) = (form.tenant ?? "", form.email ?? "", form.password ?? "")
         for (field, value) in [("Tenant", tenant), ("Email", email), ("Password", password)] where value.isEmpty {
             return signInForm(request, error: "\(field) is required.", tenant: tenant, email: email, status: .badRequest)
         }
@@ -33,8 +48,8 @@ extension ConsoleRoutes {
 
     /// The sign-in form posted without the token of its cookie.
     @Sendable func signInExpired(_ request: Request, context: Context) async throws -> Response {
-        let form = try await Form(request)
-        return signInForm(request, error: "The sign-in form expired; try again.", tenant: form["tenant"] ?? "", email: form["email"] ?? "", status: .forbidden)
+        let form = try await request.decode(as: SignInForm.self, context: context)
+        return signInForm(request, error: "The sign-in form expired; try again.", tenant: form.tenant ?? "", email: form.email ?? "", status: .forbidden)
     }
 
     @Sendable func linkPage(_ request: Request, context: Context) -> Response {
@@ -45,9 +60,9 @@ extension ConsoleRoutes {
     }
 
     @Sendable func useLink(_ request: Request, context: Context) async throws -> Response {
-        let form = try await Form(request)
+        let form = try await request.decode(as: LinkForm.self, context: context)
         do {
-            let (secret, session) = try await services.consoleUsers.redeem(link: form["token"] ?? "")
+            let (secret, session) = try await services.consoleUsers.redeem(link: form.token ?? "")
             return started(secret, session)
         } catch ConsoleSignInRefusal.refused {
             return pages.message(

@@ -12,7 +12,7 @@ import Storegate
 ///
 /// The routes run in `ConsoleRequestContext`, a child of the server's context: `SessionMiddleware` puts
 /// the person signed in there, `SignedInMiddleware` keeps everyone else out, `CSRFMiddleware` checks
-/// every posted form.
+/// every posted form; a route decodes its form, a small `Decodable` struct, with `URLEncodedFormDecoder`.
 public struct ConsoleRoutes<ParentContext: RequestContext>: Sendable {
     typealias Context = ConsoleRequestContext<ParentContext>
     let services: Services

@@ -8,6 +8,10 @@ struct CustomerActionMiddleware<ParentContext: RequestContext>: RouterMiddleware
     typealias Context = ConsoleRequestContext<ParentContext>
     let routes: ConsoleRoutes<ParentContext>
 
+    struct CustomerForm: Decodable {
+        @Trimmed var customerId: String?
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let session = try context.requireIdentity()
         guard session.user.role.mayAct else {
@@ -18,7 +22,7 @@ struct CustomerActionMiddleware<ParentContext: RequestContext>: RouterMiddleware
         do {
             return try await next(request, context)
         } catch let error as StoregateError {
-            let customerId = try await Form(request)["customerId"] ?? ""
+            let customerId = try await request.decode(as: CustomerForm.self, context: context).customerId ?? ""
             return try await routes.customer(customerId, session, error: FailureMessage(error), status: ConsoleRoutes<ParentContext>.status(error))
         }
     }
