@@ -8,6 +8,27 @@ import Storegate
 extension ConsoleRoutes {
     static var timelinePage: Int { 50 }
 
+    struct CustomerQuery: Decodable {
+        @Trimmed var id: String?
+        /// What an action did (`Done`), said at the top of the page.
+        @Trimmed var done: String?
+        /// Where the timeline starts: `before` or `after` a sequence number (from the page's links), else the
+        /// newest events.
+        @Trimmed var before: String?
+        @Trimmed var after: String?
+
+        var position: EventService.TimelinePosition {
+            if let before = before.flatMap({ Int64($0) }) { return .before(before) }
+            if let after = after.flatMap({ Int64($0) }) { return .after(after) }
+            return .latest
+        }
+    }
+
+    @Sendable func customerPage(_ request: Request, context: Context) async throws -> Response {
+        let query = try request.uri.decodeQuery(as: CustomerQuery.self, context: context)
+        return try await customer(query.id ?? "", context.requireIdentity(), flash: query.done.flatMap(Done.init)?.sentence, timeline: query.position)
+    }
+
     func customer(
         _ customerId: String, _ session: ConsoleSession, flash: String? = nil, error: FailureMessage? = nil, status: HTTPResponse.Status = .ok,
         timeline position: EventService.TimelinePosition = .latest
@@ -87,60 +108,122 @@ extension ConsoleRoutes {
         return pages.page("customer", model, frame: frame, status: status)
     }
 
-    /// Where the timeline starts: `before` or `after` a sequence number (from the page's links), else the
-    /// newest events.
-    static func position(_ query: Form) -> EventService.TimelinePosition {
-        if let before = query["before"].flatMap({ Int64($0) }) { return .before(before) }
-        if let after = query["after"].flatMap({ Int64($0) }) { return .after(after) }
-        return .latest
-    }
-
     // MARK: Actions
 
-    func extend(_ session: ConsoleSession, _ form: Form) async throws -> String {
+    /// The actions on a customer's page, posted to `/console/customer/…` behind `CustomerActionMiddleware`
+    /// (a role that may act; a refusal shown on the customer's page). Each answers with the customer's page
+    /// again, saying what it did.
+    func addActions(to actions: RouterGroup<Context>) {
+        actions
+            .post("extend", use: extend)
+            .post("grant", use: grant)
+            .post("revoke-grant", use: revokeGrant)
+            .post("sync", use: sync)
+            .post("consumption", use: answerConsumption)
+    }
+
+    /// What an action did: `done=` in the customer page's URL, said at its top.
+    enum Done: String {
+        case extended, granted, revoked, synced, answered
+
+        var sentence: String {
+            switch self {
+            case .extended: "The renewal date was extended."
+            case .granted: "The grant was made."
+            case .revoked: "The grant was revoked."
+            case .synced: "The customer's purchases were read again from Apple."
+            case .answered: "The consumption information was sent to Apple."
+            }
+        }
+    }
+
+    func done(_ done: Done, customerId: String?) -> Response {
+        Pages.redirect("/console/customer?id=\(Self.query(customerId ?? ""))&done=\(done.rawValue)")
+    }
+
+    struct ExtendForm: Decodable {
+        @Trimmed var customerId: String?
+        @Trimmed var bundleId: String?
+        @Trimmed var originalTransactionId: String?
+        var days: WholeNumber
+        var reasonCode: WholeNumber
+    }
+
+    @Sendable func extend(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
+        let form = try await request.decode(as: ExtendForm.self, context: context)
         _ = try await services.subscriptions.extendRenewalDate(
-            tenant: session.tenant, bundleId: form["bundleId"] ?? "", originalTransactionId: form["originalTransactionId"] ?? "",
-            extendByDays: try Self.number(form, "days"), extendReasonCode: try Self.number(form, "reasonCode"), requestIdentifier: nil,
-            actor: session.user.actor)
-        return "extended"
+            tenant: session.tenant, bundleId: form.bundleId ?? "", originalTransactionId: form.originalTransactionId ?? "",
+            extendByDays: try form.days.value, extendReasonCode: try form.reasonCode.value, requestIdentifier: nil, actor: session.user.actor)
+        return done(.extended, customerId: form.customerId)
     }
 
-    func grant(_ session: ConsoleSession, _ form: Form) async throws -> String {
+    struct GrantForm: Decodable {
+        @Trimmed var customerId: String?
+        @Trimmed var bundleId: String?
+        @Trimmed var productId: String?
+        @Trimmed var entitlement: String?
+        var days: WholeNumber
+        @Trimmed var reason: String?
+    }
+
+    @Sendable func grant(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
+        let form = try await request.decode(as: GrantForm.self, context: context)
         _ = try await services.subscriptions.grant(
-            tenant: session.tenant, customerId: form["customerId"] ?? "", bundleId: form["bundleId"], productId: form["productId"],
-            entitlement: form["entitlement"], days: try Self.number(form, "days"), expiresDate: nil, reason: form["reason"] ?? "",
-            actor: session.user.actor)
-        return "granted"
+            tenant: session.tenant, customerId: form.customerId ?? "", bundleId: form.bundleId, productId: form.productId,
+            entitlement: form.entitlement, days: try form.days.value, expiresDate: nil, reason: form.reason ?? "", actor: session.user.actor)
+        return done(.granted, customerId: form.customerId)
     }
 
-    func revokeGrant(_ session: ConsoleSession, _ form: Form) async throws -> String {
+    struct RevokeGrantForm: Decodable {
+        @Trimmed var customerId: String?
+        @Trimmed var grantId: String?
+    }
+
+    @Sendable func revokeGrant(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
+        let form = try await request.decode(as: RevokeGrantForm.self, context: context)
         _ = try await services.subscriptions.revokeGrant(
-            tenant: session.tenant, customerId: form["customerId"] ?? "", grantId: form["grantId"] ?? "", reason: "revoked in the console",
+            tenant: session.tenant, customerId: form.customerId ?? "", grantId: form.grantId ?? "", reason: "revoked in the console",
             actor: session.user.actor)
-        return "revoked"
+        return done(.revoked, customerId: form.customerId)
     }
 
-    func sync(_ session: ConsoleSession, _ form: Form) async throws -> String {
-        _ = try await services.transactions.sync(tenant: session.tenant, customerId: form["customerId"] ?? "", actor: session.user.actor)
-        return "synced"
+    struct SyncForm: Decodable {
+        @Trimmed var customerId: String?
     }
 
-    func answerConsumption(_ session: ConsoleSession, _ form: Form) async throws -> String {
-        let percent: Int? = try form["consumedPercent"].map { _ in try Self.number(form, "consumedPercent") }
+    @Sendable func sync(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
+        let form = try await request.decode(as: SyncForm.self, context: context)
+        _ = try await services.transactions.sync(tenant: session.tenant, customerId: form.customerId ?? "", actor: session.user.actor)
+        return done(.synced, customerId: form.customerId)
+    }
+
+    struct ConsumptionForm: Decodable {
+        @Trimmed var customerId: String?
+        @Trimmed var bundleId: String?
+        @Trimmed var transactionId: String?
+        /// Checkboxes: `true` when ticked, left out otherwise.
+        @Trimmed var customerConsented: String?
+        @Trimmed var sampleContentProvided: String?
+        @Trimmed var deliveryStatus: String?
+        var consumedPercent: WholeNumber
+        @Trimmed var refundPreference: String?
+    }
+
+    @Sendable func answerConsumption(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
+        let form = try await request.decode(as: ConsumptionForm.self, context: context)
+        let percent = try form.consumedPercent.valueIfGiven
         if let percent, !(0...100).contains(percent) { throw StoregateError.invalid(field: "consumedPercent", reason: "must be 0 to 100") }
         let facts = ConsumptionFacts(
-            customerConsented: form.flag("customerConsented"), deliveryStatus: DeliveryStatus(rawValue: form["deliveryStatus"] ?? ""),
-            sampleContentProvided: form.flag("sampleContentProvided"), consumptionPercentage: percent.map { Int32($0 * 1000) },
-            refundPreference: form["refundPreference"].map(RefundPreference.init(rawValue:)))
+            customerConsented: form.customerConsented == "true", deliveryStatus: DeliveryStatus(rawValue: form.deliveryStatus ?? ""),
+            sampleContentProvided: form.sampleContentProvided == "true", consumptionPercentage: percent.map { Int32($0 * 1000) },
+            refundPreference: form.refundPreference.map(RefundPreference.init(rawValue:)))
         _ = try await services.refunds.reportConsumption(
-            tenant: session.tenant, bundleId: form["bundleId"] ?? "", transactionId: form["transactionId"] ?? "", facts: facts, actor: session.user.actor)
-        return "answered"
-    }
-
-    /// A whole number from the form, or a refusal naming the field.
-    static func number(_ form: Form, _ field: String) throws(StoregateError) -> Int {
-        guard let text = form[field] else { throw .invalid(field: field, reason: "is required") }
-        guard let value = Int(text) else { throw .invalid(field: field, reason: "must be a whole number") }
-        return value
+            tenant: session.tenant, bundleId: form.bundleId ?? "", transactionId: form.transactionId ?? "", facts: facts, actor: session.user.actor)
+        return done(.answered, customerId: form.customerId)
     }
 }

@@ -5,7 +5,12 @@ import Storegate
 
 /// The tenant's overview, the search box's answer, and the tenant's people.
 extension ConsoleRoutes {
-    func overview(_ session: ConsoleSession) async throws -> Response {
+    struct SearchQuery: Decodable {
+        @Trimmed var q: String?
+    }
+
+    @Sendable func overview(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
         let tenant = session.tenant
         async let overview = services.overview(tenant: tenant)
         async let apps = services.apps.list(tenant: tenant)
@@ -69,8 +74,9 @@ extension ConsoleRoutes {
         return pages.page("overview", model, frame: Pages.Frame(title: "Overview", session: session))
     }
 
-    func search(_ request: Request, _ session: ConsoleSession) async throws -> Response {
-        let query = Form(query: request)["q"] ?? ""
+    @Sendable func search(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
+        let query = try request.uri.decodeQuery(as: SearchQuery.self, context: context).q ?? ""
         var frame = Pages.Frame(title: "Find a customer", session: session)
         frame.query = query
         do {
@@ -104,7 +110,8 @@ extension ConsoleRoutes {
         return nil
     }
 
-    func people(_ session: ConsoleSession) async throws -> Response {
+    @Sendable func people(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
         guard session.user.role.mayManagePeople else {
             return pages.message("Not allowed", "Only admins see the tenant's people.", session: session, status: .forbidden)
         }

@@ -65,6 +65,11 @@ struct Pages: Sendable {
             status: status)
     }
 
+    /// The answer to a form posted after its session ended.
+    func signedOut() -> Response {
+        message("Signed out", "Your session ended; sign in again.", session: nil, status: .unauthorized, back: "/console/sign-in", backLabel: "Sign in")
+    }
+
     static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
         var headers = securityHeaders
         headers[.contentType] = "text/html; charset=utf-8"
