@@ -1,13 +1,14 @@
 import Hummingbird
+import HummingbirdAuth
 import Storegate
 
 /// The console's request context, a child of the server's (`router.group("/console", context:)`): its core,
 /// the person signed in, and forms decoded as a browser sends them (`application/x-www-form-urlencoded`),
 /// a posted one at most 16 KiB. Generic over the server's context, which this module does not know.
-struct ConsoleRequestContext<ParentContext: RequestContext>: ChildRequestContext {
+struct ConsoleRequestContext<ParentContext: RequestContext>: ChildRequestContext, AuthRequestContext {
     var coreContext: CoreRequestContextStorage
-    /// The person signed in, their tenant and the session's CSRF token, as hummingbird-auth's
-    /// `AuthRequestContext` names it: set by `SessionMiddleware` from the session cookie; nil without one.
+    /// The person signed in, their tenant and the session's CSRF token (hummingbird-auth's
+    /// `AuthRequestContext`): set by `SessionMiddleware` from the session cookie; nil without one.
     var identity: ConsoleSession?
 
     init(context: ParentContext) {
@@ -17,10 +18,4 @@ struct ConsoleRequestContext<ParentContext: RequestContext>: ChildRequestContext
     var requestDecoder: URLEncodedFormDecoder { URLEncodedFormDecoder() }
 
     var maxUploadSize: Int { 16 * 1024 }
-
-    /// The person signed in, for a route behind `SignedInMiddleware`.
-    func requireIdentity() throws -> ConsoleSession {
-        guard let identity else { throw HTTPError(.unauthorized) }
-        return identity
-    }
 }

@@ -1,6 +1,7 @@
 import AppStoreServer
 import Foundation
 import Hummingbird
+import HummingbirdAuth
 import Storegate
 
 /// A customer's page: subscriptions, purchases, refunds with what to revoke, consumption requests

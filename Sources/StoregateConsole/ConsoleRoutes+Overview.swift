@@ -1,6 +1,7 @@
 import AppStoreServer
 import Foundation
 import Hummingbird
+import HummingbirdAuth
 import Storegate
 
 /// The tenant's overview, the search box's answer, and the tenant's people.

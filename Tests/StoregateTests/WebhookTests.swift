@@ -349,7 +349,9 @@ import Testing
                     try await $0.webhookDeliveries.list(endpointId: endpoint.id, status: nil, before: nil, limit: 100)
                 }
                 let expected = events.filter { endpoint.receives($0.type, appId: $0.appId, environment: $0.environment) }.map(\.id)
-                #expect(Set(delivered.map(\.eventId)) == Set(expected), "\(endpoint.eventTypes) \(String(describing: endpoint.appId)) \(String(describing: endpoint.environment))")
+                #expect(
+                    Set(delivered.map(\.eventId)) == Set(expected),
+                    "\(endpoint.eventTypes) \(String(describing: endpoint.appId)) \(String(describing: endpoint.environment))")
             }
         }
     }

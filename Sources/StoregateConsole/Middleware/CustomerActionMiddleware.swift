@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdAuth
 import Storegate
 
 /// What every action on a customer's page shares, once its session and CSRF token are checked: a role that
