@@ -102,9 +102,9 @@ public struct Services: Sendable {
             observe: webhooks.observe)
         self.webhooks = WebhookService(persistence: persistence, vault: vault, policy: webhooks.urls, sender: sender, directory: directory)
         // What each app's webhook token names: the notification URL's and the Get Retention Message URL's.
-        let webhookTokens = WebhookTokens(ttl: authCacheTTL, coherence: coherence) { _, target in target.tenant.id }
+        let notificationURLs = NotificationURLTokens(ttl: authCacheTTL, coherence: coherence) { _, target in target.tenant.id }
         self.notifications = NotificationIngest(
-            persistence: persistence, verification: verification, jobs: jobs, gateway: gateway, logger: logger, webhooks: webhookTokens,
+            persistence: persistence, verification: verification, jobs: jobs, gateway: gateway, logger: logger, notificationURLs: notificationURLs,
             directory: directory)
         self.holdings = HoldingsCache(holdingsCache, ttl: authCacheTTL, coherence: coherence)
         self.subscriptions = SubscriptionService(
@@ -121,7 +121,7 @@ public struct Services: Sendable {
         self.consoleUsers = ConsoleUserService(persistence: persistence, settings: console)
         self.retention = RetentionMessagingService(persistence: persistence, gateway: gateway)
         self.retentionRules = RetentionRuleService(
-            persistence: persistence, verification: verification, webhooks: webhookTokens, subscriptions: subscriptions, offers: offers,
+            persistence: persistence, verification: verification, notificationURLs: notificationURLs, subscriptions: subscriptions, offers: offers,
             cacheTTL: authCacheTTL, coherence: coherence, logger: logger, settings: retention)
     }
 

@@ -99,7 +99,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         tenant: tenant, bundleId: bundleId, keyId: "BENCHKEY01", issuerId: "5b2c7c3e-1a4f-4d2b-9a0e-6f1d2c3b4a59", p8: key.pemRepresentation, actor: .cli)
     let apiKey = try await servicesWithApple.apiKeys.issue(tenant: tenant, label: "bench", actor: .cli).secret
     await simulator.store.register(bundleId: bundleId, appAppleId: 1)
-    let webhook = base + "/apple/notifications/" + (app.webhooks.first { $0.environment == .sandbox }?.token ?? "")
+    let webhook = base + "/apple/notifications/" + (app.notificationURLs.first { $0.environment == .sandbox }?.token ?? "")
 
     var headers = HTTPHeaders()
     headers.add(name: "Content-Type", value: "application/json")
@@ -338,7 +338,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
                             tenant: tenant, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
                         _ = try await servicesWithApple.accounts.ensure(tenant: tenant, customerId: "bench-customer", actor: .cli)
                         let key = try await servicesWithApple.apiKeys.issue(tenant: tenant, label: "bench", actor: .cli).secret
-                        made.append(("Bearer " + key, "/apple/notifications/" + (app.webhooks.first { $0.environment == .sandbox }?.token ?? "")))
+                        made.append(("Bearer " + key, "/apple/notifications/" + (app.notificationURLs.first { $0.environment == .sandbox }?.token ?? "")))
                     }
                     return made
                 }
@@ -442,7 +442,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
 
     if runs("retention") {
         try await RetentionBench.measure(
-            services: servicesWithApple, tenant: tenant, bundleId: bundleId, token: app.webhooks.first { $0.environment == .sandbox }?.token ?? "",
+            services: servicesWithApple, tenant: tenant, bundleId: bundleId, token: app.notificationURLs.first { $0.environment == .sandbox }?.token ?? "",
             base: base, originalTransactionId: bought.originalTransactionId ?? "", simulator: simulator, http: http, seconds: seconds, line: line)
     }
 
@@ -455,7 +455,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         // Only the processes under test apply notifications now.
         servicesWithApple.worker.stop()
         try await CrashRecovery.measure(
-            simulator: simulator, tenant: tenant, webhookToken: app.webhooks.first { $0.environment == .sandbox }?.token ?? "",
+            simulator: simulator, tenant: tenant, webhookToken: app.notificationURLs.first { $0.environment == .sandbox }?.token ?? "",
             notifications: try notifications(), postgres: postgres, seconds: max(seconds, 8), line: line)
     }
 

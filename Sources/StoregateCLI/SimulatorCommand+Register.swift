@@ -32,7 +32,7 @@ extension SimulatorCommand {
                 let environment: AppStoreEnvironment = app.environments.contains(.sandbox) ? .sandbox : .production
                 var body: [String: Any] = ["bundleId": app.bundleId, "environment": environment.rawValue]
                 body["appAppleId"] = app.appAppleId
-                if let webhook = details.webhooks.first(where: { $0.environment == environment }) {
+                if let webhook = details.notificationURLs.first(where: { $0.environment == environment }) {
                     body["notificationURL"] = AppleEndpoint.notifications.url(publicURL: publicURL, token: webhook.token)
                 }
                 try await Self.post(base + "/simulator/apps", body)

@@ -145,7 +145,7 @@ struct TenantCommand: AsyncParsableCommand {
 
 func printNotificationURLs(_ apps: [AppDetails]) {
     let rows = apps.flatMap { app in
-        app.webhooks.map { (app.app.bundleId, $0.environment.rawValue, AppleEndpoint.notifications.url(publicURL: Runtime.publicURL, token: $0.token)) }
+        app.notificationURLs.map { (app.app.bundleId, $0.environment.rawValue, AppleEndpoint.notifications.url(publicURL: Runtime.publicURL, token: $0.token)) }
     }
     guard !rows.isEmpty else { return }
     print("\nApp Store Server Notifications V2 URLs (App Store Connect → App Information):")

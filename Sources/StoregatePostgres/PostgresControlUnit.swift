@@ -16,8 +16,8 @@ struct PostgresControlUnit: ControlUnit {
     var inbox: any NotificationInbox { NotificationInboxRepository(conn: conn, logger: logger) }
     var console: any ConsoleStore { ConsoleRepository(conn: conn, logger: logger) }
 
-    func webhook(token: String) async throws -> (webhook: Webhook, app: App, tenant: Tenant)? {
-        try await WebhookLookup(conn: conn, logger: logger).find(token: token)
+    func notificationURL(token: String) async throws -> (notificationURL: NotificationURL, app: App, tenant: Tenant)? {
+        try await NotificationURLLookup(conn: conn, logger: logger).find(token: token)
     }
 
     func audit(_ entries: [NewAuditEntry]) async throws {

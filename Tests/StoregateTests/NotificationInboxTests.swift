@@ -106,7 +106,7 @@ import Testing
             try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false)) { services, _ in
                 let made = try await Fixtures.tenant(services, slug: slug, bundleId: SimulatorHarness.bundleId)
                 let app = try await services.apps.get(tenant: made.tenant.tenant, bundleId: SimulatorHarness.bundleId)
-                let token = try #require(app.webhooks.first { $0.environment == .sandbox }?.token)
+                let token = try #require(app.notificationURLs.first { $0.environment == .sandbox }?.token)
                 let deliver = { @Sendable () throws -> (UUID, Delivery) in
                     let uuid = UUID()
                     let payload = ResponseBodyV2DecodedPayload(

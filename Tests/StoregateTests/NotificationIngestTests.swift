@@ -16,7 +16,7 @@ import Testing
             try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false)) { services, _ in
                 let tenant = try await Fixtures.tenant(services, slug: "ingest", bundleId: SimulatorHarness.bundleId)
                 let app = try await services.apps.get(tenant: tenant.tenant.tenant, bundleId: SimulatorHarness.bundleId)
-                let token = try #require(app.webhooks.first { $0.environment == .sandbox }?.token)
+                let token = try #require(app.notificationURLs.first { $0.environment == .sandbox }?.token)
                 try await TestServer.with(services) { server in
                     let url = server.baseURL + "/apple/notifications/" + token
                     await sim.store.setNotificationURL(bundleId: SimulatorHarness.bundleId, url: url)

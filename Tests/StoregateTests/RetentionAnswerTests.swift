@@ -290,8 +290,8 @@ import Testing
         try await Storefront.with(slug: "retention-refusals", environments: ["Sandbox", "Production"]) { s in
             _ = try await s.result("retention.rules.set", ["bundleId": Storefront.bundleId, "rules": [Self.rules[3]]])
             let app = try await s.services.apps.get(tenant: s.tenant.tenant, bundleId: Storefront.bundleId)
-            let sandbox = try #require(app.webhooks.first { $0.environment == .sandbox }?.token)
-            let production = try #require(app.webhooks.first { $0.environment == .production }?.token)
+            let sandbox = try #require(app.notificationURLs.first { $0.environment == .sandbox }?.token)
+            let production = try #require(app.notificationURLs.first { $0.environment == .production }?.token)
             let id = try #require(try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("cy-device")).originalTransactionId)
             try await s.processed(1)
 
@@ -322,7 +322,8 @@ import Testing
                 rules: [RetentionRule(name: "b-always", answer: RetentionAnswer(message: RetentionMessageAnswer(messageIdentifier: Self.calm)))],
                 actor: Actor("test"))
             let otherToken = try #require(
-                try await s.services.apps.get(tenant: other.tenant.tenant, bundleId: Storefront.bundleId).webhooks.first { $0.environment == .sandbox }?.token)
+                try await s.services.apps.get(tenant: other.tenant.tenant, bundleId: Storefront.bundleId).notificationURLs.first { $0.environment == .sandbox }?
+                    .token)
             let ownToken = try #require(s.webhookURL.split(separator: "/").last.map(String.init))
             let id = try #require(try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("di-device")).originalTransactionId)
             try await s.processed(1)

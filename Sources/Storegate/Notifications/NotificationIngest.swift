@@ -16,7 +16,7 @@ public struct NotificationIngest: Sendable {
     let jobs: JobSignal
     let gateway: AppStoreGateway
     let logger: Logger
-    let webhooks: WebhookTokens
+    let notificationURLs: NotificationURLTokens
     let directory: AppDirectory
 
     /// What to answer Apple.
@@ -37,12 +37,13 @@ public struct NotificationIngest: Sendable {
         guard token.utf8.count == 43, token.utf8.allSatisfy({ $0.isBase64URL }) else { return .unknownToken }
         guard let signed = (try? JSONDecoder().decode(ResponseBodyV2.self, from: body))?.signedPayload else { return .malformedBody }
         guard
-            let target = try await webhooks.value(
-                for: token, loadIfFound: { try await persistence.control(.read) { try await $0.webhook(token: token) }.map(WebhookTarget.init) })
+            let target = try await notificationURLs.value(
+                for: token, loadIfFound: { try await persistence.control(.read) { try await $0.notificationURL(token: token) }.map(NotificationURLTarget.init) }
+            )
         else { return .unknownToken }
-        let (webhook, app, tenant) = (target.webhook, target.app, target.tenant)
+        let (notificationURL, app, tenant) = (target.notificationURL, target.app, target.tenant)
         let stored: StoredNotification
-        switch await verify(signed, app: app, environment: webhook.environment, source: .webhook) {
+        switch await verify(signed, app: app, environment: notificationURL.environment, source: .webhook) {
         case .failure(let failure): return .rejected(failure)
         case .success(let notification): stored = notification
         }
@@ -98,13 +99,13 @@ public struct NotificationIngest: Sendable {
     }
 }
 
-/// What a webhook token names. Each notification names its token, and what a token names changes
+/// What a notification URL's token names. Each notification names its token, and what a token names changes
 /// rarely: tokens are remembered until their tenant changes (see `CacheCoherence`). Unknown tokens are
 /// not remembered.
-typealias WebhookTokens = ExpiringCache<String, WebhookTarget>
+typealias NotificationURLTokens = ExpiringCache<String, NotificationURLTarget>
 
-struct WebhookTarget: Sendable {
-    let webhook: Webhook
+struct NotificationURLTarget: Sendable {
+    let notificationURL: NotificationURL
     let app: App
     let tenant: Tenant
 }

@@ -10,14 +10,14 @@ import KeyVault
 /// A `.write` unit is one transaction: everything in it is committed together or not at all. A `.read`
 /// unit runs each statement on its own, on one connection, without the round trips of a transaction.
 public protocol Persistence: Sendable {
-    /// Work on the data that spans tenants: tenants, API keys by prefix, webhooks by token, the job queue.
+    /// Work on the data that spans tenants: tenants, API keys by prefix, notification URLs by token, the job queue.
     func control<T: Sendable>(_ access: UnitAccess, _ body: (any ControlUnit) async throws -> T) async throws -> T
     /// Work inside one tenant: its apps, keys and audit entries, and its own data.
     func inTenant<T: Sendable>(_ tenant: Tenant, _ access: UnitAccess, _ body: (any TenantUnit) async throws -> T) async throws -> T
     /// Whether every schema is at the version this build expects (for readiness).
     func isCurrent() async throws -> Bool
     /// Hears what any process commits that cached values are loaded from (a tenant's status, its API
-    /// keys, apps, app keys and webhooks; a customer's holdings): calls `listening` once changes are
+    /// keys, apps, app keys and notification URLs; a customer's holdings): calls `listening` once changes are
     /// heard, then `changed` with each change as it commits, until the task is cancelled or the
     /// connection is lost (thrown).
     func followChanges(listening: @Sendable () -> Void, changed: @Sendable (CacheChange) -> Void) async throws
@@ -38,7 +38,7 @@ public enum HoldingsWrite: Sendable, Hashable {
 }
 /// What a cached value was loaded from changed.
 public enum CacheChange: Sendable, Hashable {
-    /// The tenant itself, its API keys, apps, app keys or webhooks.
+    /// The tenant itself, its API keys, apps, app keys or notification URLs.
     case tenant(UUID)
     /// A customer's holdings: their subscriptions, purchases or account links.
     case holdings(tenant: UUID, customer: UUID)
@@ -84,8 +84,8 @@ public protocol ControlUnit: Sendable {
     var tenants: any TenantRegistry { get }
     /// API keys by their visible prefix, for authentication.
     var apiKeys: any APIKeyLookup { get }
-    /// The webhook with this token, with its app and tenant.
-    func webhook(token: String) async throws -> (webhook: Webhook, app: App, tenant: Tenant)?
+    /// The notification URL with this token, with its app and tenant.
+    func notificationURL(token: String) async throws -> (notificationURL: NotificationURL, app: App, tenant: Tenant)?
     /// Sealed keys across tenants, for master-key rotation.
     var sealedKeys: any SealedKeyRewrap { get }
     var jobs: any JobQueue { get }

@@ -136,11 +136,11 @@ public struct RetentionMessagingService: Sendable {
     public func configureRealtimeURL(_ target: Target, publicURL: String, actor: Actor) async throws -> String {
         let app = try await persistence.app(target.tenant, bundleId: target.bundleId)
         let environment = try app.environment(target.environment)
-        let webhooks = try await persistence.inTenant(target.tenant, .read) { try await $0.apps.webhooks(appId: app.id) }
-        guard let webhook = webhooks.first(where: { $0.environment == environment }) else {
+        let urls = try await persistence.inTenant(target.tenant, .read) { try await $0.apps.notificationURLs(appId: app.id) }
+        guard let notificationURL = urls.first(where: { $0.environment == environment }) else {
             throw StoregateError.invalid(field: "environment", reason: "the app has no endpoint for \(environment.rawValue)")
         }
-        let url = AppleEndpoint.retention.url(publicURL: publicURL, token: webhook.token)
+        let url = AppleEndpoint.retention.url(publicURL: publicURL, token: notificationURL.token)
         try Self.check(RetentionMessagingRules.check(realtimeURL: url))
         try await call(target, field: "realtimeURL", audit: "realtimeURL.configure", actor: actor, detail: ["realtimeURL": url]) {
             client throws(AppStoreServerAPIError) in try await client.configureRealtimeURL(request: RealtimeUrlRequest(realtimeURL: url))

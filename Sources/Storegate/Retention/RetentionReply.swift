@@ -12,7 +12,7 @@ public struct RetentionReply: Sendable {
     struct Record: Sendable {
         let service: RetentionRuleService
         let request: DecodedRealtimeRequestBody
-        let target: WebhookTarget
+        let target: NotificationURLTarget
         let choice: RetentionRuleService.Choice
         let cut: String?
     }
@@ -25,7 +25,7 @@ public struct RetentionReply: Sendable {
 
     /// `body`, chosen as `choice` says.
     init(
-        body: RealtimeResponseBody, service: RetentionRuleService, request: DecodedRealtimeRequestBody, target: WebhookTarget,
+        body: RealtimeResponseBody, service: RetentionRuleService, request: DecodedRealtimeRequestBody, target: NotificationURLTarget,
         choice: RetentionRuleService.Choice
     ) {
         self.body = body
@@ -33,7 +33,7 @@ public struct RetentionReply: Sendable {
     }
 
     /// `{}` in place of an answer that was cut: `cut` says why.
-    init(service: RetentionRuleService, request: DecodedRealtimeRequestBody, target: WebhookTarget, choice: RetentionRuleService.Choice, cut: String?) {
+    init(service: RetentionRuleService, request: DecodedRealtimeRequestBody, target: NotificationURLTarget, choice: RetentionRuleService.Choice, cut: String?) {
         self.body = RealtimeResponseBody()
         self.record = Record(service: service, request: request, target: target, choice: choice, cut: cut)
     }

@@ -34,7 +34,7 @@ public struct RetentionRuleService: Sendable {
 
     let persistence: any Persistence
     let verification: Verification
-    let webhooks: WebhookTokens
+    let notificationURLs: NotificationURLTokens
     let subscriptions: SubscriptionService
     let offers: OfferService
     /// Rules by app, kept coherent as apps are (`CacheCoherence`): a change is used from the next request.
@@ -46,13 +46,14 @@ public struct RetentionRuleService: Sendable {
     let now: @Sendable () -> Date
 
     init(
-        persistence: any Persistence, verification: Verification, webhooks: WebhookTokens, subscriptions: SubscriptionService, offers: OfferService,
+        persistence: any Persistence, verification: Verification, notificationURLs: NotificationURLTokens, subscriptions: SubscriptionService,
+        offers: OfferService,
         cacheTTL: Duration, coherence: CacheCoherence, logger: Logger, settings: Settings = Settings(),
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.persistence = persistence
         self.verification = verification
-        self.webhooks = webhooks
+        self.notificationURLs = notificationURLs
         self.subscriptions = subscriptions
         self.offers = offers
         self.rules = ExpiringCache(ttl: cacheTTL, coherence: coherence) { _, rules in rules.tenantId }
@@ -124,7 +125,7 @@ public struct RetentionRuleService: Sendable {
     final class Progress: Sendable {
         struct State {
             var step = Step.findingTheApp
-            var target: WebhookTarget?
+            var target: NotificationURLTarget?
             var request: DecodedRealtimeRequestBody?
             var choice: Choice?
         }
@@ -163,15 +164,16 @@ public struct RetentionRuleService: Sendable {
     /// The answer's work up to the reply, each step noted in `progress`.
     func answer(token: String, signed: String, progress: Progress) async throws -> Outcome {
         guard
-            let target = try await webhooks.value(
-                for: token, loadIfFound: { try await persistence.control(.read) { try await $0.webhook(token: token) }.map(WebhookTarget.init) })
+            let target = try await notificationURLs.value(
+                for: token, loadIfFound: { try await persistence.control(.read) { try await $0.notificationURL(token: token) }.map(NotificationURLTarget.init) }
+            )
         else { return .unknownToken }
         progress.update {
             $0.target = target
             $0.step = .verifying
         }
         let request: DecodedRealtimeRequestBody
-        switch await verification.verifier(app: target.app, environment: target.webhook.environment).verify(signed, as: .realtimeRequest) {
+        switch await verification.verifier(app: target.app, environment: target.notificationURL.environment).verify(signed, as: .realtimeRequest) {
         case .invalid(let failure) where failure.isRetryable:
             logger.warning("retention request not answered: it could not be verified now", metadata: ["reason": "\(failure)"])
             return .answered(RetentionReply())
@@ -197,7 +199,7 @@ public struct RetentionRuleService: Sendable {
     }
 
     /// The answer to a verified request, to be recorded once it is sent.
-    func answer(_ request: DecodedRealtimeRequestBody, for target: WebhookTarget, progress: Progress) async throws -> RetentionReply {
+    func answer(_ request: DecodedRealtimeRequestBody, for target: NotificationURLTarget, progress: Progress) async throws -> RetentionReply {
         let (tenant, app) = (target.tenant, target.app)
         var choice = try await choose(request, tenant: tenant, app: app)
         progress.update {
@@ -294,7 +296,7 @@ public struct RetentionRuleService: Sendable {
 
     /// `retention.answered` in the tenant's feed and an audit entry, written together (each group-committed):
     /// the choice as sent, or, for a cut answer, the choice made so far and why it was cut.
-    func record(_ choice: Choice, request: DecodedRealtimeRequestBody, target: WebhookTarget, cut: String?) async throws {
+    func record(_ choice: Choice, request: DecodedRealtimeRequestBody, target: NotificationURLTarget, cut: String?) async throws {
         var rule: String?
         var silence: Silence? = cut == nil ? nil : .cut
         switch choice.outcome {

@@ -67,7 +67,7 @@ public struct AppKey: Sendable, Equatable {
 }
 
 /// The paths Apple calls for an app in one environment, under Storegate's public URL, each with the
-/// environment's webhook token: its notifications and its Get Retention Message requests.
+/// environment's notification URL token: its notifications and its Get Retention Message requests.
 public enum AppleEndpoint: String, Sendable {
     case notifications, retention
 
@@ -77,8 +77,10 @@ public enum AppleEndpoint: String, Sendable {
     }
 }
 
-/// Where Apple sends an app's notifications for one environment: `/apple/notifications/<token>`.
-public struct Webhook: Sendable, Equatable {
+/// Where Apple sends an app's notifications for one environment: `/apple/notifications/<token>` (and its
+/// Get Retention Message requests: `/apple/retention/<token>`). Kept in `storegate.webhooks`, the table's name
+/// from before outbound webhooks (`WebhookEndpoint`) existed.
+public struct NotificationURL: Sendable, Equatable {
     public let token: String
     public let tenantId: UUID
     public let appId: UUID

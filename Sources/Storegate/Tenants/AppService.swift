@@ -7,7 +7,7 @@ import KeyVault
 public struct AppDetails: Sendable {
     public let app: App
     public let keys: [AppKey]
-    public let webhooks: [Webhook]
+    public let notificationURLs: [NotificationURL]
 }
 
 /// Apps and their App Store Connect keys, always within one tenant.
@@ -36,7 +36,7 @@ public struct AppService: Sendable {
 
     static func ensureWebhooks(_ app: App, in unit: any TenantUnit) async throws {
         for environment in app.environments {
-            try await unit.apps.insertWebhook(Webhook(token: Secret.token(), tenantId: app.tenantId, appId: app.id, environment: environment))
+            try await unit.apps.insertNotificationURL(NotificationURL(token: Secret.token(), tenantId: app.tenantId, appId: app.id, environment: environment))
         }
     }
 
@@ -65,10 +65,10 @@ public struct AppService: Sendable {
     }
 
     static func details(_ app: App, in unit: any TenantUnit) async throws -> AppDetails {
-        AppDetails(app: app, keys: try await unit.apps.keys(appId: app.id), webhooks: try await unit.apps.webhooks(appId: app.id))
+        AppDetails(app: app, keys: try await unit.apps.keys(appId: app.id), notificationURLs: try await unit.apps.notificationURLs(appId: app.id))
     }
 
-    /// Removes an app with its keys (destroyed) and webhooks.
+    /// Removes an app with its keys (destroyed) and notification URLs.
     public func remove(tenant: Tenant, bundleId: String, actor: Actor) async throws {
         let bundleId = try Validate.bundleId(bundleId)
         let keys = try await persistence.inTenant(tenant) { unit in

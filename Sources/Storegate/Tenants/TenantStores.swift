@@ -28,7 +28,7 @@ public protocol SealedKeyRewrap: Sendable {
     func replaceSealed(webhookSecretId: UUID, _ sealed: SealedKey) async throws
 }
 
-/// The tenant's apps, with their App Store Connect keys and webhook tokens.
+/// The tenant's apps, with their App Store Connect keys and notification URL tokens.
 public protocol AppRegistry: Sendable {
     func insert(_ app: App) async throws
     func update(_ app: App) async throws
@@ -41,9 +41,9 @@ public protocol AppRegistry: Sendable {
     func keys(appId: UUID?) async throws -> [AppKey]
     func insertKey(_ key: AppKey, sealed: SealedKey) async throws
     func sealedKey(id: UUID) async throws -> SealedKey?
-    /// Adds the webhook unless the app has one for its environment.
-    func insertWebhook(_ webhook: Webhook) async throws
-    func webhooks(appId: UUID) async throws -> [Webhook]
+    /// Adds the notification URL unless the app has one for its environment.
+    func insertNotificationURL(_ url: NotificationURL) async throws
+    func notificationURLs(appId: UUID) async throws -> [NotificationURL]
     /// The app's retention rules; nil when none were set.
     func retentionRules(appId: UUID) async throws -> [RetentionRule]?
     /// Replaces the app's retention rules (nil removes them); false when the tenant has no such app.

@@ -110,22 +110,22 @@ struct AppRepository: AppRegistry {
         }.first
     }
 
-    // MARK: Webhooks
+    // MARK: Notification URLs
 
-    func insertWebhook(_ webhook: Webhook) async throws {
+    func insertNotificationURL(_ url: NotificationURL) async throws {
         try await scope.run(
             """
             INSERT INTO storegate.webhooks (token, tenant_id, app_id, environment)
-            VALUES (\(webhook.token), \(tenantId), \(webhook.appId), \(webhook.environment.rawValue)) ON CONFLICT (app_id, environment) DO NOTHING
+            VALUES (\(url.token), \(tenantId), \(url.appId), \(url.environment.rawValue)) ON CONFLICT (app_id, environment) DO NOTHING
             """)
     }
 
-    func webhooks(appId: UUID) async throws -> [Webhook] {
+    func notificationURLs(appId: UUID) async throws -> [NotificationURL] {
         try await scope.all(
             "SELECT token, tenant_id, app_id, environment FROM storegate.webhooks WHERE tenant_id = \(tenantId) AND app_id = \(appId) ORDER BY environment"
         ) { row in
             let r = try row.decode((String, UUID, UUID, String).self)
-            return Webhook(token: r.0, tenantId: r.1, appId: r.2, environment: AppStoreEnvironment(rawValue: r.3))
+            return NotificationURL(token: r.0, tenantId: r.1, appId: r.2, environment: AppStoreEnvironment(rawValue: r.3))
         }
     }
 

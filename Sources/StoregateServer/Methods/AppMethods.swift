@@ -62,6 +62,8 @@ enum AppMethods {
         environments = details.app.environments.map(\.rawValue)
         keys = details.keys.map { Key(keyId: $0.keyId, issuerId: $0.issuerId.uuidString.lowercased(), kind: $0.kind, createdAt: $0.createdAt) }
         notificationURLs = Dictionary(
-            uniqueKeysWithValues: details.webhooks.map { ($0.environment.rawValue, AppleEndpoint.notifications.url(publicURL: publicURL, token: $0.token)) })
+            uniqueKeysWithValues: details.notificationURLs.map {
+                ($0.environment.rawValue, AppleEndpoint.notifications.url(publicURL: publicURL, token: $0.token))
+            })
     }
 }

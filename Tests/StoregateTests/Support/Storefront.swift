@@ -68,7 +68,7 @@ struct Storefront {
                 _ = try await services.apps.importKey(
                     tenant: made.tenant.tenant, bundleId: bundleId, keyId: sim.key.keyId, issuerId: Fixtures.issuerId, p8: sim.keyPEM, actor: Actor("test"))
                 let app = try await services.apps.get(tenant: made.tenant.tenant, bundleId: bundleId)
-                let token = try #require(app.webhooks.first { $0.environment == .sandbox }?.token)
+                let token = try #require(app.notificationURLs.first { $0.environment == .sandbox }?.token)
                 return try await TestServer.with(services) { server in
                     let url = server.baseURL + "/apple/notifications/" + token
                     if sendNotifications { await sim.store.setNotificationURL(bundleId: bundleId, url: url) }
