@@ -137,7 +137,7 @@ final class HeldConnection: Sendable {
         }
     }
 
-    /// Closes the connection after a statement failed in a way that spoils it (see `hot`): nothing more is
+    /// Closes the connection after a statement failed in a way that spoils it (see `prepared`): nothing more is
     /// sent on it, ROLLBACK included, and the pool replaces it.
     func closeAfterFailure() {
         let connection = state.withLock { state -> PostgresConnection? in

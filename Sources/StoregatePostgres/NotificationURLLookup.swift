@@ -13,7 +13,7 @@ struct NotificationURLLookup: Sendable {
     /// Prepared once it repeats on a connection: every notification URL token cache miss runs it, one per
     /// notification at tenants that get fewer than one notification per cache lifetime.
     func find(token: String) async throws -> (notificationURL: NotificationURL, app: App, tenant: Tenant)? {
-        try await conn.hot(
+        try await conn.prepared(
             """
             SELECT w.environment, a.id, a.bundle_id, a.app_apple_id, a.environments, a.created_at, \(unescaped: TenantRepository.columns("t"))
             FROM storegate.webhooks w JOIN storegate.apps a ON a.id = w.app_id JOIN storegate.tenants t ON t.id = a.tenant_id

@@ -2,7 +2,7 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-/// Named prepared statements for the hot statements. Sent unnamed, a statement is parsed and planned on
+/// Named prepared statements for the statements of hot paths. Sent unnamed, a statement is parsed and planned on
 /// every call, and for the status read planning costs several times its execution (pgbench, 2 cores:
 /// 4,200/s unnamed, 30,600/s prepared). A tenant's SQL names its schema, so texts differ per tenant and a
 /// backend cannot hold a plan for every tenant. Each connection therefore prepares a text only once it
@@ -45,7 +45,7 @@ final class PreparedStatements: Sendable {
         init(_ connection: PostgresConnection) { self.connection = connection }
     }
 
-    /// What a hot statement does on a connection: run unnamed, or run under `name`, after deallocating `stale`.
+    /// What a statement prepared once it repeats does on a connection: run unnamed, or run under `name`, after deallocating `stale`.
     struct Plan {
         var name: String?
         var stale: [String] = []
@@ -158,11 +158,11 @@ struct TenantStatement: PostgresPreparedStatement {
 }
 
 extension PostgresConnection {
-    /// Every row of a hot statement, each made into a value by `make`: prepared on this connection once
+    /// Every row of a statement prepared once it repeats, each made into a value by `make`: prepared on this connection once
     /// it repeats (see `PreparedStatements`), with its parameters' types declared. A prepared statement
     /// that fails is forgotten; when it failed other than by what its values did, the connection is closed
     /// too, since it may be in a state PostgresNIO cannot recover.
-    func hot<T>(
+    func prepared<T>(
         _ query: TypedQuery, logger: Logger, statements: PreparedStatements = .shared, _ make: (PostgresRow) throws -> T
     ) async throws -> [T] {
         let key = PreparedStatements.Key(sql: query.query.sql, types: query.types)

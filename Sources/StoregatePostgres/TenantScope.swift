@@ -29,16 +29,16 @@ struct TenantScope: Sendable {
         try await conn.all(query, logger: logger, make)
     }
 
-    /// `all` for the hot statements: prepared on the connection once the text repeats there.
-    func hot<T>(_ query: TypedQuery, _ make: (PostgresRow) throws -> T) async throws -> [T] {
-        try await conn.hot(query, logger: logger, make)
+    /// `all`, prepared on the connection once the text repeats there (the statements of hot paths).
+    func prepared<T>(_ query: TypedQuery, _ make: (PostgresRow) throws -> T) async throws -> [T] {
+        try await conn.prepared(query, logger: logger, make)
     }
 
-    /// `run` for a hot statement.
-    func hot(_ query: TypedQuery) async throws { _ = try await conn.hot(query, logger: logger) { _ in () } }
+    /// `run`, prepared once it repeats.
+    func prepared(_ query: TypedQuery) async throws { _ = try await conn.prepared(query, logger: logger) { _ in () } }
 
-    /// `first` for a hot statement.
-    func hot<T: PostgresDecodable & Sendable>(_ query: TypedQuery, as type: T.Type) async throws -> T? {
-        try await conn.hot(query, logger: logger) { try $0.decode(T.self) }.first
+    /// `first`, prepared once it repeats.
+    func prepared<T: PostgresDecodable & Sendable>(_ query: TypedQuery, as type: T.Type) async throws -> T? {
+        try await conn.prepared(query, logger: logger) { try $0.decode(T.self) }.first
     }
 }

@@ -1,7 +1,7 @@
 import PostgresNIO
 
 /// A statement whose every parameter declares its PostgreSQL type, taken from the Swift type bound there,
-/// so that a NULL is as typed as a value. The statements that are prepared (`hot`) are written this way.
+/// so that a NULL is as typed as a value. The statements that are prepared (`prepared`) are written this way.
 ///
 /// PostgresNIO prepares a statement with the types of the values of the call that prepares it, and a
 /// NULL carries none; PostgreSQL then infers that parameter's type from the column (an `integer` for an

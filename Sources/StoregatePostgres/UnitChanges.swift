@@ -31,7 +31,7 @@ final class UnitChanges: Sendable {
     func announce(on conn: PostgresConnection, logger: Logger) async throws {
         let customers = Array(customers)
         guard !customers.isEmpty else { return }
-        _ = try await conn.hot(
+        _ = try await conn.prepared(
             """
             SELECT pg_notify(\(ChangeFeed.channel), \(tenant.uuidString.lowercased()) || ' ' || c::text) FROM unnest(\(customers)::uuid[]) AS c
             """, logger: logger

@@ -6,7 +6,7 @@ import Testing
 
 @testable import StoregatePostgres
 
-/// Every hot statement with a nullable parameter, prepared on a connection by calls that bind NULL there
+/// Every prepared statement with a nullable parameter, prepared on a connection by calls that bind NULL there
 /// and then run with values (and the other way round), on one connection: a prepared statement's types
 /// are declared, never taken from the values of the call that happened to prepare it.
 @Suite struct PreparedStatementTests {
@@ -117,7 +117,7 @@ import Testing
                 }
                 let before = try await prepared()
                 for n in 1...5 {
-                    let rows = try await conn.hot("SELECT \(n) + \(unescaped: String(n))", logger: services.postgres.logger, statements: statements) {
+                    let rows = try await conn.prepared("SELECT \(n) + \(unescaped: String(n))", logger: services.postgres.logger, statements: statements) {
                         try $0.decode(Int.self)
                     }
                     #expect(rows == [2 * n])

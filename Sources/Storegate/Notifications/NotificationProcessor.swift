@@ -33,7 +33,7 @@ public struct NotificationProcessor: Sendable {
         }
         let prepared = Set(ready.map(\.stored.notificationUUID))
         let unseen = try await persistence.inTenant(tenant) { unit in
-            try await unit.notifications.admit(uuids)
+            try await unit.notifications.takeFromInbox(uuids)
             // Every one of the batch still unprocessed, locked. One the read above did not see (it read a
             // node that had not yet seen it: a standby, just after a failover) is not settled here: its
             // job is tried again.
@@ -47,7 +47,7 @@ public struct NotificationProcessor: Sendable {
             }
             try await unit.notifications.markProcessed(processed)
             try await unit.completeJobs(.processNotification, refs: settled.map(\.uuidString))
-            try await unit.notifications.admit(settled)
+            try await unit.notifications.takeFromInbox(settled)
             try await unit.events.append(events)
             return unapplied.subtracting(prepared)
         }
@@ -99,10 +99,10 @@ public struct NotificationProcessor: Sendable {
     /// Marks a notification that keeps failing as processed, with its error, and drops its job.
     func giveUp(tenant: Tenant, notificationUUID: UUID, error: String) async throws {
         try await persistence.inTenant(tenant) { unit in
-            try await unit.notifications.admit([notificationUUID])
+            try await unit.notifications.takeFromInbox([notificationUUID])
             try await unit.notifications.markProcessed([(notificationUUID, error)])
             try await unit.completeJobs(.processNotification, refs: [notificationUUID.uuidString])
-            try await unit.notifications.admit([notificationUUID])
+            try await unit.notifications.takeFromInbox([notificationUUID])
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import KeyVault
 
 /// Where notifications from Apple's webhook wait, across tenants, from their acknowledgement until their
-/// tenant's processing job takes them in (`NotificationStore.admit`). Every notification in it has its
+/// tenant's processing job takes them in (`NotificationStore.takeFromInbox`). Every notification in it has its
 /// `processNotification` job: a job is completed only in a transaction that takes its notification in.
 public protocol NotificationInbox: Sendable {
     /// Puts a notification for `tenantId` in the inbox unless it is waiting there already, and with it (in
@@ -23,7 +23,7 @@ public protocol NotificationStore: Sendable {
     /// claims: it takes them in before it locks them, and again once it completed their jobs, so that a
     /// delivery Apple repeated while it ran, whose job it then completed, is dropped rather than left
     /// without a job.
-    func admit(_ uuids: [UUID]) async throws
+    func takeFromInbox(_ uuids: [UUID]) async throws
     /// The newest first, those waiting in the inbox included.
     func list(appId: UUID?, limit: Int) async throws -> [StoredNotification]
     /// Of these notifications, the ones not yet processed, in the tenant's data or its inbox, oldest first.

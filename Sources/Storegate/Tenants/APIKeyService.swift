@@ -79,10 +79,10 @@ public final class APIKeyService: Sendable {
                     return Caller(tenant: tenant, apiKeyPrefix: prefix)
                 }
             })
-        return try Self.admit(caller)
+        return try Self.unlessSuspended(caller)
     }
 
-    private static func admit(_ caller: Caller) throws -> Caller {
+    private static func unlessSuspended(_ caller: Caller) throws -> Caller {
         guard caller.tenant.status == .active else { throw StoregateError.tenantSuspended(slug: caller.tenant.slug) }
         return caller
     }

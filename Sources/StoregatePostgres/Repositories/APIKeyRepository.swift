@@ -19,7 +19,7 @@ struct APIKeyRepository: APIKeyLookup, APIKeyStore {
 
     /// Prepared once it repeats on a connection: every API key cache miss runs it.
     func find(prefix: String) async throws -> (key: APIKey, secretHash: Data)? {
-        try await conn.hot(
+        try await conn.prepared(
             "SELECT \(unescaped: Self.columns), k.secret_hash FROM storegate.api_keys k WHERE k.prefix = \(prefix)", logger: logger
         ) { row -> (key: APIKey, secretHash: Data) in
             let r = try row.decode((UUID, UUID, String, String, Date, Date?, Date?, Data).self)

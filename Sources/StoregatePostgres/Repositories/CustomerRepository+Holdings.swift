@@ -9,7 +9,7 @@ import Storegate
 /// finds (UNION ALL, no sort of wide rows to remove duplicates). Prepared once it repeats on a connection.
 extension CustomerRepository {
     func holdings(customerId: String, purchases: Bool) async throws -> Holdings? {
-        let rows = try await scope.hot(
+        let rows = try await scope.prepared(
             """
             SELECT c.id, h.* FROM \(unescaped: schema).customers c
             LEFT JOIN LATERAL (\(unescaped: purchases ? HoldingsSQL.entitlements(schema) : HoldingsSQL.subscriptions(schema))) h ON true

@@ -89,7 +89,7 @@ struct CustomerRepository: CustomerStore {
 
     func linkIfUnlinked(appId: UUID, kind: AccountLink.Kind, value: String, customer: UUID) async throws -> Bool {
         let linked =
-            try await scope.hot(
+            try await scope.prepared(
                 """
                 INSERT INTO \(unescaped: schema).account_links (app_id, kind, value, customer) VALUES (\(appId), \(kind.rawValue), \(value), \(customer))
                 ON CONFLICT (app_id, kind, value) DO NOTHING
@@ -100,7 +100,7 @@ struct CustomerRepository: CustomerStore {
     }
 
     func owner(appId: UUID, originalTransactionId: String, appAccountToken: UUID?, appTransactionId: String?) async throws -> UUID? {
-        try await scope.hot(
+        try await scope.prepared(
             """
             SELECT coalesce(
                 (SELECT customer FROM \(unescaped: schema).account_links

@@ -16,7 +16,7 @@ struct EventRepository: EventStore {
     func append(_ events: [NewEvent]) async throws {
         guard !events.isEmpty else { return }
         let count = events.count
-        try await scope.hot(
+        try await scope.prepared(
             """
             WITH numbered AS (
                 UPDATE \(unescaped: schema).event_sequence SET last = last + \(count) RETURNING last - \(count) AS base

@@ -23,7 +23,7 @@ struct JobRepository: Storegate.JobQueue {
 
     func complete(_ kind: Job.Kind, refs: [String]) async throws {
         guard !refs.isEmpty else { return }
-        _ = try await conn.hot(
+        _ = try await conn.prepared(
             "DELETE FROM storegate.jobs WHERE tenant_id = \(tenantId) AND kind = \(kind.rawValue) AND ref = ANY(\(refs))", logger: logger
         ) { _ in () }
     }

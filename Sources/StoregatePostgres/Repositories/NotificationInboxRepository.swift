@@ -11,7 +11,7 @@ struct NotificationInboxRepository: NotificationInbox {
     let logger: Logger
 
     func receive(_ n: StoredNotification, tenantId: UUID, processingDue due: Date) async throws -> Bool {
-        try await conn.hot(
+        try await conn.prepared(
             """
             WITH received AS (
                 INSERT INTO storegate.notification_inbox

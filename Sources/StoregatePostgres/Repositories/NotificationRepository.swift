@@ -16,7 +16,7 @@ struct NotificationRepository: NotificationStore {
 
     /// One statement, so atomic without a transaction: one round trip is all Apple waits for.
     func insert(_ n: StoredNotification, processingDue due: Date) async throws -> Bool {
-        try await scope.hot(
+        try await scope.prepared(
             """
             WITH stored AS (
                 INSERT INTO \(unescaped: schema).notifications
@@ -36,9 +36,9 @@ struct NotificationRepository: NotificationStore {
 
     /// One statement: what it takes from the inbox is in the tenant's notifications when it commits, and
     /// nowhere else. A notification already there stays as it is (its processing is not undone).
-    func admit(_ uuids: [UUID]) async throws {
+    func takeFromInbox(_ uuids: [UUID]) async throws {
         guard !uuids.isEmpty else { return }
-        try await scope.hot(
+        try await scope.prepared(
             """
             WITH taken AS (
                 DELETE FROM storegate.notification_inbox
@@ -73,7 +73,7 @@ struct NotificationRepository: NotificationStore {
     /// An inbox row as a notification row: not processed.
     static let inboxColumns = received + ", NULL::timestamptz, NULL::text"
 
-    private func rows(_ query: TypedQuery, hot: Bool = false) async throws -> [StoredNotification] {
+    private func rows(_ query: TypedQuery, prepared: Bool = false) async throws -> [StoredNotification] {
         let make = { (row: PostgresRow) throws -> StoredNotification in
             let r = try row.decode((UUID, UUID, String, String, String?, Date?, String, String, Date, Date?, String?).self)
 
@@ -85,7 +85,7 @@ struct NotificationRepository: NotificationStore {
                 subtype: r.4.map(Subtype.init(rawValue:)), signedDate: r.5, signedPayload: r.6, source: source, receivedAt: r.8,
                 processedAt: r.9, processingError: r.10)
         }
-        return hot ? try await scope.hot(query, make) : try await scope.all(query.query, make)
+        return prepared ? try await scope.prepared(query, make) : try await scope.all(query.query, make)
     }
 
     /// Read where they are, without taking them in: this runs outside the processing transaction.
@@ -99,13 +99,13 @@ struct NotificationRepository: NotificationStore {
             WHERE tenant_id = \(scope.tenantId) AND notification_uuid = ANY(\(uuids))
               AND notification_uuid <> ALL (ARRAY(SELECT notification_uuid FROM \(unescaped: schema).notifications WHERE notification_uuid = ANY(\(uuids))))
             ORDER BY received_at, notification_uuid
-            """, hot: true)
+            """, prepared: true)
     }
 
     func lockUnprocessed(_ uuids: [UUID]) async throws -> Set<UUID> {
         guard !uuids.isEmpty else { return [] }
         return Set(
-            try await scope.hot(
+            try await scope.prepared(
                 """
                 SELECT notification_uuid FROM \(unescaped: schema).notifications
                 WHERE notification_uuid = ANY(\(uuids)) AND processed_at IS NULL ORDER BY notification_uuid FOR UPDATE
@@ -116,7 +116,7 @@ struct NotificationRepository: NotificationStore {
     func markProcessed(_ outcomes: [(notificationUUID: UUID, error: String?)]) async throws {
         guard !outcomes.isEmpty else { return }
         // An empty error text stands for none: arrays of optionals do not bind.
-        _ = try await scope.hot(
+        _ = try await scope.prepared(
             """
             UPDATE \(unescaped: schema).notifications n SET processed_at = now(), processing_error = nullif(o.error, '')
             FROM unnest(\(outcomes.map(\.notificationUUID))::uuid[], \(outcomes.map { String(($0.error ?? "").prefix(500)) })::text[]) AS o(uuid, error)

@@ -29,7 +29,7 @@ struct SubscriptionRepository: SubscriptionStore {
     /// subscription's state is its latest period's. Its customer's holdings change (the row's customer after the write).
     @discardableResult
     func upsert(_ s: Subscription) async throws -> SubscriptionChange? {
-        try await scope.hot(
+        try await scope.prepared(
             """
             WITH previous AS MATERIALIZED (
                 SELECT status, product_id, expires_date, auto_renew_status, commitment, renewal FROM \(unescaped: self.schema).subscriptions

@@ -81,6 +81,8 @@ struct TenantRepository: TenantRegistry {
     /// Prepared once it repeats on a connection: the same text for every tenant (the job worker and the
     /// API key cache look tenants up by id all the time).
     private func many(_ query: TypedQuery) async throws -> [Tenant] {
-        try await conn.hot(query, logger: logger) { row in try Self.tenant(try row.decode((UUID, String, String, String, String, Int, Date, Int?, Int?).self)) }
+        try await conn.prepared(query, logger: logger) { row in
+            try Self.tenant(try row.decode((UUID, String, String, String, String, Int, Date, Int?, Int?).self))
+        }
     }
 }

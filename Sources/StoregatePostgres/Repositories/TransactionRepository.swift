@@ -10,7 +10,7 @@ struct TransactionRepository: TransactionStore {
 
     /// Its customer's holdings change (the row's customer after the write).
     func upsert(_ t: StoredTransaction) async throws -> Bool {
-        try await scope.hot(
+        try await scope.prepared(
             """
             INSERT INTO \(unescaped: schema).transactions
                 (app_id, environment, transaction_id, original_transaction_id, app_transaction_id, customer, product_id, product_type, purchase_date,

@@ -44,7 +44,7 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
     /// dead-lettered, healthy again after a success). Optional values travel as text, an empty string for none.
     func record(_ results: [DeliveryResult], endpointId: UUID) async throws {
         guard !results.isEmpty else { return }
-        try await scope.hot(
+        try await scope.prepared(
             """
             WITH r AS (
                 SELECT * FROM unnest(\(results.map(\.deliveryId))::uuid[], \(results.map(\.attempt.number))::int[],
@@ -64,11 +64,11 @@ struct WebhookDeliveryRepository: WebhookDeliveryStore {
             FROM r WHERE d.id = r.id
             """)
         if results.contains(where: { $0.outcome == .failed }) {
-            try await scope.hot(
+            try await scope.prepared(
                 "UPDATE storegate.webhook_endpoints SET failing_since = now() WHERE id = \(endpointId) AND tenant_id = \(scope.tenantId) AND failing_since IS NULL"
             )
         } else if results.contains(where: { $0.outcome == .delivered }) {
-            try await scope.hot(
+            try await scope.prepared(
                 """
                 UPDATE storegate.webhook_endpoints SET failing_since = NULL
                 WHERE id = \(endpointId) AND tenant_id = \(scope.tenantId) AND failing_since IS NOT NULL
