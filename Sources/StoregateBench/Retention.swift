@@ -13,10 +13,10 @@ import Storegate
 /// (the target: p99 < 20 ms) in an open loop, then as fast as wrk's 8 connections go.
 enum RetentionBench {
     static func measure(
-        services: Services, tenant: Tenant, bundleId: String, token: String, base: String, originalTransactionId: String, simulator: AppStoreSimulator,
+        capabilities: Capabilities, tenant: Tenant, bundleId: String, token: String, base: String, originalTransactionId: String, simulator: AppStoreSimulator,
         http: HTTPClient, seconds: Double, line: (String, String) -> Void
     ) async throws {
-        _ = try await services.retentionRules.setRules(
+        _ = try await capabilities.retentionRules.setRules(
             tenant: tenant, bundleId: bundleId,
             rules: [
                 RetentionRule(

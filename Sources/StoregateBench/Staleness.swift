@@ -6,18 +6,18 @@ import PostgresNIO
 import Storegate
 import StoregatePostgres
 
-/// How stale another process reads: a second `Services` with a pool, a holdings cache and a change feed of
+/// How stale another process reads: a second `Capabilities` with a pool, a holdings cache and a change feed of
 /// its own stands for another Storegate process. Each round it reads a customer's status (so it holds it),
 /// this process commits a change to the customer's subscription, and the other reads again until it sees
 /// the change: the time from the commit to that read.
 enum Staleness {
     static func measure(
-        writer: Services, tenant: Tenant, appId: UUID, customer: Customer, vault: KeyVault, configuration: DatabaseConfiguration,
+        writer: Capabilities, tenant: Tenant, appId: UUID, customer: Customer, vault: KeyVault, configuration: DatabaseConfiguration,
         line: (String, String) -> Void
     ) async throws {
         let logger = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
         let client = DatabaseClient(configuration: configuration, backgroundLogger: logger)
-        let other = try Services(persistence: PostgresPersistence(client: client, logger: logger), vault: vault, logger: logger, authCacheTTL: .seconds(5))
+        let other = try Capabilities(persistence: PostgresPersistence(client: client, logger: logger), vault: vault, logger: logger, authCacheTTL: .seconds(5))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             group.addTask { await other.coherence.run() }

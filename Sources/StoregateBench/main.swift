@@ -67,7 +67,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     let simApp = simulator.application(port: 0, logger: quiet) { simContinuation.yield($0) }
     group.addTask { try await simApp.runService() }
     let simPort = try await firstPort(simPorts)
-    let servicesWithApple = try Services(
+    let capabilitiesWithApple = try Capabilities(
         persistence: persistence, vault: vault, logger: quiet, authCacheTTL: .seconds(5), trust: ([simulator.ca.root], false),
         appStoreURL: "http://127.0.0.1:\(simPort)", http: http, webhooks: WebhookSettings(urls: WebhookURLPolicy(allowPrivate: true)),
         // The figures are of the paths measured: no sweeps of every tenant's history meanwhile.
@@ -76,28 +76,28 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     configuration.port = 0
     configuration.maxBatchSize = 100
     let (ports, continuation) = AsyncStream<Int>.makeStream()
-    let server = try buildApplication(configuration: configuration, storegate: servicesWithApple, logger: quiet) { continuation.yield($0) }
+    let server = try buildApplication(configuration: configuration, capabilities: capabilitiesWithApple, logger: quiet) { continuation.yield($0) }
     group.addTask { try await server.runService() }
     let port = try await firstPort(ports)
     let base = "http://127.0.0.1:\(port)"
     // The same API without the holdings cache (it keeps no entry), for reads that all miss. No job worker.
-    let uncached = try Services(
+    let uncached = try Capabilities(
         persistence: persistence, vault: vault, logger: quiet, authCacheTTL: .seconds(5), holdingsCache: HoldingsCache.Settings(entries: 0))
     var uncachedConfiguration = configuration
     uncachedConfiguration.runsJobWorker = false
     let (uncachedPorts, uncachedContinuation) = AsyncStream<Int>.makeStream()
-    let uncachedServer = try buildApplication(configuration: uncachedConfiguration, storegate: uncached, logger: quiet) { uncachedContinuation.yield($0) }
+    let uncachedServer = try buildApplication(configuration: uncachedConfiguration, capabilities: uncached, logger: quiet) { uncachedContinuation.yield($0) }
     group.addTask { try await uncachedServer.runService() }
     let missBase = "http://127.0.0.1:\(try await firstPort(uncachedPorts))"
 
     // A tenant with one app, its key (known to the simulator too) and an API key.
     let slug = "bench-" + UUID().uuidString.prefix(8).lowercased()
-    let tenant = try await servicesWithApple.tenants.create(slug: slug, name: "Bench", actor: .cli)
-    let app = try await servicesWithApple.apps.add(tenant: tenant, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
+    let tenant = try await capabilitiesWithApple.tenants.create(slug: slug, name: "Bench", actor: .cli)
+    let app = try await capabilitiesWithApple.apps.add(tenant: tenant, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
     let key = P256.Signing.PrivateKey()
-    _ = try await servicesWithApple.apps.importKey(
+    _ = try await capabilitiesWithApple.apps.importKey(
         tenant: tenant, bundleId: bundleId, keyId: "BENCHKEY01", issuerId: "5b2c7c3e-1a4f-4d2b-9a0e-6f1d2c3b4a59", p8: key.pemRepresentation, actor: .cli)
-    let apiKey = try await servicesWithApple.apiKeys.issue(tenant: tenant, label: "bench", actor: .cli).secret
+    let apiKey = try await capabilitiesWithApple.apiKeys.issue(tenant: tenant, label: "bench", actor: .cli).secret
     await simulator.store.register(bundleId: bundleId, appAppleId: 1)
     let webhook = base + "/apple/notifications/" + (app.notificationURLs.first { $0.environment == .sandbox }?.token ?? "")
 
@@ -151,7 +151,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     }
 
     // Status reads: a customer whose subscription arrived by notification.
-    let customer = try await servicesWithApple.accounts.ensureCustomer(tenant: tenant, customerId: "bench-customer", actor: .cli)
+    let customer = try await capabilitiesWithApple.accounts.ensureCustomer(tenant: tenant, customerId: "bench-customer", actor: .cli)
     await simulator.store.setNotificationURL(bundleId: bundleId, url: webhook)
     var purchase = SimulatorStore.Purchase(
         customer: "bench-device", bundleId: bundleId, productId: "com.example.monthly", type: .autoRenewableSubscription,
@@ -159,9 +159,10 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     purchase.subscriptionGroupIdentifier = "group.bench"
     let bought = try await simulator.purchase(purchase)
     for _ in 0..<200 {
-        if try await !servicesWithApple.subscriptions.status(tenant: tenant, customerId: "bench-customer", bundleId: nil, transactionId: nil, refresh: false)
-            .isEmpty
-        {
+        if try await !capabilitiesWithApple.subscriptions.status(
+            tenant: tenant, customerId: "bench-customer", bundleId: nil, transactionId: nil, refresh: false
+        )
+        .isEmpty {
             break
         }
         try await Task.sleep(for: .milliseconds(10))
@@ -200,8 +201,8 @@ try await withThrowingTaskGroup(of: Void.self) { group in
                     try await u.customers.holdings(customerId: "bench-customer", purchases: false)?.subscriptions.count ?? 0
                 }
             }
-            try await probe("services.subscriptions.status") {
-                _ = try await servicesWithApple.subscriptions.status(
+            try await probe("capabilities.subscriptions.status") {
+                _ = try await capabilitiesWithApple.subscriptions.status(
                     tenant: tenant, customerId: "bench-customer", bundleId: nil, transactionId: nil, refresh: false)
             }
             let tenantBody = ByteBuffer(string: call("tenant.get", "{}", id: 1))
@@ -243,7 +244,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
 
     if runs("storm") {
         // Console sign-ins, wrong passwords, for 30 s from wrk, while status is read and readiness checked.
-        _ = try await servicesWithApple.consoleUsers.add(
+        _ = try await capabilitiesWithApple.consoleUsers.add(
             tenant: tenant, email: "support@bench.example", role: .support, password: "the right password, never sent", actor: .cli)
         let statusBody = ByteBuffer(string: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1))
         if let storm = await SignInStorm.run(base: base, tenant: slug, rpc: rpc, statusBody: statusBody, seconds: 30) {
@@ -293,14 +294,14 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     func measure(
         _ label: String, workerPaused: Bool = false, _ post: @Sendable () async -> (perSecond: Double, completed: Int, failed: Int)?
     ) async throws {
-        servicesWithApple.worker.pause(workerPaused)
-        defer { servicesWithApple.worker.pause(false) }
+        capabilitiesWithApple.worker.pause(workerPaused)
+        defer { capabilitiesWithApple.worker.pause(false) }
         var start = ContinuousClock.now
         guard let posted = await post() else { return line(label, "wrk not installed") }
         let waiting = try await backlog()
         if workerPaused {
             start = ContinuousClock.now
-            servicesWithApple.worker.pause(false)
+            capabilitiesWithApple.worker.pause(false)
         }
         while try await backlog() > 0, ContinuousClock.now - start < .seconds(120) { try await Task.sleep(for: .milliseconds(20)) }
         let processedIn = ContinuousClock.now - start
@@ -333,11 +334,11 @@ try await withThrowingTaskGroup(of: Void.self) { group in
                     var made: [(key: String, webhook: String)] = []
                     for index in stride(from: worker, to: tenantCount, by: 4) {
                         let slug = "many-\(index)-" + UUID().uuidString.prefix(6).lowercased()
-                        let tenant = try await servicesWithApple.tenants.create(slug: slug, name: "Many \(index)", actor: .cli)
-                        let app = try await servicesWithApple.apps.add(
+                        let tenant = try await capabilitiesWithApple.tenants.create(slug: slug, name: "Many \(index)", actor: .cli)
+                        let app = try await capabilitiesWithApple.apps.add(
                             tenant: tenant, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
-                        _ = try await servicesWithApple.accounts.ensure(tenant: tenant, customerId: "bench-customer", actor: .cli)
-                        let key = try await servicesWithApple.apiKeys.issue(tenant: tenant, label: "bench", actor: .cli).secret
+                        _ = try await capabilitiesWithApple.accounts.ensure(tenant: tenant, customerId: "bench-customer", actor: .cli)
+                        let key = try await capabilitiesWithApple.apiKeys.issue(tenant: tenant, label: "bench", actor: .cli).secret
                         made.append(("Bearer " + key, "/apple/notifications/" + (app.notificationURLs.first { $0.environment == .sandbox }?.token ?? "")))
                     }
                     return made
@@ -375,12 +376,12 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             await wrkIngest(spreadPaused)
         }
         line("  PostgreSQL backends' private memory after it", try await BackendMemory.measure(postgres))
-        let slugs = try await servicesWithApple.tenants.list().map(\.slug).filter { $0.hasPrefix("many-") }
+        let slugs = try await capabilitiesWithApple.tenants.list().map(\.slug).filter { $0.hasPrefix("many-") }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<4 {
                 group.addTask {
                     for index in stride(from: worker, to: slugs.count, by: 4) {
-                        try await servicesWithApple.tenants.delete(slug: slugs[index], confirm: slugs[index], actor: .cli)
+                        try await capabilitiesWithApple.tenants.delete(slug: slugs[index], confirm: slugs[index], actor: .cli)
                     }
                 }
             }
@@ -415,7 +416,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             logger: quiet)
         group.addTask { try await receiver.runService() }
         let receiverPort = try await firstPort(receiverPorts)
-        _ = try await servicesWithApple.webhooks.create(
+        _ = try await capabilitiesWithApple.webhooks.create(
             tenant: tenant, WebhookEndpointSpec(url: "http://127.0.0.1:\(receiverPort)/hooks"), actor: .cli)
         let withEndpoint = try notifications().map { ByteBuffer(string: $0) }
         let start = ContinuousClock.now
@@ -442,18 +443,19 @@ try await withThrowingTaskGroup(of: Void.self) { group in
 
     if runs("retention") {
         try await RetentionBench.measure(
-            services: servicesWithApple, tenant: tenant, bundleId: bundleId, token: app.notificationURLs.first { $0.environment == .sandbox }?.token ?? "",
+            capabilities: capabilitiesWithApple, tenant: tenant, bundleId: bundleId,
+            token: app.notificationURLs.first { $0.environment == .sandbox }?.token ?? "",
             base: base, originalTransactionId: bought.originalTransactionId ?? "", simulator: simulator, http: http, seconds: seconds, line: line)
     }
 
     if runs("stale") {
         try await Staleness.measure(
-            writer: servicesWithApple, tenant: tenant, appId: appId, customer: customer, vault: vault, configuration: config, line: line)
+            writer: capabilitiesWithApple, tenant: tenant, appId: appId, customer: customer, vault: vault, configuration: config, line: line)
     }
 
     if runs("crash") {
         // Only the processes under test apply notifications now.
-        servicesWithApple.worker.stop()
+        capabilitiesWithApple.worker.stop()
         try await CrashRecovery.measure(
             simulator: simulator, tenant: tenant, webhookToken: app.notificationURLs.first { $0.environment == .sandbox }?.token ?? "",
             notifications: try notifications(), postgres: postgres, seconds: max(seconds, 8), line: line)
@@ -475,7 +477,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             seconds: seconds, line: line)
     }
 
-    try await servicesWithApple.tenants.delete(slug: slug, confirm: slug, actor: .cli)
+    try await capabilitiesWithApple.tenants.delete(slug: slug, confirm: slug, actor: .cli)
     group.cancelAll()
 }
 try await http.shutdown().get()

@@ -19,8 +19,8 @@ struct AppCommand: AsyncParsableCommand {
         func run() async throws {
             let (bundleId, appAppleId) = (bundleId, appAppleId)
             let environments = environments.isEmpty ? Validate.environments.map(\.rawValue) : environments
-            let app = try await tenant.run { services, tenant in
-                try await services.apps.add(tenant: tenant, bundleId: bundleId, appAppleId: appAppleId, environments: environments, actor: .cli)
+            let app = try await tenant.run { capabilities, tenant in
+                try await capabilities.apps.add(tenant: tenant, bundleId: bundleId, appAppleId: appAppleId, environments: environments, actor: .cli)
             }
             print("added app \(app.app.bundleId)")
             printNotificationURLs([app])
@@ -32,7 +32,7 @@ struct AppCommand: AsyncParsableCommand {
         @OptionGroup var tenant: TenantOption
 
         func run() async throws {
-            let apps = try await tenant.run { services, tenant in try await services.apps.list(tenant: tenant) }
+            let apps = try await tenant.run { capabilities, tenant in try await capabilities.apps.list(tenant: tenant) }
             for app in apps {
                 print(
                     "\(app.app.bundleId)\t\(app.app.appAppleId.map(String.init) ?? "-")\t\(app.app.environments.map(\.rawValue).joined(separator: ","))\tkeys: \(app.keys.map(\.keyId).joined(separator: ","))"
@@ -49,8 +49,8 @@ struct AppCommand: AsyncParsableCommand {
 
         func run() async throws {
             let bundleId = bundleId
-            try await tenant.run { services, tenant in
-                try await services.apps.remove(tenant: tenant, bundleId: bundleId, actor: .cli)
+            try await tenant.run { capabilities, tenant in
+                try await capabilities.apps.remove(tenant: tenant, bundleId: bundleId, actor: .cli)
             }
             print("removed app \(bundleId)")
         }
@@ -72,8 +72,8 @@ struct AppCommand: AsyncParsableCommand {
                 guard FileManager.default.fileExists(atPath: p8) else { throw Runtime.fail("no such file: \(p8)") }
                 guard let pem = try? String(contentsOfFile: p8, encoding: .utf8) else { throw Runtime.fail("cannot read \(p8) as a UTF-8 file") }
                 let (bundleId, keyId, issuerId) = (bundleId, keyId, issuerId)
-                let key = try await tenant.run { services, tenant in
-                    try await services.apps.importKey(
+                let key = try await tenant.run { capabilities, tenant in
+                    try await capabilities.apps.importKey(
                         tenant: tenant, bundleId: bundleId, keyId: keyId, issuerId: issuerId, p8: pem, actor: .cli)
                 }
                 print("key \(key.keyId) stored for \(bundleId) (\(key.kind.rawValue))")
@@ -93,8 +93,8 @@ struct APIKeyCommand: AsyncParsableCommand {
 
         func run() async throws {
             let label = label
-            let issued = try await tenant.run { services, tenant in
-                try await services.apiKeys.issue(tenant: tenant, label: label, actor: .cli)
+            let issued = try await tenant.run { capabilities, tenant in
+                try await capabilities.apiKeys.issue(tenant: tenant, label: label, actor: .cli)
             }
             print("API key \"\(issued.record.label)\" (shown once; store it now):\n  \(issued.secret)")
         }
@@ -105,7 +105,7 @@ struct APIKeyCommand: AsyncParsableCommand {
         @OptionGroup var tenant: TenantOption
 
         func run() async throws {
-            let keys = try await tenant.run { services, tenant in try await services.apiKeys.list(tenant: tenant) }
+            let keys = try await tenant.run { capabilities, tenant in try await capabilities.apiKeys.list(tenant: tenant) }
             for key in keys {
                 let state = key.revokedAt.map { "revoked \($0.formatted(.iso8601))" } ?? "active"
                 print("\(key.prefix)\t\(state)\tlast used \(key.lastUsedAt?.formatted(.iso8601) ?? "never")\t\(key.label)")
@@ -121,8 +121,8 @@ struct APIKeyCommand: AsyncParsableCommand {
 
         func run() async throws {
             let prefix = prefix
-            try await tenant.run { services, tenant in
-                try await services.apiKeys.revoke(tenant: tenant, prefix: prefix, actor: .cli)
+            try await tenant.run { capabilities, tenant in
+                try await capabilities.apiKeys.revoke(tenant: tenant, prefix: prefix, actor: .cli)
             }
             print("revoked \(prefix)")
         }

@@ -17,9 +17,9 @@ struct RetentionCommand: AsyncParsableCommand {
         @Option(help: "The app's bundle ID.") var bundleId: String
         @Option(help: "Production or Sandbox (default: Production when the app has it).") var environment: String?
 
-        func target(_ services: Services) async throws -> RetentionMessagingService.Target {
+        func target(_ capabilities: Capabilities) async throws -> RetentionMessagingService.Target {
             RetentionMessagingService.Target(
-                tenant: try await services.tenants.get(slug: tenant.tenant), bundleId: bundleId,
+                tenant: try await capabilities.tenants.get(slug: tenant.tenant), bundleId: bundleId,
                 environment: environment.map(AppStoreEnvironment.init(rawValue:)))
         }
     }
@@ -62,8 +62,8 @@ struct RetentionCommand: AsyncParsableCommand {
                     throw Runtime.fail("\(file) is not an array of rules: \(error)")
                 }
                 let bundleId = bundleId
-                let set = try await tenant.run { services, tenant in
-                    try await services.retentionRules.setRules(
+                let set = try await tenant.run { capabilities, tenant in
+                    try await capabilities.retentionRules.setRules(
                         tenant: tenant, bundleId: bundleId, rules: rules, actor: .cli)
                 }
                 print("\(set.count) retention rules set for \(bundleId)")
@@ -78,8 +78,8 @@ struct RetentionCommand: AsyncParsableCommand {
             func run() async throws {
                 let bundleId = bundleId
                 try RetentionCommand.printJSON(
-                    try await tenant.run { services, tenant in
-                        try await services.retentionRules.rules(tenant: tenant, bundleId: bundleId)
+                    try await tenant.run { capabilities, tenant in
+                        try await capabilities.retentionRules.rules(tenant: tenant, bundleId: bundleId)
                     })
             }
         }
@@ -100,8 +100,9 @@ struct RetentionCommand: AsyncParsableCommand {
                 let (app, png, size, id) = (
                     app, try RetentionCommand.read(file), ImageSize(rawValue: imageSize), try RetentionCommand.uuid(imageIdentifier, option: "image-identifier")
                 )
-                let uploaded = try await Runtime.run { services in
-                    try await services.retention.uploadImage(try await app.target(services), imageIdentifier: id, imageSize: size, png: png, actor: .cli)
+                let uploaded = try await Runtime.run { capabilities in
+                    try await capabilities.retention.uploadImage(
+                        try await app.target(capabilities), imageIdentifier: id, imageSize: size, png: png, actor: .cli)
                 }
                 print(uploaded.uuidString.lowercased())
             }
@@ -113,7 +114,8 @@ struct RetentionCommand: AsyncParsableCommand {
 
             func run() async throws {
                 let app = app
-                try RetentionCommand.printJSON(try await Runtime.run { services in try await services.retention.images(try await app.target(services)) })
+                try RetentionCommand.printJSON(
+                    try await Runtime.run { capabilities in try await capabilities.retention.images(try await app.target(capabilities)) })
             }
         }
 
@@ -124,7 +126,9 @@ struct RetentionCommand: AsyncParsableCommand {
 
             func run() async throws {
                 let (app, id) = (app, try RetentionCommand.uuid(imageIdentifier, option: "image-identifier")!)
-                try await Runtime.run { services in try await services.retention.deleteImage(try await app.target(services), imageIdentifier: id, actor: .cli) }
+                try await Runtime.run { capabilities in
+                    try await capabilities.retention.deleteImage(try await app.target(capabilities), imageIdentifier: id, actor: .cli)
+                }
                 print("deleted image \(id.uuidString.lowercased())")
             }
         }
@@ -148,8 +152,8 @@ struct RetentionCommand: AsyncParsableCommand {
                     throw Runtime.fail("\(file) is not a message: \(error)")
                 }
                 let (app, id) = (app, try RetentionCommand.uuid(messageIdentifier, option: "message-identifier"))
-                let uploaded = try await Runtime.run { services in
-                    try await services.retention.uploadMessage(try await app.target(services), messageIdentifier: id, message: message, actor: .cli)
+                let uploaded = try await Runtime.run { capabilities in
+                    try await capabilities.retention.uploadMessage(try await app.target(capabilities), messageIdentifier: id, message: message, actor: .cli)
                 }
                 print(uploaded.uuidString.lowercased())
             }
@@ -161,7 +165,8 @@ struct RetentionCommand: AsyncParsableCommand {
 
             func run() async throws {
                 let app = app
-                try RetentionCommand.printJSON(try await Runtime.run { services in try await services.retention.messages(try await app.target(services)) })
+                try RetentionCommand.printJSON(
+                    try await Runtime.run { capabilities in try await capabilities.retention.messages(try await app.target(capabilities)) })
             }
         }
 
@@ -172,8 +177,8 @@ struct RetentionCommand: AsyncParsableCommand {
 
             func run() async throws {
                 let (app, id) = (app, try RetentionCommand.uuid(messageIdentifier, option: "message-identifier")!)
-                try await Runtime.run { services in
-                    try await services.retention.deleteMessage(try await app.target(services), messageIdentifier: id, actor: .cli)
+                try await Runtime.run { capabilities in
+                    try await capabilities.retention.deleteMessage(try await app.target(capabilities), messageIdentifier: id, actor: .cli)
                 }
                 print("deleted message \(id.uuidString.lowercased())")
             }
@@ -198,9 +203,9 @@ struct RetentionCommand: AsyncParsableCommand {
 
             func run() async throws {
                 let (app, product, id) = (app, product, try RetentionCommand.uuid(messageIdentifier, option: "message-identifier")!)
-                try await Runtime.run { services in
-                    try await services.retention.configureDefaultMessage(
-                        try await app.target(services), productId: product.productId, locale: product.locale, messageIdentifier: id, actor: .cli)
+                try await Runtime.run { capabilities in
+                    try await capabilities.retention.configureDefaultMessage(
+                        try await app.target(capabilities), productId: product.productId, locale: product.locale, messageIdentifier: id, actor: .cli)
                 }
                 print("default message for \(product.productId) \(product.locale): \(id.uuidString.lowercased())")
             }
@@ -213,8 +218,8 @@ struct RetentionCommand: AsyncParsableCommand {
 
             func run() async throws {
                 let (app, product) = (app, product)
-                let id = try await Runtime.run { services in
-                    try await services.retention.defaultMessage(try await app.target(services), productId: product.productId, locale: product.locale)
+                let id = try await Runtime.run { capabilities in
+                    try await capabilities.retention.defaultMessage(try await app.target(capabilities), productId: product.productId, locale: product.locale)
                 }
                 print(id.uuidString.lowercased())
             }
@@ -227,9 +232,9 @@ struct RetentionCommand: AsyncParsableCommand {
 
             func run() async throws {
                 let (app, product) = (app, product)
-                try await Runtime.run { services in
-                    try await services.retention.deleteDefaultMessage(
-                        try await app.target(services), productId: product.productId, locale: product.locale, actor: .cli)
+                try await Runtime.run { capabilities in
+                    try await capabilities.retention.deleteDefaultMessage(
+                        try await app.target(capabilities), productId: product.productId, locale: product.locale, actor: .cli)
                 }
                 print("default message for \(product.productId) \(product.locale) removed")
             }
@@ -249,8 +254,8 @@ struct RetentionCommand: AsyncParsableCommand {
             func run() async throws {
                 let app = app
                 print(
-                    try await Runtime.run { services in
-                        try await services.retention.configureRealtimeURL(try await app.target(services), publicURL: Runtime.publicURL, actor: .cli)
+                    try await Runtime.run { capabilities in
+                        try await capabilities.retention.configureRealtimeURL(try await app.target(capabilities), publicURL: Runtime.publicURL, actor: .cli)
                     })
             }
         }
@@ -261,7 +266,7 @@ struct RetentionCommand: AsyncParsableCommand {
 
             func run() async throws {
                 let app = app
-                print(try await Runtime.run { services in try await services.retention.realtimeURL(try await app.target(services)) })
+                print(try await Runtime.run { capabilities in try await capabilities.retention.realtimeURL(try await app.target(capabilities)) })
             }
         }
 
@@ -271,7 +276,7 @@ struct RetentionCommand: AsyncParsableCommand {
 
             func run() async throws {
                 let app = app
-                try await Runtime.run { services in try await services.retention.deleteRealtimeURL(try await app.target(services), actor: .cli) }
+                try await Runtime.run { capabilities in try await capabilities.retention.deleteRealtimeURL(try await app.target(capabilities), actor: .cli) }
                 print("realtime URL removed")
             }
         }
@@ -289,8 +294,8 @@ struct RetentionCommand: AsyncParsableCommand {
             func run() async throws {
                 let (app, id) = (app, originalTransactionId)
                 try RetentionCommand.printJSON(
-                    try await Runtime.run { services in
-                        try await services.retention.startPerformanceTest(try await app.target(services), originalTransactionId: id, actor: .cli)
+                    try await Runtime.run { capabilities in
+                        try await capabilities.retention.startPerformanceTest(try await app.target(capabilities), originalTransactionId: id, actor: .cli)
                     })
             }
         }
@@ -303,7 +308,9 @@ struct RetentionCommand: AsyncParsableCommand {
             func run() async throws {
                 let (app, id) = (app, requestId)
                 try RetentionCommand.printJSON(
-                    try await Runtime.run { services in try await services.retention.performanceTestResults(try await app.target(services), requestId: id) })
+                    try await Runtime.run { capabilities in
+                        try await capabilities.retention.performanceTestResults(try await app.target(capabilities), requestId: id)
+                    })
             }
         }
     }

@@ -41,31 +41,31 @@ enum Runtime {
     }
 
     /// The composition root: the domain's services over PostgreSQL, as configured by the environment.
-    static func makeServices(
+    static func makeCapabilities(
         logger: Logger, database config: DatabaseConfiguration, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil,
         ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings(), holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(),
         tenantPools: TenantPools.Settings = TenantPools.Settings(), reconciliation: ReconciliationSettings = ReconciliationSettings()
-    ) throws -> (Services, PostgresPersistence) {
+    ) throws -> (Capabilities, PostgresPersistence) {
         var clientLogger = logger
         clientLogger.logLevel = .warning
         let client = DatabaseClient(configuration: config, backgroundLogger: clientLogger)
         let postgres = PostgresPersistence(client: client, tenantPools: TenantPools(client: client, settings: tenantPools), logger: logger)
-        let services = try Services(
+        let capabilities = try Capabilities(
             persistence: postgres, vault: vault(), logger: logger, trust: trust,
             appStoreURL: environment["STOREGATE_APP_STORE_URL"].flatMap { $0.isEmpty ? nil : $0 }, ocsp: ocsp, webhooks: webhooks,
             holdingsCache: holdingsCache, reconciliation: reconciliation)
-        return (services, postgres)
+        return (capabilities, postgres)
     }
 
     /// Runs `body` with services whose database client runs for exactly that long.
-    static func run<T: Sendable>(maximumConnections: Int = 10, _ body: @escaping @Sendable (Services) async throws -> T) async throws -> T {
-        try await run(maximumConnections: maximumConnections) { services, _ in try await body(services) }
+    static func run<T: Sendable>(maximumConnections: Int = 10, _ body: @escaping @Sendable (Capabilities) async throws -> T) async throws -> T {
+        try await run(maximumConnections: maximumConnections) { capabilities, _ in try await body(capabilities) }
     }
 
     /// Runs `body` with the services and the PostgreSQL they use (for migrations). An unreachable
     /// database fails within seconds, naming where it is and PostgreSQL's reason.
     static func run<T: Sendable>(
-        maximumConnections: Int = 10, _ body: @escaping @Sendable (Services, PostgresPersistence) async throws -> T
+        maximumConnections: Int = 10, _ body: @escaping @Sendable (Capabilities, PostgresPersistence) async throws -> T
     ) async throws -> T {
         bootstrapLogging()
         var logger = Logger(label: "storegate")
@@ -75,13 +75,13 @@ enum Runtime {
             let config = try databaseConfiguration(maximumConnections: maximumConnections)
             location = config.location
             try await config.check(logger: logger)
-            let (services, postgres) = try makeServices(logger: logger, database: config)
+            let (capabilities, postgres) = try makeCapabilities(logger: logger, database: config)
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
                     await postgres.client.run()
                     return nil
                 }
-                group.addTask { try await body(services, postgres) }
+                group.addTask { try await body(capabilities, postgres) }
                 defer { group.cancelAll() }
                 while let result = try await group.next() {
                     if let result { return result }
@@ -135,8 +135,8 @@ struct TenantOption: ParsableArguments {
 
 extension TenantOption {
     /// Runs `body` with the services and the tenant this option names (a command's usual first step).
-    func run<T: Sendable>(_ body: @escaping @Sendable (Services, Tenant) async throws -> T) async throws -> T {
+    func run<T: Sendable>(_ body: @escaping @Sendable (Capabilities, Tenant) async throws -> T) async throws -> T {
         let slug = tenant
-        return try await Runtime.run { services in try await body(services, try await services.tenants.get(slug: slug)) }
+        return try await Runtime.run { capabilities in try await body(capabilities, try await capabilities.tenants.get(slug: slug)) }
     }
 }

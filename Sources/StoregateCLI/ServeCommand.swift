@@ -91,7 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if allowPrivateWebhookUrls { logger.warning("--allow-private-webhook-urls: tenants can make this server call into its own network") }
         let metrics = RPCMetrics()
-        let services: Services
+        let capabilities: Capabilities
         let postgres: PostgresPersistence
         do {
             let database = try Runtime.databaseConfiguration(maximumConnections: controlConnections)
@@ -100,7 +100,7 @@ struct ServeCommand: AsyncParsableCommand {
             } catch {
                 logger.warning("not ready: \(error.description); /readyz answers 503 until the database can be reached")
             }
-            (services, postgres) = try Runtime.makeServices(
+            (capabilities, postgres) = try Runtime.makeCapabilities(
                 logger: logger, database: database,
                 trust: (roots: roots.isEmpty ? [try ChainVerifier.appleRootCAG3()] : roots, allowUnsignedEnvironments: allowUnsignedEnvironments),
                 ocsp: noOcsp ? nil : HTTPOCSPTransport(http: .shared),
@@ -117,7 +117,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw Runtime.fail(String(describing: error))
         }
-        if (try? services.vault.ring()) == nil { logger.warning("no master key configured: app keys cannot be imported or used") }
+        if (try? capabilities.vault.ring()) == nil { logger.warning("no master key configured: app keys cannot be imported or used") }
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
@@ -132,7 +132,7 @@ struct ServeCommand: AsyncParsableCommand {
         let log = logger
         let tls = tlsCert != nil
         let app = try buildApplication(
-            configuration: configuration, storegate: services, metrics: metrics, services: [postgres.client] + [postgres.tenantPools].compactMap { $0 },
+            configuration: configuration, capabilities: capabilities, metrics: metrics, services: [postgres.client] + [postgres.tenantPools].compactMap { $0 },
             logger: logger,
             onServerRunning: { port in log.info("storegate listening", metadata: ["port": .stringConvertible(port), "tls": .stringConvertible(tls)]) })
         try await Runtime.listening(host: host, port: port, what: "storegate serve") {

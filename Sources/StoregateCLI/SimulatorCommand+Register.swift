@@ -21,10 +21,10 @@ extension SimulatorCommand {
 
         func run() async throws {
             let (base, slug, publicURL) = (simulator.hasSuffix("/") ? String(simulator.dropLast()) : simulator, tenant, Runtime.publicURL)
-            let apps = try await Runtime.run { services in
-                let tenants = if let slug { [try await services.tenants.get(slug: slug)] } else { try await services.tenants.list() }
+            let apps = try await Runtime.run { capabilities in
+                let tenants = if let slug { [try await capabilities.tenants.get(slug: slug)] } else { try await capabilities.tenants.list() }
                 var apps: [AppDetails] = []
-                for tenant in tenants { apps += try await services.apps.list(tenant: tenant) }
+                for tenant in tenants { apps += try await capabilities.apps.list(tenant: tenant) }
                 return apps
             }
             for details in apps {

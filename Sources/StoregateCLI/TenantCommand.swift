@@ -44,8 +44,8 @@ struct TenantCommand: AsyncParsableCommand {
             }
             let list = manifests
             let allowPrivate = allowPrivateWebhookUrls
-            try await Runtime.run { services in
-                let applier = ManifestApplier(services: services, webhooks: allowPrivate ? services.webhooks.allowingPrivateURLs() : nil)
+            try await Runtime.run { capabilities in
+                let applier = ManifestApplier(capabilities: capabilities, webhooks: allowPrivate ? capabilities.webhooks.allowingPrivateURLs() : nil)
                 for (manifest, url) in list {
                     let result = try await applier.apply(
                         manifest, baseDirectory: url.deletingLastPathComponent(), environment: Runtime.environment, actor: .cli)
@@ -78,9 +78,9 @@ struct TenantCommand: AsyncParsableCommand {
 
         func run() async throws {
             let slug = slug
-            let (tenant, apps, keys) = try await Runtime.run { services in
-                let tenant = try await services.tenants.get(slug: slug)
-                return (tenant, try await services.apps.list(tenant: tenant), try await services.apiKeys.list(tenant: tenant))
+            let (tenant, apps, keys) = try await Runtime.run { capabilities in
+                let tenant = try await capabilities.tenants.get(slug: slug)
+                return (tenant, try await capabilities.apps.list(tenant: tenant), try await capabilities.apiKeys.list(tenant: tenant))
             }
             print(
                 "tenant \(tenant.slug): \(tenant.name)\n  id \(tenant.id.uuidString.lowercased())\n  status \(tenant.status.rawValue)\n  schema \(tenant.storageName) v\(tenant.schemaVersion)"

@@ -17,8 +17,8 @@ struct TransactionCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (bundleId, transactionId) = (bundleId, transactionId)
-            let environment = try await tenant.run { services, tenant in
-                try await services.transactions.finish(
+            let environment = try await tenant.run { capabilities, tenant in
+                try await capabilities.transactions.finish(
                     tenant: tenant, bundleId: bundleId, transactionId: transactionId, actor: .cli)
             }
             print("transaction \(transactionId) finished at Apple (\(environment.rawValue))")

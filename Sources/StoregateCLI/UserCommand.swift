@@ -35,8 +35,8 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             let (slug, email, role) = (tenant.tenant, email, try UserCommand.role(role))
             let password = passwordStdin ? UserCommand.passwordFromStandardInput() : nil
-            let (user, link) = try await tenant.run { services, tenant in
-                try await services.consoleUsers.add(
+            let (user, link) = try await tenant.run { capabilities, tenant in
+                try await capabilities.consoleUsers.add(
                     tenant: tenant, email: email, role: role, password: password, actor: .cli)
             }
             print("added \(user.email) (\(user.role.rawValue)) to \(slug)")
@@ -49,7 +49,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var tenant: TenantOption
 
         func run() async throws {
-            let users = try await tenant.run { services, tenant in try await services.consoleUsers.list(tenant: tenant) }
+            let users = try await tenant.run { capabilities, tenant in try await capabilities.consoleUsers.list(tenant: tenant) }
             for user in users {
                 let signedIn = user.lastSignInAt.map { ISO8601DateFormatter().string(from: $0) } ?? "never signed in"
                 print("\(user.email)\t\(user.role.rawValue)\t\(user.hasPassword ? "password" : "link only")\t\(signedIn)")
@@ -65,8 +65,8 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (slug, email) = (tenant.tenant, email)
-            try await tenant.run { services, tenant in
-                try await services.consoleUsers.remove(tenant: tenant, email: email, actor: .cli)
+            try await tenant.run { capabilities, tenant in
+                try await capabilities.consoleUsers.remove(tenant: tenant, email: email, actor: .cli)
             }
             print("removed \(email) from \(slug)")
         }
@@ -79,8 +79,8 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             let email = email
-            let link = try await tenant.run { services, tenant in
-                try await services.consoleUsers.issueLink(tenant: tenant, email: email, actor: .cli)
+            let link = try await tenant.run { capabilities, tenant in
+                try await capabilities.consoleUsers.issueLink(tenant: tenant, email: email, actor: .cli)
             }
             print(UserCommand.link(link))
         }
@@ -94,8 +94,8 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             let email = email
             guard let password = UserCommand.passwordFromStandardInput() else { throw ValidationError("no password on standard input") }
-            try await tenant.run { services, tenant in
-                try await services.consoleUsers.setPassword(
+            try await tenant.run { capabilities, tenant in
+                try await capabilities.consoleUsers.setPassword(
                     tenant: tenant, email: email, password: password, actor: .cli)
             }
             print("password set for \(email)")

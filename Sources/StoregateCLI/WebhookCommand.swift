@@ -19,7 +19,7 @@ struct WebhookCommand: AsyncParsableCommand {
         @OptionGroup var tenant: TenantOption
 
         func run() async throws {
-            let endpoints = try await tenant.run { services, tenant in try await services.webhooks.list(tenant: tenant) }
+            let endpoints = try await tenant.run { capabilities, tenant in try await capabilities.webhooks.list(tenant: tenant) }
             for endpoint in endpoints { print(WebhookCommand.line(endpoint)) }
             if endpoints.isEmpty { print("no webhook endpoints") }
         }
@@ -39,8 +39,8 @@ struct WebhookCommand: AsyncParsableCommand {
         func run() async throws {
             let spec = WebhookEndpointSpec(url: url, description: description, eventTypes: eventTypes, bundleId: bundleId, environment: environment)
             let allowPrivate = allowPrivateWebhookUrls
-            let created = try await tenant.run { services, tenant in
-                let webhooks = allowPrivate ? services.webhooks.allowingPrivateURLs() : services.webhooks
+            let created = try await tenant.run { capabilities, tenant in
+                let webhooks = allowPrivate ? capabilities.webhooks.allowingPrivateURLs() : capabilities.webhooks
                 return try await webhooks.create(tenant: tenant, spec, actor: .cli)
             }
             print("added \(WebhookCommand.line(created))")
@@ -55,7 +55,7 @@ struct WebhookCommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = id
-            try await tenant.run { services, tenant in try await services.webhooks.delete(tenant: tenant, id: id, actor: .cli) }
+            try await tenant.run { capabilities, tenant in try await capabilities.webhooks.delete(tenant: tenant, id: id, actor: .cli) }
             print("removed \(id)")
         }
     }
@@ -67,7 +67,7 @@ struct WebhookCommand: AsyncParsableCommand {
 
         func run() async throws {
             let id = id
-            let result = try await tenant.run { services, tenant in try await services.webhooks.test(tenant: tenant, id: id) }
+            let result = try await tenant.run { capabilities, tenant in try await capabilities.webhooks.test(tenant: tenant, id: id) }
             let answer = result.statusCode.map { "answered \($0)" } ?? (result.error ?? "no answer")
             print("\(answer) in \(result.latencyMilliseconds) ms")
             if !(result.statusCode.map { (200..<300).contains($0) } ?? false) { throw ExitCode(1) }

@@ -37,17 +37,17 @@ extension ConsoleRoutes {
         let tenant = session.tenant
         let customer: LinkedCustomer
         do {
-            customer = try await services.accounts.get(tenant: tenant, customerId: customerId)
+            customer = try await capabilities.accounts.get(tenant: tenant, customerId: customerId)
         } catch StoregateError.notFound, StoregateError.invalid {
             return pages.message("Not found", "No customer \u{201C}\(customerId)\u{201D} in \(tenant.name).", session: session, status: .notFound)
         }
-        async let subscriptions = services.subscriptions.status(tenant: tenant, customerId: customerId, bundleId: nil, transactionId: nil, refresh: false)
-        async let entitlements = services.subscriptions.entitlements(tenant: tenant, customerId: customerId)
-        async let grants = services.subscriptions.grants(tenant: tenant, customerId: customerId)
-        async let refunds = services.refunds.outcomes(tenant: tenant, bundleId: nil, transactionId: nil, customerId: customerId, limit: 50)
-        async let requests = services.refunds.pendingRequests(tenant: tenant, customerId: customerId)
-        async let timeline = services.events.timeline(tenant: tenant, customerId: customerId, at: position, limit: Self.timelinePage)
-        async let apps = services.apps.list(tenant: tenant)
+        async let subscriptions = capabilities.subscriptions.status(tenant: tenant, customerId: customerId, bundleId: nil, transactionId: nil, refresh: false)
+        async let entitlements = capabilities.subscriptions.entitlements(tenant: tenant, customerId: customerId)
+        async let grants = capabilities.subscriptions.grants(tenant: tenant, customerId: customerId)
+        async let refunds = capabilities.refunds.outcomes(tenant: tenant, bundleId: nil, transactionId: nil, customerId: customerId, limit: 50)
+        async let requests = capabilities.refunds.pendingRequests(tenant: tenant, customerId: customerId)
+        async let timeline = capabilities.events.timeline(tenant: tenant, customerId: customerId, at: position, limit: Self.timelinePage)
+        async let apps = capabilities.apps.list(tenant: tenant)
         let now = Date()
         let refundOutcomes = try await refunds
 
@@ -153,7 +153,7 @@ extension ConsoleRoutes {
     @Sendable func extend(_ request: Request, context: Context) async throws -> Response {
         let session = try context.requireIdentity()
         let form = try await request.decode(as: ExtendForm.self, context: context)
-        _ = try await services.subscriptions.extendRenewalDate(
+        _ = try await capabilities.subscriptions.extendRenewalDate(
             tenant: session.tenant, bundleId: form.bundleId ?? "", originalTransactionId: form.originalTransactionId ?? "",
             extendByDays: try form.days.value, extendReasonCode: try form.reasonCode.value, requestIdentifier: nil, actor: session.user.actor)
         return done(.extended, customerId: form.customerId)
@@ -171,7 +171,7 @@ extension ConsoleRoutes {
     @Sendable func grant(_ request: Request, context: Context) async throws -> Response {
         let session = try context.requireIdentity()
         let form = try await request.decode(as: GrantForm.self, context: context)
-        _ = try await services.subscriptions.grant(
+        _ = try await capabilities.subscriptions.grant(
             tenant: session.tenant, customerId: form.customerId ?? "", bundleId: form.bundleId, productId: form.productId,
             entitlement: form.entitlement, days: try form.days.value, expiresDate: nil, reason: form.reason ?? "", actor: session.user.actor)
         return done(.granted, customerId: form.customerId)
@@ -185,7 +185,7 @@ extension ConsoleRoutes {
     @Sendable func revokeGrant(_ request: Request, context: Context) async throws -> Response {
         let session = try context.requireIdentity()
         let form = try await request.decode(as: RevokeGrantForm.self, context: context)
-        _ = try await services.subscriptions.revokeGrant(
+        _ = try await capabilities.subscriptions.revokeGrant(
             tenant: session.tenant, customerId: form.customerId ?? "", grantId: form.grantId ?? "", reason: "revoked in the console",
             actor: session.user.actor)
         return done(.revoked, customerId: form.customerId)
@@ -198,7 +198,7 @@ extension ConsoleRoutes {
     @Sendable func sync(_ request: Request, context: Context) async throws -> Response {
         let session = try context.requireIdentity()
         let form = try await request.decode(as: SyncForm.self, context: context)
-        _ = try await services.transactions.sync(tenant: session.tenant, customerId: form.customerId ?? "", actor: session.user.actor)
+        _ = try await capabilities.transactions.sync(tenant: session.tenant, customerId: form.customerId ?? "", actor: session.user.actor)
         return done(.synced, customerId: form.customerId)
     }
 
@@ -223,7 +223,7 @@ extension ConsoleRoutes {
             customerConsented: form.customerConsented == "true", deliveryStatus: DeliveryStatus(rawValue: form.deliveryStatus ?? ""),
             sampleContentProvided: form.sampleContentProvided == "true", consumptionPercentage: percent.map { Int32($0 * 1000) },
             refundPreference: form.refundPreference.map(RefundPreference.init(rawValue:)))
-        _ = try await services.refunds.reportConsumption(
+        _ = try await capabilities.refunds.reportConsumption(
             tenant: session.tenant, bundleId: form.bundleId ?? "", transactionId: form.transactionId ?? "", facts: facts, actor: session.user.actor)
         return done(.answered, customerId: form.customerId)
     }

@@ -13,10 +13,10 @@ extension ConsoleRoutes {
     @Sendable func overview(_ request: Request, context: Context) async throws -> Response {
         let session = try context.requireIdentity()
         let tenant = session.tenant
-        async let overview = services.overview(tenant: tenant)
-        async let apps = services.apps.list(tenant: tenant)
-        async let endpoints = services.webhooks.list(tenant: tenant)
-        async let failing = services.webhooks.deliveries(
+        async let overview = capabilities.overview(tenant: tenant)
+        async let apps = capabilities.apps.list(tenant: tenant)
+        async let endpoints = capabilities.webhooks.list(tenant: tenant)
+        async let failing = capabilities.webhooks.deliveries(
             tenant: tenant, endpointId: nil, status: WebhookDelivery.Status.failed.rawValue, before: nil, limit: 20)
         let (figures, appList, endpointList, failed) = try await (overview, apps, endpoints, failing)
         let bundleIds = Dictionary(appList.map { ($0.app.id, $0.app.bundleId) }, uniquingKeysWith: { first, _ in first })
@@ -81,7 +81,7 @@ extension ConsoleRoutes {
         var frame = Pages.Frame(title: "Find a customer", session: session)
         frame.query = query
         do {
-            var found = try await services.accounts.find(tenant: session.tenant, query: query)
+            var found = try await capabilities.accounts.find(tenant: session.tenant, query: query)
             if found == nil { found = try await lookUpOrder(query, session) }
             guard let customerId = found else {
                 frame.error = "No customer matches \u{201C}\(query)\u{201D}: try their customer id, appAccountToken, a transaction ID or an order ID."
@@ -103,8 +103,8 @@ extension ConsoleRoutes {
     /// the order's transactions and links them to their owner, who is the customer found.
     func lookUpOrder(_ query: String, _ session: ConsoleSession) async throws -> String? {
         guard let orderId = try? Validate.orderId(query.uppercased(), field: "q"), Int(orderId) == nil else { return nil }
-        for details in try await services.apps.list(tenant: session.tenant) where !details.keys.isEmpty {
-            let order = try await services.refunds.lookupOrder(
+        for details in try await capabilities.apps.list(tenant: session.tenant) where !details.keys.isEmpty {
+            let order = try await capabilities.refunds.lookupOrder(
                 tenant: session.tenant, bundleId: details.app.bundleId, orderId: orderId, customerId: nil, actor: session.user.actor)
             if order.valid, let customerId = order.customerId { return customerId }
         }
@@ -116,7 +116,7 @@ extension ConsoleRoutes {
         guard session.user.role.mayManagePeople else {
             return pages.message("Not allowed", "Only admins see the tenant's people.", session: session, status: .forbidden)
         }
-        let people = try await services.consoleUsers.list(tenant: session.tenant).map { user in
+        let people = try await capabilities.consoleUsers.list(tenant: session.tenant).map { user in
             ["email": user.email, "role": user.role.rawValue, "password": user.hasPassword ? "set" : "link only", "lastSignIn": shown(user.lastSignInAt)]
         }
         return pages.page("people", ["people": people], frame: Pages.Frame(title: "People", session: session))

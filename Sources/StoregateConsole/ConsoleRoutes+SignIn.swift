@@ -31,7 +31,7 @@ extension ConsoleRoutes {
             return signInForm(request, error: "\(field) is required.", tenant: tenant, email: email, status: .badRequest)
         }
         do {
-            let (secret, session) = try await services.consoleUsers.signIn(tenantSlug: tenant, email: email, password: password)
+            let (secret, session) = try await capabilities.consoleUsers.signIn(tenantSlug: tenant, email: email, password: password)
             return started(secret, session)
         } catch ConsoleSignInRefusal.refused {
             return signInForm(request, error: "The tenant, email or password is not right.", tenant: tenant, email: email, status: .unauthorized)
@@ -62,7 +62,7 @@ extension ConsoleRoutes {
     @Sendable func useLink(_ request: Request, context: Context) async throws -> Response {
         let form = try await request.decode(as: LinkForm.self, context: context)
         do {
-            let (secret, session) = try await services.consoleUsers.redeem(link: form.token ?? "")
+            let (secret, session) = try await capabilities.consoleUsers.redeem(link: form.token ?? "")
             return started(secret, session)
         } catch ConsoleSignInRefusal.refused {
             return pages.message(
@@ -77,7 +77,7 @@ extension ConsoleRoutes {
     }
 
     @Sendable func signOut(_ request: Request, context: Context) async throws -> Response {
-        if let secret = request.cookies[ConsoleCookie.session]?.value { try await services.consoleUsers.signOut(secret: secret) }
+        if let secret = request.cookies[ConsoleCookie.session]?.value { try await capabilities.consoleUsers.signOut(secret: secret) }
         return Pages.redirect("/console/sign-in", cookies: [ConsoleCookie.ended])
     }
 

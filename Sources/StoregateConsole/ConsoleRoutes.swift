@@ -15,11 +15,11 @@ import Storegate
 /// every posted form; a route decodes its form, a small `Decodable` struct, with `URLEncodedFormDecoder`.
 public struct ConsoleRoutes<ParentContext: RequestContext>: Sendable {
     typealias Context = ConsoleRequestContext<ParentContext>
-    let services: Services
+    let capabilities: Capabilities
     let pages: Pages
 
-    public init(services: Services) throws {
-        self.services = services
+    public init(capabilities: Capabilities) throws {
+        self.capabilities = capabilities
         self.pages = try Pages()
     }
 
@@ -38,7 +38,7 @@ public struct ConsoleRoutes<ParentContext: RequestContext>: Sendable {
             .post("link", use: useLink)
 
         // Signed in: the pages, signing out, and the actions on a customer's page (ConsoleRoutes+Customer.swift).
-        let signedIn = console.group().add(middleware: SessionMiddleware(users: services.consoleUsers))
+        let signedIn = console.group().add(middleware: SessionMiddleware(users: capabilities.consoleUsers))
         signedIn.group()
             .add(middleware: SignedInMiddleware { Pages.redirect("/console/sign-in") })
             .get(use: overview)

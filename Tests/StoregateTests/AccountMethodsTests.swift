@@ -9,10 +9,10 @@ import Testing
 @Suite struct AccountMethodsTests {
     @Test func linkResolveAndTransfer() async throws {
         try await SimulatorHarness.with { sim in
-            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false)) { services, _ in
-                let a = try await Fixtures.tenant(services, slug: "accounts-a", bundleId: SimulatorHarness.bundleId)
-                let b = try await Fixtures.tenant(services, slug: "accounts-b", bundleId: "com.example.other")
-                try await TestServer.with(services) { server in
+            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false)) { capabilities, _ in
+                let a = try await Fixtures.tenant(capabilities, slug: "accounts-a", bundleId: SimulatorHarness.bundleId)
+                let b = try await Fixtures.tenant(capabilities, slug: "accounts-b", bundleId: "com.example.other")
+                try await TestServer.with(capabilities) { server in
                     func call(_ method: String, _ params: [String: Any], key: String? = nil) async throws -> [String: Any] {
                         try await server.call(method, params, apiKey: key ?? a.apiKey)
                     }
@@ -64,7 +64,7 @@ import Testing
                         try result(try await call("accounts.resolve", ["bundleId": SimulatorHarness.bundleId, "originalTransactionId": transactionId]))[
                             "customerId"] as? String
                             == "max")
-                    let audit = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }
+                    let audit = try await capabilities.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }
                     #expect(audit.contains { $0.action == "account.transfer" && $0.detail.contains("lee@example.com") })
 
                     var parts = signed.split(separator: ".").map(String.init)
@@ -94,9 +94,10 @@ extension AccountMethodsTests {
     /// transactions carry the token, and accounts.resolve finds the customer from each identifier.
     @Test func offerCodePurchaseGetsTheCustomersToken() async throws {
         try await SimulatorHarness.with { sim in
-            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL) { services, _ in
-                let a = try await Fixtures.tenant(services, slug: "offercode", bundleId: SimulatorHarness.bundleId)
-                _ = try await services.apps.importKey(
+            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL) {
+                capabilities, _ in
+                let a = try await Fixtures.tenant(capabilities, slug: "offercode", bundleId: SimulatorHarness.bundleId)
+                _ = try await capabilities.apps.importKey(
                     tenant: a.tenant.tenant, bundleId: SimulatorHarness.bundleId, keyId: "OFFERCODE1", issuerId: Fixtures.issuerId,
                     p8: sim.keyPEM, actor: Actor("test"))
                 await sim.store.registerKey(bundleId: SimulatorHarness.bundleId, keyId: "OFFERCODE1", issuerId: Fixtures.issuerId, publicKey: sim.key.publicKey)
@@ -108,7 +109,7 @@ extension AccountMethodsTests {
                 #expect(bought.appAccountToken == nil)
                 let original = try #require(bought.originalTransactionId)
 
-                try await TestServer.with(services) { server in
+                try await TestServer.with(capabilities) { server in
                     let reply = try await server.call(
                         "accounts.setAppAccountToken", ["bundleId": SimulatorHarness.bundleId, "customerId": "nora", "originalTransactionId": original],
                         apiKey: a.apiKey)

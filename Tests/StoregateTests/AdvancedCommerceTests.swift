@@ -182,7 +182,7 @@ import Testing
                 "advancedCommerce.revoke", with(["refundReason": "UNSATISFIED_WITH_PURCHASE", "refundType": "FULL", "refundRiskingPreference": false]))
             try await s.processed(6)
             #expect(try await status()["status"] as? String == "revoked", "REFUND applied")
-            let audit = try await s.services.persistence.inTenant(s.tenant.tenant, .read) { try await $0.auditLog() }
+            let audit = try await s.capabilities.persistence.inTenant(s.tenant.tenant, .read) { try await $0.auditLog() }
             let actions = audit.map(\.action).filter { $0.hasPrefix("apple.advancedCommerce.") }
             #expect(
                 Set(actions) == [

@@ -231,10 +231,10 @@ import Testing
     /// notification URL: the simulator then sells in that app and accepts tokens signed with the key.
     @Test func simulatorRegisterTellsTheSimulatorATenantsApps() async throws {
         try await SimulatorHarness.with { sim in
-            try await TestDatabase.with { services, url in
-                let (caller, _, _) = try await Fixtures.tenant(services, slug: "registered", bundleId: "com.example.registered")
+            try await TestDatabase.with { capabilities, url in
+                let (caller, _, _) = try await Fixtures.tenant(capabilities, slug: "registered", bundleId: "com.example.registered")
                 let key = P256.Signing.PrivateKey()
-                _ = try await services.apps.importKey(
+                _ = try await capabilities.apps.importKey(
                     tenant: caller.tenant, bundleId: "com.example.registered", keyId: "REGKEY0001", issuerId: Fixtures.issuerId,
                     p8: key.pemRepresentation, actor: Actor("test"))
                 let run = try await Self.storegate(

@@ -14,13 +14,13 @@ import Testing
     static let longTTL = Duration.seconds(60)
 
     @Test func anotherProcessesRevocationAndSuspensionTakeEffectAtOnce() async throws {
-        try await TestDatabase.with(authCacheTTL: Self.longTTL) { services, url in
-            let a = try await Fixtures.tenant(services, slug: "coherent", bundleId: "com.example.coherent")
-            try await TestServer.with(services) { server in
-                try await eventually("the server follows changes") { services.coherence.isFollowing }
+        try await TestDatabase.with(authCacheTTL: Self.longTTL) { capabilities, url in
+            let a = try await Fixtures.tenant(capabilities, slug: "coherent", bundleId: "com.example.coherent")
+            try await TestServer.with(capabilities) { server in
+                try await eventually("the server follows changes") { capabilities.coherence.isFollowing }
                 let call = #"{"jsonrpc":"2.0","method":"tenant.get","id":1}"#
                 #expect(try await server.rpc(raw: call, apiKey: a.apiKey).status == 200)
-                try await OtherProcess.with(url: url, vault: services.vault) { other in
+                try await OtherProcess.with(url: url, vault: capabilities.vault) { other in
                     _ = try await other.tenants.setStatus(slug: "coherent", .suspended, actor: Actor("cli"))
                     try await eventually("the suspension refused", timeout: .seconds(15)) {
                         try await server.rpc(raw: call, apiKey: a.apiKey).status == 403
@@ -40,20 +40,20 @@ import Testing
     }
 
     @Test func aKeyImportedByAnotherProcessSignsTheNextOffer() async throws {
-        try await TestDatabase.with(authCacheTTL: Self.longTTL) { services, url in
-            let a = try await Fixtures.tenant(services, slug: "rotating", bundleId: "com.example.rotating")
-            _ = try await services.apps.importKey(
+        try await TestDatabase.with(authCacheTTL: Self.longTTL) { capabilities, url in
+            let a = try await Fixtures.tenant(capabilities, slug: "rotating", bundleId: "com.example.rotating")
+            _ = try await capabilities.apps.importKey(
                 tenant: a.tenant.tenant, bundleId: "com.example.rotating", keyId: "OLDKEY0001", issuerId: Fixtures.issuerId,
                 p8: P256.Signing.PrivateKey().pemRepresentation, actor: Actor("test"))
-            try await TestServer.with(services) { server in
-                try await eventually("the server follows changes") { services.coherence.isFollowing }
+            try await TestServer.with(capabilities) { server in
+                try await eventually("the server follows changes") { capabilities.coherence.isFollowing }
                 @Sendable func signingKeyId() async throws -> String? {
                     let reply = try await server.call(
                         "offers.signPromotional", ["bundleId": "com.example.rotating", "productId": "p", "offerId": "o"], apiKey: a.apiKey)
                     return (reply["result"] as? [String: Any])?["keyIdentifier"] as? String
                 }
                 #expect(try await signingKeyId() == "OLDKEY0001")
-                try await OtherProcess.with(url: url, vault: services.vault) { other in
+                try await OtherProcess.with(url: url, vault: capabilities.vault) { other in
                     _ = try await other.apps.importKey(
                         tenant: a.tenant.tenant, bundleId: "com.example.rotating", keyId: "NEWKEY0001", issuerId: Fixtures.issuerId,
                         p8: P256.Signing.PrivateKey().pemRepresentation, actor: Actor("cli"))
@@ -66,18 +66,18 @@ import Testing
     /// While the listening connection is away, changes may be missed: the caches are emptied and keep
     /// entries only for the short TTL until the server listens again, and then they are emptied again.
     @Test func aLostListeningConnectionIsReplacedAndNothingMissedIsServed() async throws {
-        try await TestDatabase.with(authCacheTTL: Self.longTTL) { services, url in
-            let a = try await Fixtures.tenant(services, slug: "relisten", bundleId: "com.example.relisten")
-            try await TestServer.with(services) { server in
-                try await eventually("the server follows changes") { services.coherence.isFollowing }
+        try await TestDatabase.with(authCacheTTL: Self.longTTL) { capabilities, url in
+            let a = try await Fixtures.tenant(capabilities, slug: "relisten", bundleId: "com.example.relisten")
+            try await TestServer.with(capabilities) { server in
+                try await eventually("the server follows changes") { capabilities.coherence.isFollowing }
                 let call = #"{"jsonrpc":"2.0","method":"tenant.get","id":1}"#
                 #expect(try await server.rpc(raw: call, apiKey: a.apiKey).status == 200)
-                try await OtherProcess.with(url: url, vault: services.vault) { other in
+                try await OtherProcess.with(url: url, vault: capabilities.vault) { other in
                     let ended = try await other.sql(
                         "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'")
                     #expect(ended == 1)
-                    try await eventually("the lost listener noticed") { !services.coherence.isFollowing }
-                    try await eventually("the server listening again") { services.coherence.isFollowing }
+                    try await eventually("the lost listener noticed") { !capabilities.coherence.isFollowing }
+                    try await eventually("the server listening again") { capabilities.coherence.isFollowing }
                     #expect(try await server.rpc(raw: call, apiKey: a.apiKey).status == 200)
                     try await other.apiKeys.revoke(tenant: a.tenant.tenant, prefix: a.tenant.apiKeyPrefix, actor: Actor("cli"))
                     try await eventually("the revoked key refused", timeout: .seconds(15)) {
@@ -89,26 +89,26 @@ import Testing
     }
 }
 
-/// Services of a second process on the same database and master key: its own pool, its own caches.
+/// Capabilities of a second process on the same database and master key: its own pool, its own caches.
 struct OtherProcess {
-    let services: Services
+    let capabilities: Capabilities
     let client: DatabaseClient
 
-    var tenants: TenantService { services.tenants }
-    var apiKeys: APIKeyService { services.apiKeys }
-    var apps: AppService { services.apps }
+    var tenants: TenantService { capabilities.tenants }
+    var apiKeys: APIKeyService { capabilities.apiKeys }
+    var apps: AppService { capabilities.apps }
 
     static func with(url: String, vault: KeyVault, _ body: @Sendable (OtherProcess) async throws -> Void) async throws {
         let logger = TestLog.logger("other")
         let config = try DatabaseConfiguration(url: url, maximumConnections: 2)
         let client = DatabaseClient(configuration: config, backgroundLogger: logger)
-        let services = try Services(
+        let capabilities = try Capabilities(
             persistence: PostgresPersistence(client: client, logger: logger, deadlines: TestDatabase.deadlines), vault: vault, logger: logger,
             reconciliation: TestDatabase.reconciliation)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
-            try await body(OtherProcess(services: services, client: client))
+            try await body(OtherProcess(capabilities: capabilities, client: client))
         }
     }
 

@@ -8,9 +8,9 @@ import Testing
 /// reader expects fails loudly instead of putting one `text` column's value in another's place.
 @Suite struct ColumnReadTests {
     @Test func aCellIsReadByTheNameItsReaderExpects() async throws {
-        try await TestDatabase.with { services, _ in
-            let logger = services.postgres.logger
-            let read = try await services.postgres.client.withConnection { conn in
+        try await TestDatabase.with { capabilities, _ in
+            let logger = capabilities.postgres.logger
+            let read = try await capabilities.postgres.client.withConnection { conn in
                 try await conn.all("SELECT 'ada' AS customer_id, 'com.example' AS bundle_id", logger: logger) { row in
                     var cells = Cells(row)
                     return (try cells.next("customer_id", String.self), try cells.next("bundle_id", String.self))
@@ -19,7 +19,7 @@ import Testing
             #expect(read.first?.0 == "ada" && read.first?.1 == "com.example")
 
             await #expect(throws: DatabaseError.self) {
-                try await services.postgres.client.withConnection { conn in
+                try await capabilities.postgres.client.withConnection { conn in
                     try await conn.all("SELECT 'com.example' AS bundle_id, 'ada' AS customer_id", logger: logger) { row in
                         var cells = Cells(row)
                         return (try cells.next("customer_id", String.self), try cells.next("bundle_id", String.self))

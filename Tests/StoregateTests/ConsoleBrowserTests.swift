@@ -38,10 +38,10 @@ import Testing
             // A subscription Apple refunded.
             _ = try await s.simulator.refund(transactionId: try await Self.subscribe(s, "rex@example.org"))
             try await s.processed(54)
-            let other = try await s.services.tenants.create(slug: "console-neighbour", name: "Neighbour", actor: Actor("test"))
-            _ = try await s.services.accounts.ensure(tenant: other, customerId: "bob", actor: Actor("test"))
+            let other = try await s.capabilities.tenants.create(slug: "console-neighbour", name: "Neighbour", actor: Actor("test"))
+            _ = try await s.capabilities.accounts.ensure(tenant: other, customerId: "bob", actor: Actor("test"))
             for (email, role) in [("sam@example.com", ConsoleUser.Role.support), ("vic@example.com", .viewer)] {
-                _ = try await s.services.consoleUsers.add(
+                _ = try await s.capabilities.consoleUsers.add(
                     tenant: s.tenant.tenant, email: email, role: role, password: ConsoleTests.password, actor: Actor("test"))
             }
             let screenshots = Self.screenshots()
@@ -56,7 +56,7 @@ import Testing
                 environment: ProcessInfo.processInfo.environment, limit: .seconds(240))
             #expect(run.status == 0, "the browser's checks:\n\(run.stdout)\n\(run.stderr)")
             #expect(!run.stdout.contains("FAIL") && run.stdout.contains("ok   the renewal date moved later"), "\(run.stdout)")
-            let extended = try await s.services.subscriptions.status(
+            let extended = try await s.capabilities.subscriptions.status(
                 tenant: s.tenant.tenant, customerId: "ann@example.org", bundleId: nil, transactionId: nil, refresh: false)
             #expect(extended.first?.expiresDate.map { $0 > (bought.expiresDate?.date ?? .distantFuture) } == true, "stored later, not only shown")
             for shot in ["1-sign-in", "2-overview", "3-customer", "4-extended", "5-granted", "6-viewer", "7-phone", "8-timeline-earlier", "9-revoked"] {

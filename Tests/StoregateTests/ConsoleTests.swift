@@ -15,7 +15,7 @@ import Testing
     static let session = "__Host-storegate-session"
 
     static func person(_ s: Storefront, _ email: String, _ role: ConsoleUser.Role, password: String? = ConsoleTests.password) async throws -> String {
-        try await s.services.consoleUsers.add(tenant: s.tenant.tenant, email: email, role: role, password: password, actor: Actor("test")).link
+        try await s.capabilities.consoleUsers.add(tenant: s.tenant.tenant, email: email, role: role, password: password, actor: Actor("test")).link
     }
 
     /// A password signs in; the session's cookie is Secure, HttpOnly and SameSite=Strict; a form without
@@ -51,21 +51,21 @@ import Testing
             let bad = try await browser.post(
                 "/console/customer/grant", [("csrf", csrf), ("customerId", "ann"), ("entitlement", "premium"), ("days", "many"), ("reason", "r")])
             #expect(bad.status == 400 && bad.text.contains("days must be a whole number"))
-            #expect(try await s.services.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann").isEmpty, "nothing refused was written")
+            #expect(try await s.capabilities.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann").isEmpty, "nothing refused was written")
 
             let granted = try await browser.post("/console/customer/grant", [("csrf", csrf)] + grant)
             #expect(granted.status == 303 && granted.location == "/console/customer?id=ann&done=granted")
-            let grants = try await s.services.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann")
+            let grants = try await s.capabilities.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann")
             #expect(grants.map(\.grantedBy) == ["console:sam@example.com"])
             #expect(try await browser.get(granted.location ?? "").text.contains("The grant was made."))
-            let audit = try await s.services.persistence.inTenant(s.tenant.tenant, .read) { try await $0.auditLog() }
+            let audit = try await s.capabilities.persistence.inTenant(s.tenant.tenant, .read) { try await $0.auditLog() }
             #expect(audit.contains { $0.actor == "console:sam@example.com" && $0.action == "console.signIn" })
             #expect(audit.contains { $0.actor == "console:sam@example.com" && $0.action.hasPrefix("entitlement.grant") })
 
             let secret = try #require(browser[cookie: Self.session])
             let out = try await browser.post("/console/sign-out", [("csrf", csrf)])
             #expect(out.status == 303 && out.location == "/console/sign-in")
-            #expect(try await s.services.consoleUsers.session(secret: secret) == nil, "the session is gone, not only its cookie")
+            #expect(try await s.capabilities.consoleUsers.session(secret: secret) == nil, "the session is gone, not only its cookie")
             #expect(try await browser.get("/console/customer?id=ann").location == "/console/sign-in")
         }
     }
@@ -76,8 +76,8 @@ import Testing
         try await Storefront.with(slug: "console-roles") { s in
             _ = try await Self.person(s, "vic@example.com", .viewer)
             _ = try await s.result("accounts.ensure", ["customerId": "ann"])
-            let other = try await s.services.tenants.create(slug: "console-other", name: "Other", actor: Actor("test"))
-            _ = try await s.services.accounts.ensure(tenant: other, customerId: "bob", actor: Actor("test"))
+            let other = try await s.capabilities.tenants.create(slug: "console-other", name: "Other", actor: Actor("test"))
+            _ = try await s.capabilities.accounts.ensure(tenant: other, customerId: "bob", actor: Actor("test"))
 
             let browser = ConsoleClient(baseURL: s.server.baseURL)
             #expect(try await browser.signIn(tenant: s.tenant.tenant.slug, email: "vic@example.com", password: Self.password).status == 303)
@@ -87,7 +87,7 @@ import Testing
             let refused = try await browser.post(
                 "/console/customer/grant", [("csrf", csrf), ("customerId", "ann"), ("entitlement", "premium"), ("days", "3"), ("reason", "viewer")])
             #expect(refused.status == 403 && refused.text.contains("Not allowed"))
-            #expect(try await s.services.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann").isEmpty)
+            #expect(try await s.capabilities.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann").isEmpty)
             #expect(try await browser.get("/console/people").status == 403, "only admins see people")
 
             #expect(try await browser.get("/console/customer?id=bob").status == 404)
@@ -206,7 +206,7 @@ import Testing
             _ = try await s.result("accounts.ensure", ["customerId": "ann"])
             let count = 60  // the page is 50
             for n in 1...count {
-                _ = try await s.services.subscriptions.grant(
+                _ = try await s.capabilities.subscriptions.grant(
                     tenant: s.tenant.tenant, customerId: "ann", bundleId: nil, productId: nil, entitlement: "premium", days: 30, expiresDate: nil,
                     reason: "grant \(n).", actor: Actor("test"))
             }
@@ -313,10 +313,10 @@ import Testing
             let granted = try await browser.post(
                 "/console/customer/grant", [("csrf", csrf), ("customerId", "ann"), ("entitlement", "premium"), ("days", "7"), ("reason", "outage")])
             #expect(granted.status == 303)
-            let grantId = try #require(try await s.services.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann").first?.grantId)
+            let grantId = try #require(try await s.capabilities.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann").first?.grantId)
             let revoked = try await browser.post("/console/customer/revoke-grant", [("csrf", csrf), ("customerId", "ann"), ("grantId", grantId)])
             #expect(revoked.location == "/console/customer?id=ann&done=revoked")
-            let grant = try await s.services.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann").first
+            let grant = try await s.capabilities.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann").first
             #expect(grant?.revokedDate != nil && grant?.revokedBy == "console:ada@example.com")
 
             let synced = try await browser.post("/console/customer/sync", [("csrf", csrf), ("customerId", "ann")])
@@ -429,10 +429,10 @@ import Testing
             let coin = try await s.simulator.purchase(coins)
             let refunded = try await s.simulator.refund(transactionId: try #require(coin.transactionId))
             try await s.processed(4)
-            let other = try await s.services.tenants.create(slug: "figures-other", name: "Other", actor: Actor("test"))
-            _ = try await s.services.apps.add(tenant: other, bundleId: "com.example.other", appAppleId: 7, environments: ["Sandbox"], actor: Actor("test"))
+            let other = try await s.capabilities.tenants.create(slug: "figures-other", name: "Other", actor: Actor("test"))
+            _ = try await s.capabilities.apps.add(tenant: other, bundleId: "com.example.other", appAppleId: 7, environments: ["Sandbox"], actor: Actor("test"))
 
-            let overview = try await s.services.overview(tenant: s.tenant.tenant)
+            let overview = try await s.capabilities.overview(tenant: s.tenant.tenant)
             #expect(overview.days.count == 30)
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC")!
@@ -447,7 +447,7 @@ import Testing
             let today = try #require(overview.days.last)
             #expect(today.purchases >= 1 && today.renewals == 1 && today.refunds == 1, "the purchases, renewal and refund were today: \(today)")
             #expect(renewed.expiresDate == Timestamp((bought.expiresDate?.date ?? .distantPast).addingTimeInterval(30 * 86_400)), "one period on")
-            let empty = try await s.services.overview(tenant: other)
+            let empty = try await s.capabilities.overview(tenant: other)
             #expect(empty.days.allSatisfy { $0.purchases == 0 && $0.activeSubscriptions == 0 })
         }
     }

@@ -19,10 +19,10 @@ import Testing
     static let count = 8
 
     @Test func aWorkerKilledMidBatchLeavesItsNotificationsToAnotherProcessWithinSeconds() async throws {
-        try await Self.withBlockedBatch(lease: 2) { services, serve, release, schema in
+        try await Self.withBlockedBatch(lease: 2) { capabilities, serve, release, schema in
             let first = try serve([])
             defer { first.signal(SIGKILL) }
-            let worker = try await Self.claimedByOneWorker(services)
+            let worker = try await Self.claimedByOneWorker(capabilities)
 
             // While the first worker runs the batch, its leases are renewed: a second process claims none of
             // them, though two leases pass.
@@ -30,7 +30,7 @@ import Testing
             defer { second.signal(SIGKILL) }
             let started = ContinuousClock.now
             while ContinuousClock.now - started < .seconds(5) {
-                #expect(try await Self.claimants(services) == [worker], "the claims stay the first worker's")
+                #expect(try await Self.claimants(capabilities) == [worker], "the claims stay the first worker's")
                 try await Task.sleep(for: .milliseconds(250))
             }
 
@@ -39,7 +39,7 @@ import Testing
             let killed = ContinuousClock.now
             try await release()
             try await eventually("another process applied every notification", timeout: .seconds(15)) {
-                try await Self.unprocessed(services, schema) == 0
+                try await Self.unprocessed(capabilities, schema) == 0
             }
             print("CrashRecoveryTests: every notification applied \(ContinuousClock.now - killed) after the kill")
         }
@@ -48,10 +48,10 @@ import Testing
     /// The lease pushed a claimed job's due time on; once it ran out, the job is still taken before those
     /// that became due while it was claimed.
     @Test func aJobWhoseWorkerDiedIsClaimedBeforeTheBacklog() async throws {
-        try await TestDatabase.with { services, _ in
-            let tenant = try await services.tenants.create(slug: "claim-order", name: "Claim order", actor: Actor("test"))
+        try await TestDatabase.with { capabilities, _ in
+            let tenant = try await capabilities.tenants.create(slug: "claim-order", name: "Claim order", actor: Actor("test"))
             let dead = UUID()
-            try await services.postgres.client.withConnection { conn in
+            try await capabilities.postgres.client.withConnection { conn in
                 try await conn.run(
                     """
                     INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at, claimed_by) VALUES
@@ -59,32 +59,32 @@ import Testing
                         (\(tenant.id), 'process_notification', 'backlog-2', now() - interval '30 seconds', NULL),
                         (\(tenant.id), 'process_notification', 'dead-worker', now() - interval '1 second', \(dead)),
                         (\(tenant.id), 'process_notification', 'leased', now() + interval '10 seconds', \(UUID()))
-                    """, logger: services.postgres.logger)
+                    """, logger: capabilities.postgres.logger)
             }
             let worker = UUID()
-            let claimed = try await services.persistence.control(.read) { try await $0.jobs.claim(limit: 2, lease: .seconds(10), worker: worker) }
+            let claimed = try await capabilities.persistence.control(.read) { try await $0.jobs.claim(limit: 2, lease: .seconds(10), worker: worker) }
             #expect(Set(claimed.map(\.ref)) == ["dead-worker", "backlog-1"], "not backlog-2, due before it")
         }
     }
 
     @Test func aGracefulStopHandsItsClaimsBackAtOnce() async throws {
-        try await Self.withBlockedBatch(lease: 60) { services, serve, release, schema in
+        try await Self.withBlockedBatch(lease: 60) { capabilities, serve, release, schema in
             let first = try serve(["--shutdown-grace-period", "1"])
             defer { first.signal(SIGKILL) }
-            _ = try await Self.claimedByOneWorker(services)
+            _ = try await Self.claimedByOneWorker(capabilities)
             first.signal(SIGTERM)
             // The batch waits on the lock the test holds; past the grace period it is cancelled and handed back.
             try await eventually("the claims are handed back, long before the 60 s lease", timeout: .seconds(20)) {
-                try await Self.claimants(services).isEmpty
+                try await Self.claimants(capabilities).isEmpty
             }
-            #expect(try await Self.jobsLeft(services, dueNow: true) == Self.count, "due at once")
+            #expect(try await Self.jobsLeft(capabilities, dueNow: true) == Self.count, "due at once")
             #expect(await first.waitForExit(upTo: .seconds(10)) != nil)
             try await release()
 
             let second = try serve([])
             defer { second.signal(SIGKILL) }
             try await eventually("another process applied every notification", timeout: .seconds(30)) {
-                try await Self.unprocessed(services, schema) == 0
+                try await Self.unprocessed(capabilities, schema) == 0
             }
         }
     }
@@ -97,15 +97,15 @@ import Testing
     static func withBlockedBatch(
         lease: Int,
         _ test:
-            @Sendable (Services, _ serve: @Sendable ([String]) throws -> Subprocess, _ release: @Sendable () async throws -> Void, _ schema: String)
+            @Sendable (Capabilities, _ serve: @Sendable ([String]) throws -> Subprocess, _ release: @Sendable () async throws -> Void, _ schema: String)
             async throws -> Void
     ) async throws {
         let key = MasterKey.generate()
-        try await TestDatabase.with(vault: TestDatabase.makeVault([key])) { services, databaseURL in
-            let made = try await Fixtures.tenant(services, slug: "crash", bundleId: "com.example.crash")
+        try await TestDatabase.with(vault: TestDatabase.makeVault([key])) { capabilities, databaseURL in
+            let made = try await Fixtures.tenant(capabilities, slug: "crash", bundleId: "com.example.crash")
             let tenant = made.tenant.tenant
             let schema = try TenantSchema(validating: tenant.storageName).sql
-            try await services.persistence.inTenant(tenant, .read) { unit in
+            try await capabilities.persistence.inTenant(tenant, .read) { unit in
                 for _ in 0..<count { _ = try await unit.notifications.insert(Self.testNotification(appId: made.appId), processingDue: Date()) }
             }
             let env = [
@@ -115,8 +115,8 @@ import Testing
             let serve = { @Sendable (arguments: [String]) throws -> Subprocess in
                 try Subprocess(CLITests.binary, ["serve", "--port", String(try FreePort.find())] + arguments, environment: env)
             }
-            let logger = services.postgres.logger
-            try await services.postgres.client.withConnection { lock in
+            let logger = capabilities.postgres.logger
+            try await capabilities.postgres.client.withConnection { lock in
                 try await lock.run("BEGIN", logger: logger)
                 // The pool ends a transaction left idle after its statement timeout; this one is held on purpose.
                 try await lock.run("SET LOCAL idle_in_transaction_session_timeout = 0", logger: logger)
@@ -128,17 +128,17 @@ import Testing
                     try await lock.run("COMMIT", logger: logger)
                 }
                 do {
-                    try await test(services, serve, release, schema)
+                    try await test(capabilities, serve, release, schema)
                     try await release()
                 } catch {
                     if !released.withLock({ $0 }) { try? await lock.run("ROLLBACK", logger: logger) }
                     throw error
                 }
             }
-            let received = try await services.events.list(tenant: tenant, after: 0, types: [.notificationReceived], limit: 100).events
+            let received = try await capabilities.events.list(tenant: tenant, after: 0, types: [.notificationReceived], limit: 100).events
             #expect(received.count == count, "each notification applied exactly once")
             #expect(Set(received.compactMap(\.signedPayload)).count == count)
-            #expect(try await Self.jobsLeft(services) == 0)
+            #expect(try await Self.jobsLeft(capabilities) == 0)
         }
     }
 
@@ -153,38 +153,39 @@ import Testing
     }
 
     /// Waits until every notification job is claimed, by one worker, and returns that worker.
-    static func claimedByOneWorker(_ services: Services) async throws -> UUID {
+    static func claimedByOneWorker(_ capabilities: Capabilities) async throws -> UUID {
         try await eventually("one worker claimed the batch", timeout: .seconds(20)) {
-            guard try await claimants(services).count == 1 else { return false }
-            return try await jobsLeft(services, claimedOnly: true) == count
+            guard try await claimants(capabilities).count == 1 else { return false }
+            return try await jobsLeft(capabilities, claimedOnly: true) == count
         }
-        return try #require(try await claimants(services).first)
+        return try #require(try await claimants(capabilities).first)
     }
 
-    static func claimants(_ services: Services) async throws -> Set<UUID> {
-        try await services.postgres.client.withConnection { conn in
+    static func claimants(_ capabilities: Capabilities) async throws -> Set<UUID> {
+        try await capabilities.postgres.client.withConnection { conn in
             Set(
                 try await conn.column(
-                    "SELECT DISTINCT claimed_by FROM storegate.jobs WHERE claimed_by IS NOT NULL", as: UUID.self, logger: services.postgres.logger))
+                    "SELECT DISTINCT claimed_by FROM storegate.jobs WHERE claimed_by IS NOT NULL", as: UUID.self, logger: capabilities.postgres.logger))
         }
     }
 
     /// The jobs left, but for the recurring ones of reconciliation (a sweep stays scheduled).
-    static func jobsLeft(_ services: Services, claimedOnly: Bool = false, dueNow: Bool = false) async throws -> Int {
-        try await services.postgres.client.withConnection { conn in
+    static func jobsLeft(_ capabilities: Capabilities, claimedOnly: Bool = false, dueNow: Bool = false) async throws -> Int {
+        try await capabilities.postgres.client.withConnection { conn in
             try await conn.first(
                 """
                 SELECT count(*)::bigint FROM storegate.jobs
                 WHERE (NOT \(claimedOnly) OR claimed_by IS NOT NULL) AND (NOT \(dueNow) OR due_at <= now()) AND kind NOT IN ('check_renewal', 'sweep_notifications')
                 """, as: Int.self,
-                logger: services.postgres.logger) ?? -1
+                logger: capabilities.postgres.logger) ?? -1
         }
     }
 
-    static func unprocessed(_ services: Services, _ schema: String) async throws -> Int {
-        try await services.postgres.client.withConnection { conn in
+    static func unprocessed(_ capabilities: Capabilities, _ schema: String) async throws -> Int {
+        try await capabilities.postgres.client.withConnection { conn in
             try await conn.first(
-                "SELECT count(*)::bigint FROM \(unescaped: schema).notifications WHERE processed_at IS NULL", as: Int.self, logger: services.postgres.logger)
+                "SELECT count(*)::bigint FROM \(unescaped: schema).notifications WHERE processed_at IS NULL", as: Int.self, logger: capabilities.postgres.logger
+            )
                 ?? -1
         }
     }

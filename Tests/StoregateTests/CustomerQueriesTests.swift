@@ -12,13 +12,13 @@ import Testing
 /// read of the hot path (`holdings`) finds exactly the same.
 @Suite struct CustomerQueriesTests {
     @Test func bothPathsEachOnceAndNoOneElses() async throws {
-        try await TestDatabase.with { services, _ in
-            let tenant = try await services.tenants.create(slug: "queries", name: "Queries", actor: Actor("test"))
-            let app = try await services.apps.add(
+        try await TestDatabase.with { capabilities, _ in
+            let tenant = try await capabilities.tenants.create(slug: "queries", name: "Queries", actor: Actor("test"))
+            let app = try await capabilities.apps.add(
                 tenant: tenant, bundleId: "com.example.queries", appAppleId: 1, environments: ["Sandbox"], actor: Actor("test"))
             let appId = app.app.id
 
-            try await services.persistence.inTenant(tenant) { unit in
+            try await capabilities.persistence.inTenant(tenant) { unit in
                 let ada = try await unit.customers.ensure(customerId: "ada").customer.id
                 let bob = try await unit.customers.ensure(customerId: "bob").customer.id
                 func link(_ original: String, to customer: UUID) async throws {
@@ -90,7 +90,7 @@ import Testing
                     #expect(try await unit.customers.holdings(customerId: "nobody", purchases: true) == nil)
                 }
             }
-            let prepared = try await services.persistence.inTenant(tenant, .read) { unit in
+            let prepared = try await capabilities.persistence.inTenant(tenant, .read) { unit in
                 for _ in 0..<3 { _ = try await unit.customers.holdings(customerId: "bob", purchases: false) }
                 let postgres = try #require(unit as? PostgresTenantUnit)
                 let onServer = try await postgres.conn.first(

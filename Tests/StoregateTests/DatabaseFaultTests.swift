@@ -19,8 +19,8 @@ import Testing
     @Test func aCrashedDatabaseGetsRetryableAnswersAndServiceResumesWhenItIsBack() async throws {
         try await OwnedPostgres.with { cluster in
             let apiKey = try await Self.tenant(cluster, slug: "faults")
-            try await cluster.withServices(deadlines: Self.deadlines) { services in
-                try await TestServer.with(services) { server in
+            try await cluster.withCapabilities(deadlines: Self.deadlines) { capabilities in
+                try await TestServer.with(capabilities) { server in
                     // Readiness answers within 800 ms; the whole suite on two cores can make a first
                     // answer (a new connection to a new cluster) miss that, so it is asked until ready.
                     try await eventually("ready at the start") { try await server.request("/readyz", method: .GET).status == 200 }
@@ -43,8 +43,8 @@ import Testing
     @Test func aSilentDatabaseIsCutOffAtTheDeadline() async throws {
         try await OwnedPostgres.with { cluster in
             let apiKey = try await Self.tenant(cluster, slug: "silent")
-            try await cluster.withServices(deadlines: Self.deadlines) { services in
-                try await TestServer.with(services) { server in
+            try await cluster.withCapabilities(deadlines: Self.deadlines) { capabilities in
+                try await TestServer.with(capabilities) { server in
                     #expect(try await server.call("apps.list", apiKey: apiKey)["result"] != nil)
                     try cluster.freeze()
                     defer { try? cluster.thaw() }
@@ -107,13 +107,13 @@ import Testing
     /// statement, which it does not send: PostgresNIO never answers a statement sent on a connection that
     /// was closed, and closing the connection at once left the job worker waiting forever.
     @Test func aUnitCancelledBetweenStatementsEndsAtItsNextStatement() async throws {
-        try await TestDatabase.with { services, _ in
+        try await TestDatabase.with { capabilities, _ in
             for access in [UnitAccess.write, .read] {
                 let ended = Mutex<(any Error)??>(.none)
                 let firstDone = Mutex(false)
                 let unit = Task {
                     do {
-                        _ = try await services.persistence.control(access) { unit in
+                        _ = try await capabilities.persistence.control(access) { unit in
                             _ = try await unit.tenants.list()
                             firstDone.withLock { $0 = true }
                             await Self.pauseIgnoringCancellation(until: { Task.isCancelled })
@@ -130,7 +130,7 @@ import Testing
                 let error = ended.withLock { $0 } ?? nil
                 #expect(error is CancellationError, "the second statement was refused: \(String(describing: error))")
                 // The pool still serves: the closed connection was replaced.
-                #expect(try await services.persistence.control(.read) { try await $0.tenants.list() }.isEmpty)
+                #expect(try await capabilities.persistence.control(.read) { try await $0.tenants.list() }.isEmpty)
             }
         }
     }
@@ -140,17 +140,17 @@ import Testing
     /// was sent on it, so another is leased. (Seen as a retention answer cut at its deadline whose record,
     /// written at once, failed as "the database closed the connection".)
     @Test func theUnitAfterACancelledOneIsNotFailedByItsClosedConnection() async throws {
-        try await TestDatabase.with { services, _ in
-            let logger = services.postgres.logger
-            try await services.postgres.client.withConnection { lock in
+        try await TestDatabase.with { capabilities, _ in
+            let logger = capabilities.postgres.logger
+            try await capabilities.postgres.client.withConnection { lock in
                 try await lock.run("BEGIN", logger: logger)
                 try await lock.run("LOCK TABLE storegate.schema_migrations IN ACCESS EXCLUSIVE MODE", logger: logger)
                 for round in 0..<10 {
-                    let blocked = Task { try await services.postgres.isCurrent() }
+                    let blocked = Task { try await capabilities.postgres.isCurrent() }
                     // Each cancelled unit's backend keeps waiting (PostgreSQL notices a closed client only once the
                     // lock is released), so the waiting count grows by one a round.
                     try await eventually("round \(round): the unit waits for the lock") {
-                        try await services.postgres.client.withConnection { conn in
+                        try await capabilities.postgres.client.withConnection { conn in
                             try await conn.first(
                                 "SELECT count(*)::int FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%schema_migrations%'",
                                 as: Int.self, logger: logger) ?? 0 > round
@@ -159,7 +159,7 @@ import Testing
                     blocked.cancel()
                     await #expect(throws: (any Error).self) { try await blocked.value }
                     // At once, on a table the lock does not hold.
-                    #expect(try await services.persistence.control(.read) { try await $0.tenants.list() }.isEmpty, "round \(round)")
+                    #expect(try await capabilities.persistence.control(.read) { try await $0.tenants.list() }.isEmpty, "round \(round)")
                 }
                 try await lock.run("ROLLBACK", logger: logger)
             }
@@ -171,7 +171,7 @@ import Testing
     /// does not send. Sent, it would never be answered, and the unit (the job worker's claim, once) would
     /// wait forever, deadlines or not.
     @Test func aConnectionTheServerEndedMidUnitEndsTheUnitAsUnavailable() async throws {
-        try await TestDatabase.with { services, url in
+        try await TestDatabase.with { capabilities, url in
             for access in [UnitAccess.write, .read] {
                 let ended = Mutex<(any Error)??>(.none)
                 // The backend is ended after the unit's first statement and before its second, whatever the
@@ -180,7 +180,7 @@ import Testing
                 let terminated = Mutex(false)
                 let unit = Task {
                     do {
-                        _ = try await services.persistence.control(access) { unit in
+                        _ = try await capabilities.persistence.control(access) { unit in
                             _ = try await unit.tenants.list()
                             firstDone.withLock { $0 = true }
                             await Self.pauseIgnoringCancellation(until: { terminated.withLock { $0 } })
@@ -192,7 +192,7 @@ import Testing
                     }
                 }
                 try await eventually("the \(access) unit's first statement") { firstDone.withLock { $0 } }
-                try await OtherProcess.with(url: url, vault: services.vault) { other in
+                try await OtherProcess.with(url: url, vault: capabilities.vault) { other in
                     let killed = try await other.sql(
                         "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
                     #expect(killed >= 1)
@@ -207,7 +207,7 @@ import Testing
                 // Either the connection was seen closed and the statement not sent, or it went out as the
                 // server ended the backend and came back with the server's reason: both end the unit at once.
                 #expect(reason.contains("closed") || reason.contains("terminating connection due to administrator command"), "\(reason)")
-                #expect(try await services.persistence.control(.read) { try await $0.tenants.list() }.isEmpty)
+                #expect(try await capabilities.persistence.control(.read) { try await $0.tenants.list() }.isEmpty)
                 _ = unit
             }
         }
@@ -216,13 +216,13 @@ import Testing
     /// A prepared statement that fails inside a transaction ends its unit with the statement's error, and
     /// nothing the unit wrote is kept.
     @Test func aFailedPreparedStatementInATransactionEndsItsUnit() async throws {
-        try await TestDatabase.with { services, _ in
-            let made = try await Fixtures.tenant(services, slug: "prepared", bundleId: "com.example.prepared")
+        try await TestDatabase.with { capabilities, _ in
+            let made = try await Fixtures.tenant(capabilities, slug: "prepared", bundleId: "com.example.prepared")
             let tenant = made.tenant.tenant
             let ended = Mutex<(any Error)??>(.none)
             Task {
                 do {
-                    try await services.persistence.inTenant(tenant, .write) { unit in
+                    try await capabilities.persistence.inTenant(tenant, .write) { unit in
                         // Three uses on this connection prepare the statement; the fourth fails as a prepared statement.
                         for _ in 0..<3 { try await unit.transactions.upsert(Self.transaction(made.appId, payload: "{}")) }
                         try await unit.transactions.upsert(Self.transaction(made.appId, payload: "not json"))
@@ -234,7 +234,7 @@ import Testing
             }
             try await eventually("the unit ended", timeout: .seconds(5)) { ended.withLock { $0 != nil } }
             #expect((ended.withLock { $0 } ?? nil) != nil, "the invalid JSON was refused")
-            #expect(try await Self.transactionCount(services, tenant) == 0, "nothing of the failed transaction was kept")
+            #expect(try await Self.transactionCount(capabilities, tenant) == 0, "nothing of the failed transaction was kept")
         }
     }
 
@@ -242,14 +242,14 @@ import Testing
     /// unit goes on using it. (The statement is forgotten and prepared afresh; only a failure of the
     /// statement itself closes the connection.)
     @Test func aPreparedStatementRefusingItsValuesKeepsServing() async throws {
-        try await TestDatabase.with { services, _ in
-            let made = try await Fixtures.tenant(services, slug: "values", bundleId: "com.example.values")
-            try await services.persistence.inTenant(made.tenant.tenant, .read) { unit in
+        try await TestDatabase.with { capabilities, _ in
+            let made = try await Fixtures.tenant(capabilities, slug: "values", bundleId: "com.example.values")
+            try await capabilities.persistence.inTenant(made.tenant.tenant, .read) { unit in
                 for _ in 0..<3 { try await unit.transactions.upsert(Self.transaction(made.appId, payload: "{}")) }
                 await #expect(throws: (any Error).self) { try await unit.transactions.upsert(Self.transaction(made.appId, payload: "not json")) }
                 try await unit.transactions.upsert(Self.transaction(made.appId, payload: "{}"))
             }
-            #expect(try await Self.transactionCount(services, made.tenant.tenant) == 4)
+            #expect(try await Self.transactionCount(capabilities, made.tenant.tenant) == 4)
         }
     }
 
@@ -260,10 +260,10 @@ import Testing
             appAccountToken: nil, signedDate: Date(), signedTransaction: "x.y.z", payload: payload)
     }
 
-    static func transactionCount(_ services: Services, _ tenant: Tenant) async throws -> Int {
+    static func transactionCount(_ capabilities: Capabilities, _ tenant: Tenant) async throws -> Int {
         let schema = try TenantSchema(validating: tenant.storageName).sql
-        return try await services.postgres.client.withConnection { conn in
-            try await conn.first("SELECT count(*)::bigint FROM \(unescaped: schema).transactions", as: Int.self, logger: services.postgres.logger) ?? -1
+        return try await capabilities.postgres.client.withConnection { conn in
+            try await conn.first("SELECT count(*)::bigint FROM \(unescaped: schema).transactions", as: Int.self, logger: capabilities.postgres.logger) ?? -1
         }
     }
 
@@ -283,8 +283,8 @@ import Testing
     /// A tenant made with the default deadlines: creating a schema on a busy machine with fsync on may take
     /// longer than the tight deadlines the faults are measured against.
     static func tenant(_ cluster: OwnedPostgres, slug: String) async throws -> String {
-        try await cluster.withServices(deadlines: DatabaseDeadlines()) { services in
-            try await Fixtures.tenant(services, slug: slug, bundleId: "com.example.\(slug)").apiKey
+        try await cluster.withCapabilities(deadlines: DatabaseDeadlines()) { capabilities in
+            try await Fixtures.tenant(capabilities, slug: slug, bundleId: "com.example.\(slug)").apiKey
         }
     }
 

@@ -42,8 +42,8 @@ import Testing
     /// below the unit's deadline, when tried by hand.)
     @Test func aCommitNoStandbyConfirmedIsNeverAnsweredAsDone() async throws {
         try await OwnedPostgres.with { primary in
-            try await primary.withServices(deadlines: Self.deadlines) { services in
-                let tenant = try await services.tenants.create(slug: "unreplicated", name: "Unreplicated", actor: Actor("test"))
+            try await primary.withCapabilities(deadlines: Self.deadlines) { capabilities in
+                let tenant = try await capabilities.tenants.create(slug: "unreplicated", name: "Unreplicated", actor: Actor("test"))
                 try await Self.superuser(primary, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'")
                 try await Self.superuser(primary, "SELECT pg_reload_conf()")
                 try await eventually("commits wait for the standby") {
@@ -51,7 +51,7 @@ import Testing
                 }
                 let start = ContinuousClock.now
                 await #expect(throws: StoregateError.self) {
-                    try await services.accounts.ensure(tenant: tenant, customerId: "unconfirmed", actor: Actor("test"))
+                    try await capabilities.accounts.ensure(tenant: tenant, customerId: "unconfirmed", actor: Actor("test"))
                 }
                 #expect(ContinuousClock.now - start < Self.deadlines.unit + .busyMachine)
                 try await Self.superuser(primary, "ALTER SYSTEM RESET synchronous_standby_names")
@@ -67,11 +67,11 @@ import Testing
     /// primary alone.
     @Test func aDuplicateIsConfirmedOnlyOnceTheStandbyHasIt() async throws {
         try await OwnedPostgres.with { primary in
-            try await primary.withServices(deadlines: Self.deadlines) { services in
-                let made = try await Fixtures.tenant(services, slug: "redelivered", bundleId: "com.example.redelivered")
+            try await primary.withCapabilities(deadlines: Self.deadlines) { capabilities in
+                let made = try await Fixtures.tenant(capabilities, slug: "redelivered", bundleId: "com.example.redelivered")
                 let notification = CrashRecoveryTests.testNotification(appId: made.appId)
                 let receive = { @Sendable in
-                    try await services.persistence.control(.read) {
+                    try await capabilities.persistence.control(.read) {
                         try await $0.inbox.receive(notification, tenantId: made.tenant.tenant.id, processingDue: Date())
                     }
                 }
@@ -86,7 +86,7 @@ import Testing
                 let recovered = try await Self.superuser(
                     primary, "SELECT count(*)::text FROM storegate.notification_inbox WHERE notification_uuid = '\(notification.notificationUUID)'")
                 #expect(recovered == "1", "recovered as committed on the primary alone")
-                try await eventually("Storegate serves again", timeout: .seconds(20)) { (try? await services.isReady()) == true }
+                try await eventually("Storegate serves again", timeout: .seconds(20)) { (try? await capabilities.isReady()) == true }
                 let again = ContinuousClock.now
                 await #expect(throws: StoregateError.self, "the delivery again is not answered as already stored") { try await receive() }
                 #expect(ContinuousClock.now - again >= Self.deadlines.unit - .milliseconds(500), "it waited for the standby, to the deadline")
@@ -109,8 +109,8 @@ import Testing
         // write that failed before it is known to have failed because its backend ended.
         let deadlines = DatabaseDeadlines(checkout: .seconds(5), unit: .seconds(30), readiness: .seconds(1))
         try await OwnedPostgres.with { primary in
-            try await primary.withServices(deadlines: deadlines) { services in
-                let made = try await Fixtures.tenant(services, slug: "ended", bundleId: "com.example.ended")
+            try await primary.withCapabilities(deadlines: deadlines) { capabilities in
+                let made = try await Fixtures.tenant(capabilities, slug: "ended", bundleId: "com.example.ended")
                 let notification = CrashRecoveryTests.testNotification(appId: made.appId)
                 try await Self.superuser(primary, "ALTER SYSTEM SET synchronous_standby_names = 'nobody'")
                 try await Self.superuser(primary, "SELECT pg_reload_conf()")
@@ -119,7 +119,7 @@ import Testing
                 }
                 let acknowledging = ContinuousClock.now
                 let acknowledged = await Self.endingCommitsWaitingForTheStandby(primary) {
-                    try await services.persistence.control(.read) {
+                    try await capabilities.persistence.control(.read) {
                         try await $0.inbox.receive(notification, tenantId: made.tenant.tenant.id, processingDue: Date())
                     }
                 }
@@ -128,7 +128,7 @@ import Testing
 
                 let ensuring = ContinuousClock.now
                 let ensured = await Self.endingCommitsWaitingForTheStandby(primary) {
-                    try await services.accounts.ensure(tenant: made.tenant.tenant, customerId: "ended", actor: Actor("test"))
+                    try await capabilities.accounts.ensure(tenant: made.tenant.tenant, customerId: "ended", actor: Actor("test"))
                 }
                 #expect(throws: StoregateError.self, "the transaction's commit was ended") { try ensured.get() }
                 #expect(ContinuousClock.now - ensuring < deadlines.unit, "failed as its backend ended, not at the deadline")
@@ -183,12 +183,13 @@ import Testing
     @Test func theWritableNodeIsUsedWhereverItIsNamed() async throws {
         try await OwnedPostgres.with { primary in
             try await primary.withStandby { standby in
-                try await primary.withServices(deadlines: Self.deadlines, url: Self.url([standby, primary])) { services in
-                    let tenant = try await services.tenants.create(slug: "standby-first", name: "Standby first", actor: Actor("test"))
-                    let customer = try await services.accounts.ensure(tenant: tenant, customerId: "ada", actor: Actor("test"))
+                try await primary.withCapabilities(deadlines: Self.deadlines, url: Self.url([standby, primary])) { capabilities in
+                    let tenant = try await capabilities.tenants.create(slug: "standby-first", name: "Standby first", actor: Actor("test"))
+                    let customer = try await capabilities.accounts.ensure(tenant: tenant, customerId: "ada", actor: Actor("test"))
                     #expect(
-                        try await services.accounts.ensure(tenant: tenant, customerId: "ada", actor: Actor("test")).appAccountToken == customer.appAccountToken)
-                    #expect(try await services.isReady())
+                        try await capabilities.accounts.ensure(tenant: tenant, customerId: "ada", actor: Actor("test")).appAccountToken
+                            == customer.appAccountToken)
+                    #expect(try await capabilities.isReady())
                 }
             }
         }
@@ -199,25 +200,25 @@ import Testing
     @Test func aCrashedPrimaryIsLeftForThePromotedStandby() async throws {
         try await OwnedPostgres.with { primary in
             try await primary.withStandby { standby in
-                try await primary.withServices(deadlines: Self.deadlines, url: Self.url([primary, standby])) { services in
-                    let tenant = try await services.tenants.create(slug: "failing-over", name: "Failing over", actor: Actor("test"))
-                    let before = try await services.accounts.ensure(tenant: tenant, customerId: "before", actor: Actor("test"))
+                try await primary.withCapabilities(deadlines: Self.deadlines, url: Self.url([primary, standby])) { capabilities in
+                    let tenant = try await capabilities.tenants.create(slug: "failing-over", name: "Failing over", actor: Actor("test"))
+                    let before = try await capabilities.accounts.ensure(tenant: tenant, customerId: "before", actor: Actor("test"))
                     try await Self.caughtUp(standby, with: primary)
 
                     try await primary.crash()
                     let start = ContinuousClock.now
                     await #expect(throws: StoregateError.self) {
-                        try await services.accounts.ensure(tenant: tenant, customerId: "during", actor: Actor("test"))
+                        try await capabilities.accounts.ensure(tenant: tenant, customerId: "during", actor: Actor("test"))
                     }
                     #expect(ContinuousClock.now - start < Self.deadlines.unit + .busyMachine, "failed within its deadline")
-                    #expect((try? await services.isReady()) != true, "not ready while no node is writable")
+                    #expect((try? await capabilities.isReady()) != true, "not ready while no node is writable")
 
                     try await standby.promote()
                     try await eventually("a write reaches the promoted standby", timeout: .seconds(15)) {
-                        (try? await services.accounts.ensure(tenant: tenant, customerId: "after", actor: Actor("test"))) != nil
+                        (try? await capabilities.accounts.ensure(tenant: tenant, customerId: "after", actor: Actor("test"))) != nil
                     }
-                    #expect(try await services.isReady())
-                    let found = try await services.accounts.ensure(tenant: tenant, customerId: "before", actor: Actor("test"))
+                    #expect(try await capabilities.isReady())
+                    let found = try await capabilities.accounts.ensure(tenant: tenant, customerId: "before", actor: Actor("test"))
                     #expect(found.appAccountToken == before.appAccountToken, "answered before the crash, there after it")
                 }
             }

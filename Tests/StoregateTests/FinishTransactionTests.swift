@@ -38,7 +38,7 @@ import Testing
             let finished = try await s.result("transactions.finish", ["bundleId": Storefront.bundleId, "transactionId": id])
             #expect(finished["transactionId"] as? String == id && finished["environment"] as? String == "Sandbox", "\(finished)")
             #expect(await s.store.isFinished(transactionId: id))
-            let audit = try await s.services.persistence.inTenant(s.tenant.tenant, .read) { try await $0.auditLog() }
+            let audit = try await s.capabilities.persistence.inTenant(s.tenant.tenant, .read) { try await $0.auditLog() }
             #expect(audit.contains { $0.action == "apple.finishTransaction" && $0.detail.contains(id) }, "\(audit)")
 
             let unknown = try await s.call("transactions.finish", ["bundleId": Storefront.bundleId, "transactionId": "2999999999999999"])

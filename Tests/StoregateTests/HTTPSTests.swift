@@ -35,10 +35,10 @@ import X509
         var trusting = TLSConfiguration.makeClientConfiguration()
         trusting.trustRoots = .certificates([try NIOSSLCertificate(bytes: serializer.serializedBytes, format: .der)])
         let tls = trusting
-        try await TestDatabase.with { services, _ in
-            let (_, apiKey, _) = try await Fixtures.tenant(services, slug: "secure", bundleId: "com.example.secure")
+        try await TestDatabase.with { capabilities, _ in
+            let (_, apiKey, _) = try await Fixtures.tenant(capabilities, slug: "secure", bundleId: "com.example.secure")
             try await TestServer.with(
-                services,
+                capabilities,
                 configure: {
                     $0.tlsCertificatePath = certPath
                     $0.tlsKeyPath = keyPath

@@ -66,23 +66,23 @@ import Testing
         try await SimulatorHarness.with { sim in
             try await TestDatabase.with(
                 authCacheTTL: .seconds(60), trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL
-            ) { services, _ in
-                let made = try await Fixtures.tenant(services, slug: "ownwrites", bundleId: SimulatorHarness.bundleId)
+            ) { capabilities, _ in
+                let made = try await Fixtures.tenant(capabilities, slug: "ownwrites", bundleId: SimulatorHarness.bundleId)
                 let tenant = made.tenant.tenant
-                #expect(!services.coherence.isFollowing)
-                _ = try await services.accounts.ensure(tenant: tenant, customerId: "kim", actor: Actor("test"))
-                #expect(try await services.subscriptions.entitlements(tenant: tenant, customerId: "kim").purchases.isEmpty)
-                #expect(try await services.subscriptions.entitlements(tenant: tenant, customerId: "kim").purchases.isEmpty)
-                #expect(services.holdings.usage.entries == 1)
+                #expect(!capabilities.coherence.isFollowing)
+                _ = try await capabilities.accounts.ensure(tenant: tenant, customerId: "kim", actor: Actor("test"))
+                #expect(try await capabilities.subscriptions.entitlements(tenant: tenant, customerId: "kim").purchases.isEmpty)
+                #expect(try await capabilities.subscriptions.entitlements(tenant: tenant, customerId: "kim").purchases.isEmpty)
+                #expect(capabilities.holdings.usage.entries == 1)
 
                 let bought = await sim.store.purchase(
                     SimulatorStore.Purchase(
                         customer: "kim-device", bundleId: SimulatorHarness.bundleId, productId: "com.example.lifetime", type: .nonConsumable))
                 let transactionId = try #require(bought.transactionId)
                 let signed = try #require(try await sim.client.getTransactionInfo(transactionId: transactionId).signedTransactionInfo)
-                _ = try await services.accounts.linkTransaction(
+                _ = try await capabilities.accounts.linkTransaction(
                     tenant: tenant, bundleId: SimulatorHarness.bundleId, customerId: "kim", signedTransaction: signed, transfer: false, actor: Actor("test"))
-                let purchases = try await services.subscriptions.entitlements(tenant: tenant, customerId: "kim").purchases
+                let purchases = try await capabilities.subscriptions.entitlements(tenant: tenant, customerId: "kim").purchases
                 #expect(purchases.map(\.transactionId) == [bought.transactionId], "read at once, not after the minute")
             }
         }
@@ -93,10 +93,10 @@ import Testing
     /// marked processed in the same transaction) must not be served the entry from before. Once the unit
     /// is over, committed or rolled back, they are kept again.
     @Test func holdingsBeingWrittenAreNeitherServedNorKept() async throws {
-        try await TestDatabase.with(authCacheTTL: .seconds(60)) { services, _ in
-            let made = try await Fixtures.tenant(services, slug: "writing", bundleId: "com.example.writing")
+        try await TestDatabase.with(authCacheTTL: .seconds(60)) { capabilities, _ in
+            let made = try await Fixtures.tenant(capabilities, slug: "writing", bundleId: "com.example.writing")
             let tenant = made.tenant.tenant
-            let customer = try await services.accounts.ensureCustomer(tenant: tenant, customerId: "ash", actor: Actor("test"))
+            let customer = try await capabilities.accounts.ensureCustomer(tenant: tenant, customerId: "ash", actor: Actor("test"))
             func subscription(autoRenew: Bool) -> Subscription {
                 Subscription(
                     appId: made.appId, environment: .sandbox, originalTransactionId: "2000", subscriptionGroupIdentifier: "group", customer: customer.id,
@@ -105,15 +105,15 @@ import Testing
                     offerIdentifier: nil, price: nil, currency: nil, signedDate: Date())
             }
             let autoRenews = { @Sendable () async throws -> Bool? in
-                try await services.subscriptions.status(tenant: tenant, customerId: "ash", bundleId: nil, transactionId: nil, refresh: false).first?
+                try await capabilities.subscriptions.status(tenant: tenant, customerId: "ash", bundleId: nil, transactionId: nil, refresh: false).first?
                     .autoRenewStatus
             }
-            let held = { services.holdings.cached(tenant: tenant.id, .customer("ash", purchases: false)) != nil }
-            _ = try await services.persistence.inTenant(tenant, .write) { try await $0.subscriptions.upsert(subscription(autoRenew: true)) }
+            let held = { capabilities.holdings.cached(tenant: tenant.id, .customer("ash", purchases: false)) != nil }
+            _ = try await capabilities.persistence.inTenant(tenant, .write) { try await $0.subscriptions.upsert(subscription(autoRenew: true)) }
             #expect(try await autoRenews() == true)
             #expect(held())
 
-            try await services.persistence.inTenant(tenant, .write) { unit in
+            try await capabilities.persistence.inTenant(tenant, .write) { unit in
                 _ = try await unit.subscriptions.upsert(subscription(autoRenew: false))
                 #expect(!held(), "dropped as it is written, before the commit")
                 #expect(try await autoRenews() == true, "read from the database before the commit")
@@ -124,7 +124,7 @@ import Testing
 
             struct RolledBack: Error {}
             await #expect(throws: RolledBack.self) {
-                try await services.persistence.inTenant(tenant, .write) { unit in
+                try await capabilities.persistence.inTenant(tenant, .write) { unit in
                     _ = try await unit.subscriptions.upsert(subscription(autoRenew: true))
                     throw RolledBack()
                 }
@@ -139,15 +139,15 @@ import Testing
     /// write, no reload. The expiry is a few seconds ahead; on a machine so busy that the first read ends
     /// after it, the test starts again with a later one (the first read must see it active).
     @Test func anExpiryTurnsTheStatusWithNoWrite() async throws {
-        try await TestDatabase.with(authCacheTTL: .seconds(60)) { services, _ in
-            let made = try await Fixtures.tenant(services, slug: "expiring", bundleId: "com.example.expiring")
+        try await TestDatabase.with(authCacheTTL: .seconds(60)) { capabilities, _ in
+            let made = try await Fixtures.tenant(capabilities, slug: "expiring", bundleId: "com.example.expiring")
             let tenant = made.tenant.tenant
             var observed: (customerId: String, expires: Date, held: Holdings)?
             for (attempt, ahead) in [3.0, 10, 30].enumerated() where observed == nil {
                 let customerId = "lee-\(attempt)"
-                let customer = try await services.accounts.ensureCustomer(tenant: tenant, customerId: customerId, actor: Actor("test"))
+                let customer = try await capabilities.accounts.ensureCustomer(tenant: tenant, customerId: customerId, actor: Actor("test"))
                 let expires = Date() + ahead
-                _ = try await services.persistence.inTenant(tenant) { unit in
+                _ = try await capabilities.persistence.inTenant(tenant) { unit in
                     try await unit.subscriptions.upsert(
                         Subscription(
                             appId: made.appId, environment: .sandbox, originalTransactionId: "100\(attempt)", subscriptionGroupIdentifier: "group",
@@ -155,21 +155,21 @@ import Testing
                             purchaseDate: Date(), expiresDate: expires, autoRenewStatus: false, autoRenewProductId: nil, inBillingRetry: false,
                             gracePeriodExpiresDate: nil, offerType: nil, offerIdentifier: nil, price: nil, currency: nil, signedDate: Date()))
                 }
-                let first = try await services.subscriptions.status(
+                let first = try await capabilities.subscriptions.status(
                     tenant: tenant, customerId: customerId, bundleId: nil, transactionId: nil, refresh: false
                 ).first?.status
                 guard Date() < expires else { continue }
                 #expect(first == .active)
-                observed = (customerId, expires, try #require(services.holdings.cached(tenant: tenant.id, .customer(customerId, purchases: false))))
+                observed = (customerId, expires, try #require(capabilities.holdings.cached(tenant: tenant.id, .customer(customerId, purchases: false))))
             }
             let (customerId, expires, held) = try #require(observed, "a first read before the expiry, even 30 s ahead")
             let status = { @Sendable () async throws -> SubscriptionState.StatusName? in
-                try await services.subscriptions.status(tenant: tenant, customerId: customerId, bundleId: nil, transactionId: nil, refresh: false).first?
+                try await capabilities.subscriptions.status(tenant: tenant, customerId: customerId, bundleId: nil, transactionId: nil, refresh: false).first?
                     .status
             }
             try await eventually("expired at its expiry", timeout: .seconds(60)) { try await status() == .expired }
             #expect(Date() >= expires)
-            let still = try #require(services.holdings.cached(tenant: tenant.id, .customer(customerId, purchases: false)))
+            let still = try #require(capabilities.holdings.cached(tenant: tenant.id, .customer(customerId, purchases: false)))
             #expect(still.subscriptions.map(\.expiresDate) == held.subscriptions.map(\.expiresDate), "the same stored facts")
             #expect(still.subscriptions.first?.status == .active, "stored as Apple last said; read as expired")
         }
@@ -177,11 +177,11 @@ import Testing
 
     /// At most `entries` entries and `bytes` bytes: the least recently used go first, each eviction told.
     @Test func theCacheIsBounded() async throws {
-        try await TestDatabase.with { services, _ in
+        try await TestDatabase.with { capabilities, _ in
             let evictions = Atomic(0)
             let cache = HoldingsCache(
                 HoldingsCache.Settings(entries: 3, bytes: 1 << 20, observe: { if $0 == .eviction { evictions.add(1, ordering: .relaxed) } }),
-                ttl: .seconds(60), coherence: services.coherence)
+                ttl: .seconds(60), coherence: capabilities.coherence)
             let tenant = UUID()
             func holdings(_ n: Int) -> Holdings {
                 Holdings(customer: UUID(uuidString: "00000000-0000-0000-0000-00000000000\(n)")!, subscriptions: [], purchases: [])
@@ -195,7 +195,7 @@ import Testing
             #expect(cache.cached(tenant: tenant, .customer("c2", purchases: false)) == nil)
             #expect(cache.cached(tenant: tenant, .customer("c3", purchases: false)) == nil)
 
-            let small = HoldingsCache(HoldingsCache.Settings(entries: 100, bytes: 600), ttl: .seconds(60), coherence: services.coherence)
+            let small = HoldingsCache(HoldingsCache.Settings(entries: 100, bytes: 600), ttl: .seconds(60), coherence: capabilities.coherence)
             for n in 1...5 { small.remember(holdings(n), tenant: tenant, .customer("c\(n)", purchases: false), loadedSince: small.loadStarts()) }
             #expect(small.usage.bytes <= 600)
             #expect(small.usage.entries == 2)
@@ -205,8 +205,8 @@ import Testing
     /// A load that overlaps an invalidation of its customer is returned but not remembered; one of another
     /// customer does not stop it.
     @Test func aLoadOverlappingAnInvalidationIsNotRemembered() async throws {
-        try await TestDatabase.with { services, _ in
-            let cache = HoldingsCache(HoldingsCache.Settings(), ttl: .seconds(60), coherence: services.coherence)
+        try await TestDatabase.with { capabilities, _ in
+            let cache = HoldingsCache(HoldingsCache.Settings(), ttl: .seconds(60), coherence: capabilities.coherence)
             let (tenant, customer) = (UUID(), UUID())
             let holdings = Holdings(customer: customer, subscriptions: [], purchases: [])
             var since = cache.loadStarts()

@@ -12,44 +12,44 @@ import Testing
     static let hostile = invalidText + sqlLike
 
     @Test func slugsAndNamesAreValidated() async throws {
-        try await TestDatabase.with { services, _ in
+        try await TestDatabase.with { capabilities, _ in
             for value in Self.hostile {
-                await #expect(throws: StoregateError.self) { try await services.tenants.create(slug: value, name: "ok", actor: Actor("test")) }
+                await #expect(throws: StoregateError.self) { try await capabilities.tenants.create(slug: value, name: "ok", actor: Actor("test")) }
             }
             for value in Self.invalidText {
-                await #expect(throws: StoregateError.self) { try await services.tenants.create(slug: "valid-slug", name: value, actor: Actor("test")) }
+                await #expect(throws: StoregateError.self) { try await capabilities.tenants.create(slug: "valid-slug", name: value, actor: Actor("test")) }
             }
             for slug in ["UPPER", "ab", "-lead", "trail-", "1digit", "a_b", "ünï"] {
-                await #expect(throws: StoregateError.self) { try await services.tenants.create(slug: slug, name: "ok", actor: Actor("test")) }
+                await #expect(throws: StoregateError.self) { try await capabilities.tenants.create(slug: slug, name: "ok", actor: Actor("test")) }
             }
-            #expect(try await services.tenants.list().isEmpty, "nothing was created")
-            let schemas = try await services.postgres.client.withConnection { conn in
-                try await conn.first("SELECT count(*)::int FROM pg_namespace WHERE nspname LIKE 't\\_%'", as: Int.self, logger: services.postgres.logger)
+            #expect(try await capabilities.tenants.list().isEmpty, "nothing was created")
+            let schemas = try await capabilities.postgres.client.withConnection { conn in
+                try await conn.first("SELECT count(*)::int FROM pg_namespace WHERE nspname LIKE 't\\_%'", as: Int.self, logger: capabilities.postgres.logger)
             }
             #expect(schemas == 0)
 
             // Names are display text: an apostrophe belongs in "Bob's Games". Such input is bound, never spliced.
             for (i, value) in Self.sqlLike.enumerated() {
-                let tenant = try await services.tenants.create(slug: "sql-like-\(i)", name: value, actor: Actor("test"))
-                #expect(try await services.tenants.get(slug: tenant.slug).name == value)
+                let tenant = try await capabilities.tenants.create(slug: "sql-like-\(i)", name: value, actor: Actor("test"))
+                #expect(try await capabilities.tenants.get(slug: tenant.slug).name == value)
             }
-            #expect(try await services.tenants.list().count == Self.sqlLike.count, "the tenants table is intact")
-            let tenant = try await services.tenants.create(slug: "valid-slug", name: "Valid", actor: Actor("test"))
+            #expect(try await capabilities.tenants.list().count == Self.sqlLike.count, "the tenants table is intact")
+            let tenant = try await capabilities.tenants.create(slug: "valid-slug", name: "Valid", actor: Actor("test"))
             for value in Self.hostile {
                 await #expect(throws: StoregateError.self) {
-                    try await services.apps.add(tenant: tenant, bundleId: value, appAppleId: nil, environments: ["Sandbox"], actor: Actor("test"))
+                    try await capabilities.apps.add(tenant: tenant, bundleId: value, appAppleId: nil, environments: ["Sandbox"], actor: Actor("test"))
                 }
             }
             for value in Self.invalidText {
-                await #expect(throws: StoregateError.self) { try await services.apiKeys.issue(tenant: tenant, label: value, actor: Actor("test")) }
+                await #expect(throws: StoregateError.self) { try await capabilities.apiKeys.issue(tenant: tenant, label: value, actor: Actor("test")) }
             }
-            #expect(try await services.apps.list(tenant: tenant).isEmpty)
-            #expect(try await services.apiKeys.list(tenant: tenant).isEmpty)
+            #expect(try await capabilities.apps.list(tenant: tenant).isEmpty)
+            #expect(try await capabilities.apiKeys.list(tenant: tenant).isEmpty)
         }
     }
 
     @Test func hostileManifestsCreateNothing() async throws {
-        try await TestDatabase.with { services, _ in
+        try await TestDatabase.with { capabilities, _ in
             let goodKey = Fixtures.p8()
             let environment = ["GOOD_P8": goodKey, "BAD_P8": "-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----"]
             func manifest(slug: String = "manifest", name: String = "Name", bundleId: String = "com.example.ok", secondKeyEnv: String = "GOOD_P8") -> String {
@@ -64,7 +64,7 @@ import Testing
                     keys: [{keyId: SECOND0001, issuerId: \(Fixtures.issuerId), p8Env: \(secondKeyEnv)}]
                 """
             }
-            let applier = ManifestApplier(services: services)
+            let applier = ManifestApplier(capabilities: capabilities)
             func apply(_ text: String) async throws {
                 let parsed = try TenantManifest.parse(yaml: text)
                 _ = try await applier.apply(parsed, baseDirectory: URL(fileURLWithPath: "/nonexistent"), environment: environment, actor: Actor("test"))
@@ -89,10 +89,10 @@ import Testing
             #expect(throws: StoregateError.invalid(field: "apps[0].bundleID", reason: "is not a known field")) {
                 try TenantManifest.parse(yaml: "slug: abc\nname: x\napps:\n  - bundleID: com.example.x\n")
             }
-            #expect(try await services.tenants.list().isEmpty, "nothing half-created")
+            #expect(try await capabilities.tenants.list().isEmpty, "nothing half-created")
 
             try await apply(manifest())
-            #expect(try await services.tenants.list().map(\.slug) == ["manifest"])
+            #expect(try await capabilities.tenants.list().map(\.slug) == ["manifest"])
         }
     }
 

@@ -7,10 +7,10 @@ import Testing
 @Suite struct IsolationTests {
     /// Tenant A's key never reaches tenant B's data: B's ids look exactly like ids that do not exist.
     @Test func tenantsCannotSeeEachOther() async throws {
-        try await TestDatabase.with { services, _ in
-            let a = try await Fixtures.tenant(services, slug: "tenant-a", bundleId: "com.example.a")
-            let b = try await Fixtures.tenant(services, slug: "tenant-b", bundleId: "com.example.b")
-            try await TestServer.with(services) { server in
+        try await TestDatabase.with { capabilities, _ in
+            let a = try await Fixtures.tenant(capabilities, slug: "tenant-a", bundleId: "com.example.a")
+            let b = try await Fixtures.tenant(capabilities, slug: "tenant-b", bundleId: "com.example.b")
+            try await TestServer.with(capabilities) { server in
                 let me = try await server.call("tenant.get", apiKey: a.apiKey)
                 #expect((me["result"] as? [String: Any])?["slug"] as? String == "tenant-a")
 
@@ -41,19 +41,19 @@ import Testing
 
     /// Revocation and suspension take effect within the cache lifetime.
     @Test func revokedKeysAndSuspendedTenantsAreRefused() async throws {
-        try await TestDatabase.with(authCacheTTL: .milliseconds(100)) { services, _ in
-            let a = try await Fixtures.tenant(services, slug: "revoker", bundleId: "com.example.revoker")
-            try await TestServer.with(services) { server in
+        try await TestDatabase.with(authCacheTTL: .milliseconds(100)) { capabilities, _ in
+            let a = try await Fixtures.tenant(capabilities, slug: "revoker", bundleId: "com.example.revoker")
+            try await TestServer.with(capabilities) { server in
                 let call = #"{"jsonrpc":"2.0","method":"tenant.get","id":1}"#
                 #expect(try await server.rpc(raw: call, apiKey: a.apiKey).status == 200)
                 // Each change reaches the server's caches by NOTIFY (or their short TTL): waited for, not slept on.
-                _ = try await services.tenants.setStatus(slug: "revoker", .suspended, actor: Actor("test"))
+                _ = try await capabilities.tenants.setStatus(slug: "revoker", .suspended, actor: Actor("test"))
                 try await eventually("the suspension is seen") { try await server.rpc(raw: call, apiKey: a.apiKey).status == 403 }
                 let suspended = try await server.rpc(raw: call, apiKey: a.apiKey)
                 #expect(suspended.text.contains(#""code":1002"#))
-                _ = try await services.tenants.setStatus(slug: "revoker", .active, actor: Actor("test"))
+                _ = try await capabilities.tenants.setStatus(slug: "revoker", .active, actor: Actor("test"))
                 try await eventually("the reactivation is seen") { try await server.rpc(raw: call, apiKey: a.apiKey).status == 200 }
-                try await services.apiKeys.revoke(tenant: a.tenant.tenant, prefix: a.tenant.apiKeyPrefix, actor: Actor("test"))
+                try await capabilities.apiKeys.revoke(tenant: a.tenant.tenant, prefix: a.tenant.apiKeyPrefix, actor: Actor("test"))
                 try await eventually("the revocation is seen") { try await server.rpc(raw: call, apiKey: a.apiKey).status == 401 }
                 let revoked = try await server.rpc(raw: call, apiKey: a.apiKey)
                 #expect(revoked.status == 401)

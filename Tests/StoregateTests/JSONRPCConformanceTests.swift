@@ -29,9 +29,9 @@ import Testing
     @Test func everyMethodAgnosticCasePasses() async throws {
         let cases = try Self.cases()
         #expect(cases.count == 50)
-        try await TestDatabase.with { services, _ in
-            let (_, apiKey, _) = try await Fixtures.tenant(services, slug: "conformance", bundleId: "com.example.conformance")
-            try await TestServer.with(services) { server in
+        try await TestDatabase.with { capabilities, _ in
+            let (_, apiKey, _) = try await Fixtures.tenant(capabilities, slug: "conformance", bundleId: "com.example.conformance")
+            try await TestServer.with(capabilities) { server in
                 for c in cases {
                     let reply = try await server.rpc(raw: c.raw, apiKey: apiKey)
                     try Self.verify(c, reply)
@@ -100,9 +100,9 @@ import Testing
     }
 
     @Test func batchAndBodyLimits() async throws {
-        try await TestDatabase.with { services, _ in
-            let (_, apiKey, _) = try await Fixtures.tenant(services, slug: "limits", bundleId: "com.example.limits")
-            try await TestServer.with(services, configure: { $0.maxBodyBytes = 64 * 1024 }) { server in
+        try await TestDatabase.with { capabilities, _ in
+            let (_, apiKey, _) = try await Fixtures.tenant(capabilities, slug: "limits", bundleId: "com.example.limits")
+            try await TestServer.with(capabilities, configure: { $0.maxBodyBytes = 64 * 1024 }) { server in
                 let call = #"{"jsonrpc":"2.0","method":"tenant.get","id":1}"#
                 let full = try await server.rpc(raw: "[" + Array(repeating: call, count: 100).joined(separator: ",") + "]", apiKey: apiKey)
                 #expect(full.status == 200)

@@ -47,32 +47,32 @@ import Testing
     @Test func rotateMasterReWrapsEveryKey() async throws {
         let old = MasterKey.generate()
         let new = MasterKey.generate()
-        try await TestDatabase.with(vault: TestDatabase.makeVault([old])) { services, url in
-            let a = try await Fixtures.tenant(services, slug: "rotator", bundleId: "com.example.rotator")
+        try await TestDatabase.with(vault: TestDatabase.makeVault([old])) { capabilities, url in
+            let a = try await Fixtures.tenant(capabilities, slug: "rotator", bundleId: "com.example.rotator")
             let pem = Fixtures.p8()
-            let key = try await services.apps.importKey(
+            let key = try await capabilities.apps.importKey(
                 tenant: a.tenant.tenant, bundleId: "com.example.rotator", keyId: "ROTATE0001", issuerId: Fixtures.issuerId, p8: pem, actor: Actor("test"))
-            let before = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.apps.sealedKey(id: key.id) }
+            let before = try await capabilities.persistence.inTenant(a.tenant.tenant, .read) { try await $0.apps.sealedKey(id: key.id) }
             // A webhook endpoint's signing secret is sealed the same way, and re-wrapped with the keys.
-            let endpoint = try await services.webhooks.create(
+            let endpoint = try await capabilities.webhooks.create(
                 tenant: a.tenant.tenant, WebhookEndpointSpec(url: "https://93.184.215.14/hooks"), actor: Actor("test"))
 
-            let rotating = try services.with(vault: TestDatabase.makeVault([new, old]))
+            let rotating = try capabilities.with(vault: TestDatabase.makeVault([new, old]))
             #expect(try await rotating.rotateMasterKey(actor: Actor("test")) == 2)
             #expect(try await rotating.rotateMasterKey(actor: Actor("test")) == 0, "a second run has nothing to do")
 
-            let after = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.apps.sealedKey(id: key.id) }
+            let after = try await capabilities.persistence.inTenant(a.tenant.tenant, .read) { try await $0.apps.sealedKey(id: key.id) }
             #expect(after?.ciphertext == before?.ciphertext)
             #expect(after?.masterKeyId != before?.masterKeyId)
 
-            let newOnly = try services.with(vault: TestDatabase.makeVault([new]))
+            let newOnly = try capabilities.with(vault: TestDatabase.makeVault([new]))
             let opened = try await newOnly.signingKeys.privateKey(for: key, of: a.tenant.tenant)
             #expect(opened.publicKey.x963Representation == (try P256.Signing.PrivateKey(pemRepresentation: pem)).publicKey.x963Representation)
 
-            let oldOnly = try services.with(vault: TestDatabase.makeVault([old]))
+            let oldOnly = try capabilities.with(vault: TestDatabase.makeVault([old]))
             await #expect(throws: StoregateError.self) { try await oldOnly.signingKeys.privateKey(for: key, of: a.tenant.tenant) }
 
-            let (endpointId, secrets) = try await services.persistence.inTenant(a.tenant.tenant, .read) { unit in
+            let (endpointId, secrets) = try await capabilities.persistence.inTenant(a.tenant.tenant, .read) { unit in
                 let stored = try #require(try await unit.webhookEndpoints.list().first { $0.displayId == endpoint.id })
                 return (stored.id, try await unit.webhookEndpoints.secrets(endpointId: stored.id))
             }
@@ -84,29 +84,29 @@ import Testing
 
     /// A key is opened once and then served from memory.
     @Test func signingKeysAreDecryptedOnce() async throws {
-        try await TestDatabase.with { services, _ in
-            let a = try await Fixtures.tenant(services, slug: "cacher", bundleId: "com.example.cacher")
-            let key = try await services.apps.importKey(
+        try await TestDatabase.with { capabilities, _ in
+            let a = try await Fixtures.tenant(capabilities, slug: "cacher", bundleId: "com.example.cacher")
+            let key = try await capabilities.apps.importKey(
                 tenant: a.tenant.tenant, bundleId: "com.example.cacher", keyId: "CACHE00001", issuerId: Fixtures.issuerId, p8: Fixtures.p8(),
                 actor: Actor("test"))
-            for _ in 0..<20 { _ = try await services.signingKeys.privateKey(for: key, of: a.tenant.tenant) }
-            #expect(services.signingKeys.decryptionCount == 1)
+            for _ in 0..<20 { _ = try await capabilities.signingKeys.privateKey(for: key, of: a.tenant.tenant) }
+            #expect(capabilities.signingKeys.decryptionCount == 1)
         }
     }
 
     /// Private key bytes never reach logs, exports or RPC results.
     @Test func privateKeysNeverLeak() async throws {
         let capture = LogCapture()
-        try await TestDatabase.with(logger: capture.logger) { services, _ in
-            let a = try await Fixtures.tenant(services, slug: "leaky", bundleId: "com.example.leaky")
+        try await TestDatabase.with(logger: capture.logger) { capabilities, _ in
+            let a = try await Fixtures.tenant(capabilities, slug: "leaky", bundleId: "com.example.leaky")
             let privateKey = P256.Signing.PrivateKey()
             let pem = privateKey.pemRepresentation
-            let key = try await services.apps.importKey(
+            let key = try await capabilities.apps.importKey(
                 tenant: a.tenant.tenant, bundleId: "com.example.leaky", keyId: "LEAKY00001", issuerId: Fixtures.issuerId, p8: pem, actor: Actor("test"))
-            _ = try await services.signingKeys.privateKey(for: key, of: a.tenant.tenant)
-            let sealed = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.apps.sealedKey(id: key.id) }
-            let export = String(decoding: try await services.tenants.export(slug: "leaky"), as: UTF8.self)
-            let replies = try await TestServer.with(services, logger: capture.logger) { server in
+            _ = try await capabilities.signingKeys.privateKey(for: key, of: a.tenant.tenant)
+            let sealed = try await capabilities.persistence.inTenant(a.tenant.tenant, .read) { try await $0.apps.sealedKey(id: key.id) }
+            let export = String(decoding: try await capabilities.tenants.export(slug: "leaky"), as: UTF8.self)
+            let replies = try await TestServer.with(capabilities, logger: capture.logger) { server in
                 var replies: [String] = []
                 for method in ["apps.list", "tenant.get", "rpc.discover"] {
                     replies.append(try await server.rpc(raw: #"{"jsonrpc":"2.0","method":"\#(method)","id":1}"#, apiKey: a.apiKey).text)

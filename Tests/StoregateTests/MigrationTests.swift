@@ -9,12 +9,12 @@ import Testing
     /// 200 tenants, a new migration added here: `migrate` brings all current, a second run is a no-op,
     /// and two concurrent runs do not conflict.
     @Test func migratesTwoHundredTenants() async throws {
-        try await TestDatabase.with { services, _ in
-            for i in 0..<200 { _ = try await services.tenants.create(slug: "tenant-\(i)", name: "Tenant \(i)", actor: Actor("test")) }
+        try await TestDatabase.with { capabilities, _ in
+            for i in 0..<200 { _ = try await capabilities.tenants.create(slug: "tenant-\(i)", name: "Tenant \(i)", actor: Actor("test")) }
             let next = TenantChain.chain.latestVersion + 1
             let added = Migration(next, "notes", ["CREATE TABLE {{schema}}.notes (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body text NOT NULL)"])
             let upgraded = Migrator(
-                client: services.postgres.client, logger: services.postgres.logger, tenantChain: TenantChain.chain.appending(added), concurrency: 4)
+                client: capabilities.postgres.client, logger: capabilities.postgres.logger, tenantChain: TenantChain.chain.appending(added), concurrency: 4)
             #expect(try await upgraded.isCurrent() == false)
 
             // Two runs at once: every tenant is migrated exactly once between them.
@@ -31,39 +31,40 @@ import Testing
             #expect(try await upgraded.isCurrent())
             #expect(try await upgraded.migrateControl().isEmpty)
 
-            let stats = try await services.postgres.client.withConnection { conn in
+            let stats = try await capabilities.postgres.client.withConnection { conn in
                 try await conn.first(
-                    "SELECT count(*)::int FROM storegate.tenants WHERE schema_version = \(next)", as: Int.self, logger: services.postgres.logger)
+                    "SELECT count(*)::int FROM storegate.tenants WHERE schema_version = \(next)", as: Int.self, logger: capabilities.postgres.logger)
             }
             #expect(stats == 200)
             // Each tenant's own ledger records both versions, once.
-            for tenant in try await services.tenants.list().prefix(5) {
-                let ledger = try await services.postgres.client.withConnection { conn in
+            for tenant in try await capabilities.tenants.list().prefix(5) {
+                let ledger = try await capabilities.postgres.client.withConnection { conn in
                     try await conn.first(
                         "SELECT string_agg(version::text, ',' ORDER BY version) FROM \(unescaped: try TenantSchema(validating: tenant.storageName).sql).schema_migrations",
                         as: String.self,
-                        logger: services.postgres.logger)
+                        logger: capabilities.postgres.logger)
                 }
                 #expect(ledger == (1...next).map(String.init).joined(separator: ","))
             }
             // A new tenant is created at the latest version directly.
-            let upgradedServices = try Services(
+            let upgradedCapabilities = try Capabilities(
                 persistence: PostgresPersistence(
-                    client: services.postgres.client, logger: services.postgres.logger, tenantChain: upgraded.tenantChain, deadlines: TestDatabase.deadlines),
-                vault: services.vault, logger: services.postgres.logger)
-            let fresh = try await upgradedServices.tenants.create(slug: "fresh", name: "Fresh", actor: Actor("test"))
+                    client: capabilities.postgres.client, logger: capabilities.postgres.logger, tenantChain: upgraded.tenantChain,
+                    deadlines: TestDatabase.deadlines),
+                vault: capabilities.vault, logger: capabilities.postgres.logger)
+            let fresh = try await upgradedCapabilities.tenants.create(slug: "fresh", name: "Fresh", actor: Actor("test"))
             #expect(fresh.schemaVersion == next)
         }
     }
 
     /// Editing an applied migration is detected instead of silently diverging.
     @Test func editedMigrationIsRefused() async throws {
-        try await TestDatabase.with { services, _ in
-            let tenant = try await services.tenants.create(slug: "drift", name: "Drift", actor: Actor("test"))
+        try await TestDatabase.with { capabilities, _ in
+            let tenant = try await capabilities.tenants.create(slug: "drift", name: "Drift", actor: Actor("test"))
             let edited = Migration(1, "customers", ["SELECT 1"])
             let next = Migration(TenantChain.chain.latestVersion + 1, "x", ["CREATE TABLE {{schema}}.x (id int)"])
             let migrator = Migrator(
-                client: services.postgres.client, logger: services.postgres.logger,
+                client: capabilities.postgres.client, logger: capabilities.postgres.logger,
                 tenantChain: MigrationChain([edited] + TenantChain.chain.migrations.dropFirst() + [next]))
             let report = try await migrator.migrateTenants()
             #expect(report.failures.count == 1)
@@ -76,14 +77,14 @@ import Testing
     /// Citus cannot place) is accepted by its former checksum and loses the foreign key in 13.
     @Test(.disabled(if: Citus.cluster != nil, "Citus cannot hold the foreign key the old migration made"))
     func aMigrationEditedWithItsFormerChecksumNamedMigratesOn() async throws {
-        try await TestDatabase.with { services, _ in
-            let tenant = try await services.tenants.create(slug: "before", name: "Before", actor: Actor("test"))
+        try await TestDatabase.with { capabilities, _ in
+            let tenant = try await capabilities.tenants.create(slug: "before", name: "Before", actor: Actor("test"))
             let schema = try TenantSchema(validating: tenant.storageName).sql
             let twelve = try #require(TenantChain.chain.migrations.first { $0.version == 12 })
             let former = try #require(twelve.formerChecksums.first)
-            let log = services.postgres.logger
+            let log = capabilities.postgres.logger
             // The schema as the old chain left it: version 12, its old checksum, the foreign key.
-            try await services.postgres.client.withConnection { conn in
+            try await capabilities.postgres.client.withConnection { conn in
                 try await conn.run(
                     """
                     ALTER TABLE \(unescaped: schema).webhook_deliveries ADD CONSTRAINT webhook_deliveries_endpoint_id_fkey
@@ -93,20 +94,20 @@ import Testing
                 try await conn.run("DELETE FROM \(unescaped: schema).schema_migrations WHERE version > 12", logger: log)
                 try await conn.run("UPDATE storegate.tenants SET schema_version = 12 WHERE id = \(tenant.id)", logger: log)
             }
-            let report = try await services.postgres.migrator.migrateTenants()
+            let report = try await capabilities.postgres.migrator.migrateTenants()
             #expect(report.failures.isEmpty && report.migrated == 1)
-            let foreignKeys = try await services.postgres.client.withConnection { conn in
+            let foreignKeys = try await capabilities.postgres.client.withConnection { conn in
                 try await conn.first(
                     "SELECT count(*)::int FROM pg_constraint WHERE conrelid = \("\(tenant.storageName).webhook_deliveries")::regclass AND confrelid = 'storegate.webhook_endpoints'::regclass",
                     as: Int.self, logger: log)
             }
             #expect(foreignKeys == 0)
             // A checksum that is neither the current nor a former one is still refused.
-            try await services.postgres.client.withConnection { conn in
+            try await capabilities.postgres.client.withConnection { conn in
                 try await conn.run("UPDATE \(unescaped: schema).schema_migrations SET checksum = 'edited' WHERE version = 12", logger: log)
                 try await conn.run("UPDATE storegate.tenants SET schema_version = 12 WHERE id = \(tenant.id)", logger: log)
             }
-            #expect(try await services.postgres.migrator.migrateTenants().failures.count == 1)
+            #expect(try await capabilities.postgres.migrator.migrateTenants().failures.count == 1)
         }
     }
 }

@@ -14,7 +14,7 @@ import Testing
     /// `processed_at`): the renewal after the purchase it renews, a forged transaction recorded with its
     /// error, every job completed.
     @Test func aTenantsNotificationsAreAppliedInOneTransaction() async throws {
-        try await Self.with(slug: "batch") { sim, services, tenant, post in
+        try await Self.with(slug: "batch") { sim, capabilities, tenant, post in
             let kim = try await sim.simulator.purchase(AppStoreServerAPIClientTests.subscription("kim"))
             let lee = try await sim.simulator.purchase(AppStoreServerAPIClientTests.subscription("lee"))
             var renewed = kim
@@ -29,19 +29,19 @@ import Testing
             _ = try await post(.didRenew, try SimulatorCA().sign(forged))
             _ = try await post(.test, nil)
 
-            #expect(await services.worker.runDue() == 5)
-            let rows = try await Self.notifications(services, tenant)
+            #expect(await capabilities.worker.runDue() == 5)
+            let rows = try await Self.notifications(capabilities, tenant)
             #expect(rows.count == 5)
             #expect(rows.allSatisfy { $0.processedAt != nil })
             #expect(Set(rows.map(\.processedAt)).count == 1, "applied by one transaction")
             #expect(rows.filter { $0.error != nil }.count == 1)
             #expect(rows.first { $0.error != nil }?.error?.contains("data.signedTransactionInfo") == true)
-            #expect(try await Self.jobs(services, tenant) == 0)
+            #expect(try await Self.jobs(capabilities, tenant) == 0)
 
-            let kims = try await services.subscriptions.status(
+            let kims = try await capabilities.subscriptions.status(
                 tenant: tenant, customerId: nil, bundleId: SimulatorHarness.bundleId, transactionId: kim.transactionId, refresh: false)
             #expect(kims.first?.latestTransactionId == renewed.transactionId)
-            let lees = try await services.subscriptions.status(
+            let lees = try await capabilities.subscriptions.status(
                 tenant: tenant, customerId: nil, bundleId: SimulatorHarness.bundleId, transactionId: lee.transactionId, refresh: false)
             #expect(lees.first?.latestTransactionId == lee.transactionId, "nothing applied from the forged renewal")
         }
@@ -50,31 +50,31 @@ import Testing
     /// A batch whose transaction fails is applied one notification at a time: the others are applied,
     /// the failing one is retried later with its error, and applied once it can be.
     @Test func aFailingNotificationHoldsUpNoOther() async throws {
-        try await Self.with(slug: "fallback") { sim, services, tenant, post in
+        try await Self.with(slug: "fallback") { sim, capabilities, tenant, post in
             let kim = try await sim.simulator.purchase(AppStoreServerAPIClientTests.subscription("kim"))
             let lee = try await sim.simulator.purchase(AppStoreServerAPIClientTests.subscription("lee"))
             _ = try await post(.subscribed, try sim.simulator.ca.sign(kim))
             let token = try await post(.externalPurchaseToken, nil)
             _ = try await post(.subscribed, try sim.simulator.ca.sign(lee))
             // The token's table is away: applying that one notification fails, and with it the batch.
-            try await Self.sql(services, tenant, "ALTER TABLE {schema}.external_purchase_tokens RENAME TO tokens_away")
+            try await Self.sql(capabilities, tenant, "ALTER TABLE {schema}.external_purchase_tokens RENAME TO tokens_away")
 
-            #expect(await services.worker.runDue() == 3)
-            var rows = try await Self.notifications(services, tenant)
+            #expect(await capabilities.worker.runDue() == 3)
+            var rows = try await Self.notifications(capabilities, tenant)
             #expect(rows.filter { $0.processedAt != nil }.count == 2, "the other two were applied")
             #expect(rows.first { $0.uuid == token }?.processedAt == nil)
-            #expect(try await Self.jobs(services, tenant) == 1, "the failing one is kept to retry")
+            #expect(try await Self.jobs(capabilities, tenant) == 1, "the failing one is kept to retry")
 
-            try await Self.sql(services, tenant, "ALTER TABLE {schema}.tokens_away RENAME TO external_purchase_tokens")
-            try await services.postgres.client.withConnection { conn in
+            try await Self.sql(capabilities, tenant, "ALTER TABLE {schema}.tokens_away RENAME TO external_purchase_tokens")
+            try await capabilities.postgres.client.withConnection { conn in
                 try await conn.run(
                     "UPDATE storegate.jobs SET due_at = now() WHERE tenant_id = \(tenant.id) AND kind = 'process_notification'",
-                    logger: services.postgres.logger)
+                    logger: capabilities.postgres.logger)
             }
-            #expect(await services.worker.runDue() == 1)
-            rows = try await Self.notifications(services, tenant)
+            #expect(await capabilities.worker.runDue() == 1)
+            rows = try await Self.notifications(capabilities, tenant)
             #expect(rows.allSatisfy { $0.processedAt != nil && $0.error == nil })
-            #expect(try await Self.jobs(services, tenant) == 0)
+            #expect(try await Self.jobs(capabilities, tenant) == 0)
         }
     }
 
@@ -82,11 +82,11 @@ import Testing
 
     /// A tenant with the simulator's app, and a way to store a notification as the webhook would (verified,
     /// stored with its job) with no worker running: the test runs the worker itself.
-    static func with(slug: String, _ body: @Sendable (SimulatorHarness, Services, Tenant, Post) async throws -> Void) async throws {
+    static func with(slug: String, _ body: @Sendable (SimulatorHarness, Capabilities, Tenant, Post) async throws -> Void) async throws {
         try await SimulatorHarness.with { sim in
-            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false)) { services, _ in
-                let made = try await Fixtures.tenant(services, slug: slug, bundleId: SimulatorHarness.bundleId)
-                let app = try await services.apps.get(tenant: made.tenant.tenant, bundleId: SimulatorHarness.bundleId)
+            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false)) { capabilities, _ in
+                let made = try await Fixtures.tenant(capabilities, slug: slug, bundleId: SimulatorHarness.bundleId)
+                let app = try await capabilities.apps.get(tenant: made.tenant.tenant, bundleId: SimulatorHarness.bundleId)
                 let token = try #require(app.notificationURLs.first { $0.environment == .sandbox }?.token)
                 let post: Post = { type, signedTransaction in
                     let uuid = UUID()
@@ -103,11 +103,11 @@ import Testing
                                 externalPurchaseId: "SANDBOX" + uuid.uuidString.lowercased(), tokenCreationDate: 1_700_000_000_000, appAppleId: 1_234_567,
                                 bundleId: SimulatorHarness.bundleId) : nil)
                     let body = Data(#"{"signedPayload":"\#(try sim.simulator.ca.sign(payload))"}"#.utf8)
-                    let outcome = try await services.notifications.receive(token: token, body: body)
+                    let outcome = try await capabilities.notifications.receive(token: token, body: body)
                     #expect(outcome == .stored(uuid))
                     return uuid
                 }
-                try await body(sim, services, made.tenant.tenant, post)
+                try await body(sim, capabilities, made.tenant.tenant, post)
             }
         }
     }
@@ -118,11 +118,11 @@ import Testing
         let error: String?
     }
 
-    static func notifications(_ services: Services, _ tenant: Tenant) async throws -> [Row] {
+    static func notifications(_ capabilities: Capabilities, _ tenant: Tenant) async throws -> [Row] {
         let schema = try TenantSchema(validating: tenant.storageName).sql
-        return try await services.postgres.client.withConnection { conn in
+        return try await capabilities.postgres.client.withConnection { conn in
             try await conn.all(
-                "SELECT notification_uuid, processed_at, processing_error FROM \(unescaped: schema).notifications", logger: services.postgres.logger
+                "SELECT notification_uuid, processed_at, processing_error FROM \(unescaped: schema).notifications", logger: capabilities.postgres.logger
             ) { row in
                 let r = try row.decode((UUID, Date?, String?).self)
                 return Row(uuid: r.0, processedAt: r.1, error: r.2)
@@ -130,20 +130,20 @@ import Testing
         }
     }
 
-    static func jobs(_ services: Services, _ tenant: Tenant) async throws -> Int {
-        try await services.postgres.client.withConnection { conn in
+    static func jobs(_ capabilities: Capabilities, _ tenant: Tenant) async throws -> Int {
+        try await capabilities.postgres.client.withConnection { conn in
             try await conn.first(
                 "SELECT count(*)::bigint FROM storegate.jobs WHERE tenant_id = \(tenant.id) AND kind <> 'check_renewal'", as: Int.self,
-                logger: services.postgres.logger)
+                logger: capabilities.postgres.logger)
                 ?? -1
         }
     }
 
     /// Runs SQL with `{schema}` standing for the tenant's schema.
-    static func sql(_ services: Services, _ tenant: Tenant, _ text: String) async throws {
+    static func sql(_ capabilities: Capabilities, _ tenant: Tenant, _ text: String) async throws {
         let schema = try TenantSchema(validating: tenant.storageName).sql
-        try await services.postgres.client.withConnection { conn in
-            try await conn.run(PostgresQuery(unsafeSQL: text.replacingOccurrences(of: "{schema}", with: schema)), logger: services.postgres.logger)
+        try await capabilities.postgres.client.withConnection { conn in
+            try await conn.run(PostgresQuery(unsafeSQL: text.replacingOccurrences(of: "{schema}", with: schema)), logger: capabilities.postgres.logger)
         }
     }
 }

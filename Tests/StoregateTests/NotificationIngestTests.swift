@@ -13,15 +13,15 @@ import Testing
 @Suite struct NotificationIngestTests {
     @Test func notificationsAreStoredOnceAndRetriedAfterFailures() async throws {
         try await SimulatorHarness.with { sim in
-            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false)) { services, _ in
-                let tenant = try await Fixtures.tenant(services, slug: "ingest", bundleId: SimulatorHarness.bundleId)
-                let app = try await services.apps.get(tenant: tenant.tenant.tenant, bundleId: SimulatorHarness.bundleId)
+            try await TestDatabase.with(trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false)) { capabilities, _ in
+                let tenant = try await Fixtures.tenant(capabilities, slug: "ingest", bundleId: SimulatorHarness.bundleId)
+                let app = try await capabilities.apps.get(tenant: tenant.tenant.tenant, bundleId: SimulatorHarness.bundleId)
                 let token = try #require(app.notificationURLs.first { $0.environment == .sandbox }?.token)
-                try await TestServer.with(services) { server in
+                try await TestServer.with(capabilities) { server in
                     let url = server.baseURL + "/apple/notifications/" + token
                     await sim.store.setNotificationURL(bundleId: SimulatorHarness.bundleId, url: url)
                     func stored() async throws -> [StoredNotification] {
-                        try await services.notifications.list(tenant: tenant.tenant.tenant, appId: nil, limit: 100)
+                        try await capabilities.notifications.list(tenant: tenant.tenant.tenant, appId: nil, limit: 100)
                     }
                     func waitFor(_ count: Int) async throws {
                         try await eventually("\(count) stored notifications") { try await stored().count >= count }
@@ -64,16 +64,16 @@ import Testing
                     #expect(try await post(#"{"signedPayload":"\#(foreignSigned)"}"#) == 400)
 
                     // The database fails: Apple is told 500 and sends the notification again later.
-                    try await services.postgres.client.withConnection { conn in
-                        try await conn.run("ALTER TABLE storegate.notification_inbox RENAME TO notification_inbox_away", logger: services.postgres.logger)
+                    try await capabilities.postgres.client.withConnection { conn in
+                        try await conn.run("ALTER TABLE storegate.notification_inbox RENAME TO notification_inbox_away", logger: capabilities.postgres.logger)
                     }
                     let original = try #require(await sim.store.transactions(ofCustomer: "kim").first?.originalTransactionId)
                     try await sim.simulator.renew(originalTransactionId: original)
                     try await eventually("a delivery attempt while storage is away") {
                         await (sim.store.sentNotifications(bundleId: SimulatorHarness.bundleId).last?.attempts.count ?? 0) >= 1
                     }
-                    try await services.postgres.client.withConnection { conn in
-                        try await conn.run("ALTER TABLE storegate.notification_inbox_away RENAME TO notification_inbox", logger: services.postgres.logger)
+                    try await capabilities.postgres.client.withConnection { conn in
+                        try await conn.run("ALTER TABLE storegate.notification_inbox_away RENAME TO notification_inbox", logger: capabilities.postgres.logger)
                     }
                     try await waitFor(2)
                     #expect(try await stored().map(\.notificationType.rawValue).sorted() == ["DID_RENEW", "SUBSCRIBED"])

@@ -51,7 +51,7 @@ import Testing
                 #expect(try await HTTPClient.shared.execute(request, timeout: .seconds(30)).status == .ok)
             }
             #expect(try await s.processedCount() == 2)
-            let notifications = try await s.services.notifications.list(tenant: s.tenant.tenant, appId: nil, limit: 10)
+            let notifications = try await s.capabilities.notifications.list(tenant: s.tenant.tenant, appId: nil, limit: 10)
             #expect(notifications.count == 2)
             #expect(notifications.allSatisfy { $0.source == .backfill })
         }

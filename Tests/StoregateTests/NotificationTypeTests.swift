@@ -15,12 +15,12 @@ import Testing
     /// How each stored notification was processed: type, subtype and error, oldest first.
     static func processing(_ s: Storefront) async throws -> [(type: String, subtype: String?, error: String?)] {
         let schema = try TenantSchema(validating: s.tenant.tenant.storageName).sql
-        return try await s.services.postgres.client.withConnection { conn in
+        return try await s.capabilities.postgres.client.withConnection { conn in
             let rows = try await conn.query(
                 """
                 SELECT notification_type, subtype, processing_error FROM \(unescaped: schema).notifications
                 WHERE processed_at IS NOT NULL ORDER BY received_at
-                """, logger: s.services.postgres.logger)
+                """, logger: s.capabilities.postgres.logger)
             var found: [(type: String, subtype: String?, error: String?)] = []
             for try await (type, subtype, error) in rows.decode((String, String?, String?).self) { found.append((type, subtype, error)) }
             return found
@@ -128,10 +128,10 @@ import Testing
             #expect(last.type == "RESCIND_CONSENT")
             #expect(last.error?.contains("appData.signedAppTransactionInfo") == true)
             let schema = try TenantSchema(validating: s.tenant.tenant.storageName).sql
-            let recorded = try await s.services.postgres.client.withConnection { conn in
+            let recorded = try await s.capabilities.postgres.client.withConnection { conn in
                 try await conn.first(
                     "SELECT count(*)::bigint FROM \(unescaped: schema).app_transactions WHERE app_transaction_id = '999'", as: Int.self,
-                    logger: s.services.postgres.logger)
+                    logger: s.capabilities.postgres.logger)
             }
             #expect(recorded == 0, "nothing recorded from unverified data")
             let listed = try #require(try await s.result("notifications.list", ["bundleId": bundleId, "limit": 1])["notifications"] as? [[String: Any]])

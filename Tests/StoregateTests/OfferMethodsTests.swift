@@ -12,14 +12,14 @@ import Testing
 /// every signing is audited without the signature, and no tenant signs with another's app.
 @Suite struct OfferMethodsTests {
     @Test func offersVerifyWithTheAppsPublicKey() async throws {
-        try await TestDatabase.with { services, _ in
-            let a = try await Fixtures.tenant(services, slug: "offers-a", bundleId: "com.example.offers")
+        try await TestDatabase.with { capabilities, _ in
+            let a = try await Fixtures.tenant(capabilities, slug: "offers-a", bundleId: "com.example.offers")
             let privateKey = P256.Signing.PrivateKey()
-            _ = try await services.apps.importKey(
+            _ = try await capabilities.apps.importKey(
                 tenant: a.tenant.tenant, bundleId: "com.example.offers", keyId: "OFFERKEY01", issuerId: Fixtures.issuerId, p8: privateKey.pemRepresentation,
                 actor: Actor("test"))
             let publicKey = privateKey.publicKey
-            try await TestServer.with(services) { server in
+            try await TestServer.with(capabilities) { server in
                 let token = UUID().uuidString
                 let legacy = try await server.call(
                     "offers.signPromotional",
@@ -69,8 +69,8 @@ import Testing
                     "offers.signPromotionalJWS", ["bundleId": "com.example.offers", "productId": "p", "offerId": "o", "keyId": "NOSUCHKEY1"], apiKey: a.apiKey)
                 #expect(((noKey["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "keyId")
             }
-            #expect(services.signingKeys.decryptionCount == 1, "the key was opened once for every signature")
-            let audit = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }
+            #expect(capabilities.signingKeys.decryptionCount == 1, "the key was opened once for every signature")
+            let audit = try await capabilities.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }
             let signings = audit.filter { $0.action == "offer.sign" }
             #expect(signings.count == 4)
             #expect(signings.allSatisfy { $0.actor == "apikey:\(a.tenant.apiKeyPrefix)" && !$0.detail.contains("signature") })
@@ -79,18 +79,20 @@ import Testing
 
     /// A batch of signings: each is audited, identical ones sharing a row that counts them.
     @Test func batchedSigningsAreEachCounted() async throws {
-        try await TestDatabase.with { services, _ in
-            let a = try await Fixtures.tenant(services, slug: "offers-batch", bundleId: "com.example.batch")
-            _ = try await services.apps.importKey(
+        try await TestDatabase.with { capabilities, _ in
+            let a = try await Fixtures.tenant(capabilities, slug: "offers-batch", bundleId: "com.example.batch")
+            _ = try await capabilities.apps.importKey(
                 tenant: a.tenant.tenant, bundleId: "com.example.batch", keyId: "BATCHKEY01", issuerId: Fixtures.issuerId, p8: Fixtures.p8(),
                 actor: Actor("test"))
             let calls = (1...60).map { i in
                 #"{"jsonrpc":"2.0","method":"offers.signPromotionalJWS","params":{"bundleId":"com.example.batch","productId":"com.example.\#(i % 3)","offerId":"WINBACK"},"id":\#(i)}"#
             }
-            let reply = try await TestServer.with(services) { server in try await server.rpc(raw: "[" + calls.joined(separator: ",") + "]", apiKey: a.apiKey) }
+            let reply = try await TestServer.with(capabilities) { server in
+                try await server.rpc(raw: "[" + calls.joined(separator: ",") + "]", apiKey: a.apiKey)
+            }
             let answers = try #require(reply.json as? [[String: Any]])
             #expect(answers.count == 60 && answers.allSatisfy { $0["result"] != nil })
-            let audit = try await services.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }
+            let audit = try await capabilities.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }
             var counted: [String: Int] = [:]
             for entry in audit where entry.action == "offer.sign" {
                 let detail = try #require(try JSONSerialization.jsonObject(with: Data(entry.detail.utf8)) as? [String: Any])
@@ -116,13 +118,13 @@ import Testing
 
     /// Tenant A cannot sign with tenant B's app: it looks exactly like an app that does not exist.
     @Test func tenantsCannotSignWithEachOthersApps() async throws {
-        try await TestDatabase.with { services, _ in
-            let a = try await Fixtures.tenant(services, slug: "signer-a", bundleId: "com.example.signer-a")
-            let b = try await Fixtures.tenant(services, slug: "signer-b", bundleId: "com.example.signer-b")
-            _ = try await services.apps.importKey(
+        try await TestDatabase.with { capabilities, _ in
+            let a = try await Fixtures.tenant(capabilities, slug: "signer-a", bundleId: "com.example.signer-a")
+            let b = try await Fixtures.tenant(capabilities, slug: "signer-b", bundleId: "com.example.signer-b")
+            _ = try await capabilities.apps.importKey(
                 tenant: b.tenant.tenant, bundleId: "com.example.signer-b", keyId: "SIGNERB001", issuerId: Fixtures.issuerId, p8: Fixtures.p8(),
                 actor: Actor("test"))
-            try await TestServer.with(services) { server in
+            try await TestServer.with(capabilities) { server in
                 let params: [String: Any] = ["productId": "p", "offerId": "o"]
                 let foreign = try await server.rpc(
                     raw: String(

@@ -65,10 +65,10 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func aStatementPreparedWithNullsRunsWithValuesAndTheReverse(valuesFirst: Bool) async throws {
-        try await TestDatabase.with { services, _ in
-            let made = try await Fixtures.tenant(services, slug: "typed", bundleId: "com.example.typed")
+        try await TestDatabase.with { capabilities, _ in
+            let made = try await Fixtures.tenant(capabilities, slug: "typed", bundleId: "com.example.typed")
             let calls = Calls(appId: made.appId)
-            try await services.persistence.inTenant(made.tenant.tenant, .read) { unit in
+            try await capabilities.persistence.inTenant(made.tenant.tenant, .read) { unit in
                 let postgres = try #require(unit as? PostgresTenantUnit)
                 for (name, call) in calls.all {
                     let before = postgres.preparedCount
@@ -88,9 +88,9 @@ import Testing
     /// A statement that fails as a prepared statement is forgotten: its next use prepares it afresh under
     /// another name, and the connection serves on.
     @Test func aFailedPreparedStatementIsPreparedAfresh() async throws {
-        try await TestDatabase.with { services, _ in
-            let made = try await Fixtures.tenant(services, slug: "afresh", bundleId: "com.example.afresh")
-            try await services.persistence.inTenant(made.tenant.tenant, .read) { unit in
+        try await TestDatabase.with { capabilities, _ in
+            let made = try await Fixtures.tenant(capabilities, slug: "afresh", bundleId: "com.example.afresh")
+            try await capabilities.persistence.inTenant(made.tenant.tenant, .read) { unit in
                 let postgres = try #require(unit as? PostgresTenantUnit)
                 for _ in 0..<3 { try await unit.transactions.upsert(DatabaseFaultTests.transaction(made.appId, payload: "{}")) }
                 #expect(postgres.preparedCount == 1)
@@ -107,17 +107,18 @@ import Testing
     /// A connection holds at most `capacity` prepared statements: past that, the least recently used is
     /// deallocated on the server too.
     @Test func preparedStatementsAreBoundedPerConnection() async throws {
-        try await TestDatabase.with { services, _ in
-            let made = try await Fixtures.tenant(services, slug: "bounded", bundleId: "com.example.bounded")
+        try await TestDatabase.with { capabilities, _ in
+            let made = try await Fixtures.tenant(capabilities, slug: "bounded", bundleId: "com.example.bounded")
             let statements = PreparedStatements(threshold: 1, capacity: 3)
-            try await services.persistence.inTenant(made.tenant.tenant, .read) { unit in
+            try await capabilities.persistence.inTenant(made.tenant.tenant, .read) { unit in
                 let conn = try #require(unit as? PostgresTenantUnit).conn
                 func prepared() async throws -> [String] {
-                    try await conn.column("SELECT name FROM pg_prepared_statements ORDER BY prepare_time", as: String.self, logger: services.postgres.logger)
+                    try await conn.column(
+                        "SELECT name FROM pg_prepared_statements ORDER BY prepare_time", as: String.self, logger: capabilities.postgres.logger)
                 }
                 let before = try await prepared()
                 for n in 1...5 {
-                    let rows = try await conn.prepared("SELECT \(n) + \(unescaped: String(n))", logger: services.postgres.logger, statements: statements) {
+                    let rows = try await conn.prepared("SELECT \(n) + \(unescaped: String(n))", logger: capabilities.postgres.logger, statements: statements) {
                         try $0.decode(Int.self)
                     }
                     #expect(rows == [2 * n])

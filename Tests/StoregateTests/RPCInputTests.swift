@@ -12,18 +12,18 @@ import Testing
     }
 
     @Test func duplicateMembersNulCharactersAndMalformedUUIDsAreRefused() async throws {
-        try await TestDatabase.with { services, _ in
-            let made = try await Fixtures.tenant(services, slug: "inputs", bundleId: "com.example.inputs")
-            try await TestServer.with(services) { server in
+        try await TestDatabase.with { capabilities, _ in
+            let made = try await Fixtures.tenant(capabilities, slug: "inputs", bundleId: "com.example.inputs")
+            try await TestServer.with(capabilities) { server in
                 // The same member twice: the reader cannot know which one was meant.
                 let duplicate = try await server.rpc(
                     raw: #"{"jsonrpc":"2.0","method":"accounts.ensure","params":{"customerId":"a","customerId":"b"},"id":1}"#, apiKey: made.apiKey)
                 let parsed = try #require(duplicate.json as? [String: Any])
                 #expect(Self.error(parsed).code == -32700)
                 #expect(Self.error(parsed).reason?.contains(#"duplicate member name "customerId""#) == true, "\(parsed)")
-                #expect(try await services.tenants.get(slug: "inputs").id == made.tenant.tenant.id)
+                #expect(try await capabilities.tenants.get(slug: "inputs").id == made.tenant.tenant.id)
                 #expect(
-                    try await services.persistence.inTenant(made.tenant.tenant, .read) { try await $0.customers.find(customerId: "a") } == nil,
+                    try await capabilities.persistence.inTenant(made.tenant.tenant, .read) { try await $0.customers.find(customerId: "a") } == nil,
                     "nothing was written")
 
                 for (method, params) in [

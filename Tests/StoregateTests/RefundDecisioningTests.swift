@@ -119,7 +119,7 @@ import Testing
             // A redelivered REFUND is acknowledged and not recorded twice.
             let sentNotifications = await s.store.sentNotifications(bundleId: Storefront.bundleId)
             #expect(sentNotifications.count == 3)
-            let replay = try await s.services.notifications.backfill(
+            let replay = try await s.capabilities.notifications.backfill(
                 tenant: s.tenant.tenant, bundleId: Storefront.bundleId, environment: nil, startDate: Date() - 3600, endDate: Date() + 60, actor: Actor("test"))
             #expect(replay.alreadyStored == 3)
             #expect(replay.stored == 0)
@@ -208,13 +208,13 @@ import Testing
             try await s.simulator.requestRefund(transactionId: id)
             try await s.processed(2)
             let request = try #require(
-                try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .pending, limit: 1).first)
+                try await s.capabilities.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .pending, limit: 1).first)
 
             // Too early: the job waits for the policy time, 30 minutes before the deadline.
-            let early = try await s.services.refunds.answer(
+            let early = try await s.capabilities.refunds.answer(
                 tenantId: s.tenant.tenant.id, requestId: try #require(UUID(uuidString: request.id)), now: request.deadline - 3600)
             #expect(early == .retry(at: request.deadline - 1800, reason: "waiting for facts"))
-            let onTime = try await s.services.refunds.answer(
+            let onTime = try await s.capabilities.refunds.answer(
                 tenantId: s.tenant.tenant.id, requestId: try #require(UUID(uuidString: request.id)), now: request.deadline - 1700)
             #expect(onTime == .done)
             let expected = """
@@ -230,11 +230,11 @@ import Testing
             try await s.simulator.requestRefund(transactionId: late.transactionId ?? "")
             try await s.processed(4)
             let second = try #require(
-                try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .pending, limit: 1).first)
+                try await s.capabilities.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .pending, limit: 1).first)
             #expect(
-                try await s.services.refunds.answer(
+                try await s.capabilities.refunds.answer(
                     tenantId: s.tenant.tenant.id, requestId: try #require(UUID(uuidString: second.id)), now: second.deadline + 1) == .done)
-            let expired = try await s.services.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .expired, limit: 5)
+            let expired = try await s.capabilities.refunds.requests(tenant: s.tenant.tenant, bundleId: Storefront.bundleId, status: .expired, limit: 5)
             #expect(expired.map(\.id) == [second.id])
         }
     }

@@ -74,7 +74,7 @@ import Testing
             let token = try #require(UUID(uuidString: customer["appAccountToken"] as? String ?? ""))
             let bought = try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("ida-device", token: token))
             try await s.processed(1)
-            let other = try await Fixtures.tenant(s.services, slug: "intruder", bundleId: "com.example.intruder")
+            let other = try await Fixtures.tenant(s.capabilities, slug: "intruder", bundleId: "com.example.intruder")
             func asOther(_ method: String, _ params: [String: Any]) async throws -> [String: Any] {
                 try await s.server.call(method, params, apiKey: other.apiKey)
             }

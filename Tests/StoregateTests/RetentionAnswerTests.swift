@@ -159,11 +159,11 @@ import Testing
             // chain are then cached, and what the lock holds up below is choosing, not reaching the rules.
             #expect(try await Self.ask(s, bea)["promotionalOffer"] != nil)
             let schema = try TenantSchema(validating: s.tenant.tenant.storageName).sql
-            try await s.services.postgres.client.withConnection { conn in
-                _ = try await conn.query("BEGIN", logger: s.services.postgres.logger)
-                _ = try await conn.query("LOCK TABLE \(unescaped: schema).subscriptions IN ACCESS EXCLUSIVE MODE", logger: s.services.postgres.logger)
+            try await s.capabilities.postgres.client.withConnection { conn in
+                _ = try await conn.query("BEGIN", logger: s.capabilities.postgres.logger)
+                _ = try await conn.query("LOCK TABLE \(unescaped: schema).subscriptions IN ACCESS EXCLUSIVE MODE", logger: s.capabilities.postgres.logger)
                 #expect(try await Self.ask(s, ada).isEmpty, "Apple got {} at the deadline")
-                _ = try await conn.query("ROLLBACK", logger: s.services.postgres.logger)
+                _ = try await conn.query("ROLLBACK", logger: s.capabilities.postgres.logger)
             }
             let answered = try await Self.answered(s, count: 2)
             #expect(answered.map { $0["originalTransactionId"] as? String } == [bea, ada], "\(answered)")
@@ -289,7 +289,7 @@ import Testing
     @Test func requestsStoregateCannotTrustAreRefused() async throws {
         try await Storefront.with(slug: "retention-refusals", environments: ["Sandbox", "Production"]) { s in
             _ = try await s.result("retention.rules.set", ["bundleId": Storefront.bundleId, "rules": [Self.rules[3]]])
-            let app = try await s.services.apps.get(tenant: s.tenant.tenant, bundleId: Storefront.bundleId)
+            let app = try await s.capabilities.apps.get(tenant: s.tenant.tenant, bundleId: Storefront.bundleId)
             let sandbox = try #require(app.notificationURLs.first { $0.environment == .sandbox }?.token)
             let production = try #require(app.notificationURLs.first { $0.environment == .production }?.token)
             let id = try #require(try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("cy-device")).originalTransactionId)
@@ -316,14 +316,16 @@ import Testing
     @Test func aTenantsTokenAnswersOnlyWithItsOwnRulesAndKeys() async throws {
         try await Storefront.with(slug: "retention-tenant-a") { s in
             _ = try await s.result("retention.rules.set", ["bundleId": Storefront.bundleId, "rules": [Self.rules[2]]])
-            let other = try await Fixtures.tenant(s.services, slug: "retention-tenant-b", bundleId: Storefront.bundleId)
-            _ = try await s.services.retentionRules.setRules(
+            let other = try await Fixtures.tenant(s.capabilities, slug: "retention-tenant-b", bundleId: Storefront.bundleId)
+            _ = try await s.capabilities.retentionRules.setRules(
                 tenant: other.tenant.tenant, bundleId: Storefront.bundleId,
                 rules: [RetentionRule(name: "b-always", answer: RetentionAnswer(message: RetentionMessageAnswer(messageIdentifier: Self.calm)))],
                 actor: Actor("test"))
             let otherToken = try #require(
-                try await s.services.apps.get(tenant: other.tenant.tenant, bundleId: Storefront.bundleId).notificationURLs.first { $0.environment == .sandbox }?
-                    .token)
+                try await s.capabilities.apps.get(tenant: other.tenant.tenant, bundleId: Storefront.bundleId).notificationURLs.first {
+                    $0.environment == .sandbox
+                }?
+                .token)
             let ownToken = try #require(s.webhookURL.split(separator: "/").last.map(String.init))
             let id = try #require(try await s.simulator.purchase(AppStoreServerAPIClientTests.subscription("di-device")).originalTransactionId)
             try await s.processed(1)
@@ -335,7 +337,7 @@ import Testing
             let crossed = try await Self.post(s, token: otherToken, Self.request(id))
             #expect(crossed.status == 200 && crossed.text == "{}", Comment(rawValue: crossed.text))
             try await s.eventually("tenant B's answer recorded") {
-                try await s.services.events.list(tenant: other.tenant.tenant, after: nil, types: [.retentionAnswered], limit: 10).events.count == 1
+                try await s.capabilities.events.list(tenant: other.tenant.tenant, after: nil, types: [.retentionAnswered], limit: 10).events.count == 1
             }
             #expect(try await Self.answered(s, count: 1).count == 1, "A's feed has A's answer only")
         }

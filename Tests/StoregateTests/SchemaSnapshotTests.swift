@@ -12,8 +12,8 @@ import Testing
 
     /// The committed file is what the chains make: regenerate with `storegate schema > deploy/schema.sql`.
     @Test func committedSnapshotMatchesTheChains() async throws {
-        try await TestDatabase.with { services, _ in
-            let text = try await SchemaSnapshot.describe(client: services.postgres.client, logger: services.postgres.logger)
+        try await TestDatabase.with { capabilities, _ in
+            let text = try await SchemaSnapshot.describe(client: capabilities.postgres.client, logger: capabilities.postgres.logger)
             let committed = try String(contentsOf: Self.committed, encoding: .utf8)
             #expect(text == committed, "deploy/schema.sql has drifted from the migration chains: run `storegate schema > deploy/schema.sql`")
         }
@@ -21,12 +21,12 @@ import Testing
 
     /// A tenant created the real way has exactly the snapshot's tenant schema.
     @Test func aRealTenantHasTheSnapshotsTenantSchema() async throws {
-        try await TestDatabase.with { services, _ in
-            let made = try await services.tenants.create(slug: "snapshot", name: "Snapshot", actor: Actor("test"))
-            let snapshot = try await SchemaSnapshot.describe(client: services.postgres.client, logger: services.postgres.logger)
+        try await TestDatabase.with { capabilities, _ in
+            let made = try await capabilities.tenants.create(slug: "snapshot", name: "Snapshot", actor: Actor("test"))
+            let snapshot = try await SchemaSnapshot.describe(client: capabilities.postgres.client, logger: capabilities.postgres.logger)
             let tenantPart = try #require(snapshot.components(separatedBy: "at version \(TenantChain.chain.latestVersion).\n\n").last)
-            let logger = services.postgres.logger
-            let real = try await services.postgres.client.withConnection { connection in
+            let logger = capabilities.postgres.logger
+            let real = try await capabilities.postgres.client.withConnection { connection in
                 _ = try await connection.query("BEGIN", logger: logger)
                 _ = try await connection.query("SET LOCAL search_path TO pg_catalog", logger: logger)
                 let text = try await SchemaSnapshot.describe(schema: made.storageName, writtenAs: "{{schema}}", on: connection, logger: logger)

@@ -15,8 +15,8 @@ import Testing
 /// within its grace period even with a request stuck on a database that stopped answering.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct ServerLifecycleTests {
     @Test func idleConnectionsAndSlowHeadersAreClosed() async throws {
-        try await TestDatabase.with { services, _ in
-            try await TestServer.with(services, configure: { $0.idleTimeout = .milliseconds(500) }) { server in
+        try await TestDatabase.with { capabilities, _ in
+            try await TestServer.with(capabilities, configure: { $0.idleTimeout = .milliseconds(500) }) { server in
                 let port = try #require(URLComponents(string: server.baseURL)?.port)
                 let idle = try RawConnection(port: port)
                 let slow = try RawConnection(port: port)

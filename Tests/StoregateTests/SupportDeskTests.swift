@@ -81,7 +81,7 @@ import Testing
             #expect(Set(Self.grantIds(try await s.result("entitlements.list", ["customerId": "gus"]))) == [premiumId, coinsId])
 
             // One that ends in a moment counts now, and no longer once its time has passed (the cache holds it).
-            let brief = try await s.services.subscriptions.grant(
+            let brief = try await s.capabilities.subscriptions.grant(
                 tenant: s.tenant.tenant, customerId: "gus", bundleId: nil, productId: nil, entitlement: "trial-extension", days: 1, expiresDate: nil,
                 reason: "brief", actor: Actor("test"), now: Date().addingTimeInterval(-86_400 + 1.5))
             #expect(Self.grantIds(try await s.result("entitlements.list", ["customerId": "gus"])).contains(brief.grantId))
@@ -101,7 +101,7 @@ import Testing
             let kinds = (events["events"] as? [[String: Any]] ?? []).map { ($0["type"] as? String ?? "", $0["customerId"] as? String) }
             #expect(kinds.map(\.0) == ["entitlement.granted", "entitlement.granted", "entitlement.granted", "entitlement.revoked"])
             #expect(kinds.allSatisfy { $0.1 == "gus" })
-            let audit = try await s.services.persistence.inTenant(s.tenant.tenant, .read) { try await $0.auditLog() }
+            let audit = try await s.capabilities.persistence.inTenant(s.tenant.tenant, .read) { try await $0.auditLog() }
             #expect(audit.filter { $0.action == "entitlement.grant" }.count == 3)
             #expect(audit.contains { $0.action == "entitlement.revokeGrant" && $0.actor == s.tenant.actor.description })
 
@@ -208,7 +208,7 @@ import Testing
             let history = await s.store.received.filter { $0.path == "/inApps/v1/notifications/history" }
             #expect(!history.isEmpty)
             #expect(history.allSatisfy { String(decoding: $0.body, as: UTF8.self).contains("\"onlyFailures\":true") })
-            let sweeps = try await s.services.persistence.inTenant(s.tenant.tenant, .read) { try await $0.sweeps.list() }
+            let sweeps = try await s.capabilities.persistence.inTenant(s.tenant.tenant, .read) { try await $0.sweeps.list() }
             #expect(sweeps.first?.applied == 1 && sweeps.first?.failed == 0, "\(sweeps)")
             let stored = try await s.result("notifications.list", ["bundleId": Storefront.bundleId])["notifications"] as? [Any]
             #expect(stored?.count == 1, "stored once, however many sweeps saw it")
@@ -298,8 +298,8 @@ import Testing
     /// at its interval; another tenant's are not; bad values are refused naming the field; leaving the
     /// settings out returns the tenant to the server's.
     @Test func aTenantsManifestSetsItsOwnReconciliation() async throws {
-        try await TestDatabase.with { services, _ in
-            let applier = ManifestApplier(services: services)
+        try await TestDatabase.with { capabilities, _ in
+            let applier = ManifestApplier(capabilities: capabilities)
             func apply(_ reconciliation: String, slug: String = "reconciled") async throws -> ApplyResult {
                 let yaml = """
                     slug: \(slug)
@@ -313,16 +313,16 @@ import Testing
                     try TenantManifest.parse(yaml: yaml), baseDirectory: URL(fileURLWithPath: "/nonexistent"), environment: [:], actor: Actor("test"))
             }
             _ = try await apply("", slug: "server-default")
-            #expect(await services.worker.scheduleSweeps() == 0, "the server sweeps no one (tests' setting)")
+            #expect(await capabilities.worker.scheduleSweeps() == 0, "the server sweeps no one (tests' setting)")
             let applied = try await apply("reconciliation: {sweepMinutes: 30, renewalCheckMinutes: 2}")
             #expect(applied.tenant.reconciliation == Tenant.Reconciliation(sweepMinutes: 30, renewalCheckMinutes: 2))
             #expect(applied.changes.contains("tenant reconciled: reconciliation sweeps every 30 min, renewal checks 2 min after expiry"))
             #expect(try await apply("reconciliation: {sweepMinutes: 30, renewalCheckMinutes: 2}").changes.isEmpty, "applied again: no change")
-            let tenant = try await services.tenants.get(slug: "reconciled")
+            let tenant = try await capabilities.tenants.get(slug: "reconciled")
             #expect(tenant.reconciliation.sweepMinutes == 30)
             #expect(TestDatabase.reconciliation.sweepEvery(for: tenant) == .seconds(1800))
             #expect(TestDatabase.reconciliation.renewalCheckAfter(for: tenant) == .seconds(120))
-            #expect(await services.worker.scheduleSweeps() == 1, "its one app in its one environment, and no other tenant's")
+            #expect(await capabilities.worker.scheduleSweeps() == 1, "its one app in its one environment, and no other tenant's")
 
             for (value, field) in [
                 ("{sweepMinutes: -1}", "reconciliation.sweepMinutes"), ("{renewalCheckMinutes: 0}", "reconciliation.renewalCheckMinutes"),
@@ -335,9 +335,9 @@ import Testing
                     return named == field
                 }
             }
-            #expect(try await services.tenants.get(slug: "reconciled").reconciliation.sweepMinutes == 30, "nothing half-written")
+            #expect(try await capabilities.tenants.get(slug: "reconciled").reconciliation.sweepMinutes == 30, "nothing half-written")
             #expect(try await apply("reconciliation: {sweepMinutes: 0}").tenant.reconciliation.sweepMinutes == 0)
-            #expect(TestDatabase.reconciliation.sweepEvery(for: try await services.tenants.get(slug: "reconciled")) == nil, "0: never")
+            #expect(TestDatabase.reconciliation.sweepEvery(for: try await capabilities.tenants.get(slug: "reconciled")) == nil, "0: never")
             #expect(try await apply("").tenant.reconciliation == Tenant.Reconciliation(), "left out: the server's")
         }
     }

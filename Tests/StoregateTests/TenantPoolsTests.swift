@@ -63,12 +63,12 @@ import Testing
     }
 
     @Test func schemaChangesRunOnConnectionsOfTheirOwnReplacedEveryHundred() async throws {
-        try await TestDatabase.with { services, url in
+        try await TestDatabase.with { capabilities, url in
             let settings = TenantPools.Settings(count: 1, connectionsEach: 2, tenantsPerGeneration: 100)
             try await PooledPersistence.with(url: url, settings: settings) { postgres in
-                let pooledServices = try Services(
+                let pooled = try Capabilities(
                     persistence: postgres.persistence, vault: TestDatabase.makeVault(), logger: postgres.logger, reconciliation: TestDatabase.reconciliation)
-                let tenant = try await pooledServices.tenants.create(slug: "schema-change", name: "Schema change", actor: Actor("test"))
+                let tenant = try await pooled.tenants.create(slug: "schema-change", name: "Schema change", actor: Actor("test"))
                 let tenantBackends = try await postgres.backends(of: tenant, units: 4)
                 let schemaBackend = try await postgres.persistence.withConnection(.schemaChange) { conn in
                     try await conn.first("SELECT pg_backend_pid()", as: Int.self, logger: postgres.logger)
@@ -96,13 +96,13 @@ struct PooledPersistence {
     static func with(
         tenants count: Int, settings: TenantPools.Settings, _ body: @Sendable (PooledPersistence, [Tenant]) async throws -> Void
     ) async throws {
-        try await TestDatabase.with { services, url in
+        try await TestDatabase.with { capabilities, url in
             // At least `count`, and as many more as it takes for every pool to be some tenant's home (ids are
             // random: 8 tenants all homed on one of two pools happens once in 128 runs).
             var tenants: [Tenant] = []
             func homes() -> Int { Set(tenants.map { TenantPools.home(of: $0.id, among: settings.count) }).count }
             while tenants.count < count || homes() < min(settings.count, count) {
-                tenants.append(try await services.tenants.create(slug: "pooled-\(tenants.count)", name: "Pooled", actor: Actor("test")))
+                tenants.append(try await capabilities.tenants.create(slug: "pooled-\(tenants.count)", name: "Pooled", actor: Actor("test")))
             }
             try await with(url: url, settings: settings) { [tenants] postgres in try await body(postgres, tenants) }
         }

@@ -48,8 +48,8 @@ import Testing
             #expect((rest["transactions"] as? [[String: Any]])?.compactMap { $0["transactionId"] as? String } == Array(ids.dropFirst(20)))
 
             // Every transaction seen is stored (no notification was sent: the history is the only source).
-            let app = try await s.services.apps.get(tenant: s.tenant.tenant, bundleId: bundleId).app
-            let stored = try await s.services.persistence.inTenant(s.tenant.tenant, .read) { unit in
+            let app = try await s.capabilities.apps.get(tenant: s.tenant.tenant, bundleId: bundleId).app
+            let stored = try await s.capabilities.persistence.inTenant(s.tenant.tenant, .read) { unit in
                 var found = 0
                 for id in ids where try await unit.transactions.facts(appId: app.id, transactionId: id) != nil { found += 1 }
                 return found
@@ -137,7 +137,7 @@ import Testing
 
             let nobody = try await s.call("customers.sync", ["customerId": "nobody"])
             #expect(Self.code(nobody) == 1004)
-            let audit = try await s.services.persistence.inTenant(s.tenant.tenant, .read) { try await $0.auditLog() }
+            let audit = try await s.capabilities.persistence.inTenant(s.tenant.tenant, .read) { try await $0.auditLog() }
             #expect(audit.contains { $0.action == "customer.sync" })
         }
     }

@@ -222,10 +222,10 @@ import Testing
                 #expect(checks.first?.signedBy == [0, 1])
 
                 // 24 hours later (the old secret's expiry moved to the past): only the new signature.
-                try await s.services.postgres.client.withConnection { conn in
+                try await s.capabilities.postgres.client.withConnection { conn in
                     try await conn.run(
                         "UPDATE storegate.webhook_secrets SET expires_at = now() - interval '1 second' WHERE expires_at IS NOT NULL",
-                        logger: s.services.postgres.logger)
+                        logger: s.capabilities.postgres.logger)
                 }
                 _ = try await Self.purchase(s, customer: "rob2")
                 try await receiver.wait(for: 2)
@@ -243,7 +243,7 @@ import Testing
         try await receiverA.with { urlA in
             try await receiverB.with { urlB in
                 try await Storefront.with(slug: "tenant-a") { a in
-                    let b = try await Fixtures.tenant(a.services, slug: "tenant-b", bundleId: "com.example.b")
+                    let b = try await Fixtures.tenant(a.capabilities, slug: "tenant-b", bundleId: "com.example.b")
                     func callB(_ method: String, _ params: [String: Any] = [:]) async throws -> [String: Any] {
                         try await a.server.call(method, params, apiKey: b.apiKey)
                     }
@@ -285,9 +285,9 @@ import Testing
     }
 
     @Test func badInputIsRefusedNamingTheFieldAndNothingIsWritten() async throws {
-        try await TestDatabase.with(webhooks: WebhookSettings()) { services, _ in
-            let made = try await Fixtures.tenant(services, slug: "strict", bundleId: "com.example.strict")
-            try await TestServer.with(services) { server in
+        try await TestDatabase.with(webhooks: WebhookSettings()) { capabilities, _ in
+            let made = try await Fixtures.tenant(capabilities, slug: "strict", bundleId: "com.example.strict")
+            try await TestServer.with(capabilities) { server in
                 func field(_ method: String, _ params: [String: Any]) async throws -> (code: Int?, field: String?) {
                     let reply = try await server.call(method, params, apiKey: made.apiKey)
                     let error = reply["error"] as? [String: Any]
@@ -321,10 +321,10 @@ import Testing
     /// The deliveries the SQL writes as events are appended are exactly those `WebhookEndpoint.receives`
     /// says, for every combination of type, app and environment filters and events.
     @Test func theDeliveriesWrittenWithEventsAreThoseTheEndpointFilterSays() async throws {
-        try await TestDatabase.with(webhooks: WebhookSettings()) { services, _ in
-            let made = try await Fixtures.tenant(services, slug: "filters", bundleId: "com.example.filters", environments: ["Sandbox", "Production"])
+        try await TestDatabase.with(webhooks: WebhookSettings()) { capabilities, _ in
+            let made = try await Fixtures.tenant(capabilities, slug: "filters", bundleId: "com.example.filters", environments: ["Sandbox", "Production"])
             let tenant = made.tenant.tenant
-            let webhooks = services.webhooks.allowingPrivateURLs()
+            let webhooks = capabilities.webhooks.allowingPrivateURLs()
             var endpoints: [WebhookEndpoint] = []
             for types in [[], ["account.linked"], ["purchase.created", "refund.granted"]] {
                 for bundleId in [nil, "com.example.filters"] {
@@ -343,9 +343,9 @@ import Testing
                     }
                 }
             }
-            try await services.persistence.inTenant(tenant) { try await $0.events.append(events) }
+            try await capabilities.persistence.inTenant(tenant) { try await $0.events.append(events) }
             for endpoint in endpoints {
-                let delivered = try await services.persistence.inTenant(tenant, .read) {
+                let delivered = try await capabilities.persistence.inTenant(tenant, .read) {
                     try await $0.webhookDeliveries.list(endpointId: endpoint.id, status: nil, before: nil, limit: 100)
                 }
                 let expected = events.filter { endpoint.receives($0.type, appId: $0.appId, environment: $0.environment) }.map(\.id)
@@ -366,15 +366,15 @@ import Testing
             return settings
         }()
         try await receiver.with { url in
-            try await TestDatabase.with(webhooks: settings) { services, _ in
-                let made = try await Fixtures.tenant(services, slug: "dead", bundleId: "com.example.dead")
-                try await TestServer.with(services) { server in
+            try await TestDatabase.with(webhooks: settings) { capabilities, _ in
+                let made = try await Fixtures.tenant(capabilities, slug: "dead", bundleId: "com.example.dead")
+                try await TestServer.with(capabilities) { server in
                     func call(_ method: String, _ params: [String: Any] = [:]) async throws -> [String: Any] {
                         try #require(try await server.call(method, params, apiKey: made.apiKey)["result"] as? [String: Any], "\(method)")
                     }
                     let endpointId = try #require(try await call("webhooks.create", ["url": url])["id"] as? String)
                     let event = try NewEvent(.accountLinked, appId: made.appId, environment: nil, customer: nil, data: ["customerId": "dee"])
-                    try await services.persistence.inTenant(made.tenant.tenant) { try await $0.events.append([event]) }
+                    try await capabilities.persistence.inTenant(made.tenant.tenant) { try await $0.events.append([event]) }
 
                     try await eventually("dead-lettered") {
                         ((try await call("webhooks.deliveries", ["status": "failed"]))["deliveries"] as? [Any])?.count == 1
@@ -403,11 +403,11 @@ import Testing
         let receiver = WebhookReceiver(hangFirst: true)
         let key = MasterKey.generate()
         try await receiver.with { url in
-            try await TestDatabase.with(vault: TestDatabase.makeVault([key])) { services, databaseURL in
-                let made = try await Fixtures.tenant(services, slug: "crash", bundleId: "com.example.crash")
-                let endpoint = try await services.webhooks.create(tenant: made.tenant.tenant, WebhookEndpointSpec(url: url), actor: Actor("test"))
+            try await TestDatabase.with(vault: TestDatabase.makeVault([key])) { capabilities, databaseURL in
+                let made = try await Fixtures.tenant(capabilities, slug: "crash", bundleId: "com.example.crash")
+                let endpoint = try await capabilities.webhooks.create(tenant: made.tenant.tenant, WebhookEndpointSpec(url: url), actor: Actor("test"))
                 let event = try NewEvent(.accountLinked, appId: made.appId, environment: nil, customer: nil, data: ["customerId": "kim"])
-                try await services.persistence.inTenant(made.tenant.tenant) { try await $0.events.append([event]) }
+                try await capabilities.persistence.inTenant(made.tenant.tenant) { try await $0.events.append([event]) }
 
                 let env = [
                     "STOREGATE_DATABASE_URL": databaseURL, "STOREGATE_MASTER_KEY": key, "STOREGATE_LOG_LEVEL": "error", "STOREGATE_JOB_LEASE_SECONDS": "2",
@@ -431,7 +431,8 @@ import Testing
                 let checks = try await WebhookReceiver.verify(messages, secrets: [try #require(endpoint.secret)])
                 #expect(checks.allSatisfy { $0.signedBy == [0] })
                 try await eventually("the delivery recorded as delivered") {
-                    try await services.webhooks.deliveries(tenant: made.tenant.tenant, endpointId: nil, status: "delivered", before: nil, limit: 10).count == 1
+                    try await capabilities.webhooks.deliveries(tenant: made.tenant.tenant, endpointId: nil, status: "delivered", before: nil, limit: 10).count
+                        == 1
                 }
                 // The second process counted the delivery in its metrics.
                 let client = HTTPClient(eventLoopGroupProvider: .singleton)

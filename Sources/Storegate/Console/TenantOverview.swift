@@ -7,7 +7,7 @@ public struct TenantOverview: Sendable {
     public let sweeps: [NotificationSweep]
 }
 
-extension Services {
+extension Capabilities {
     /// The last `days` days (UTC, today included) and every app's sweeps, read in one unit of work.
     public func overview(tenant: Tenant, days: Int = 30) async throws -> TenantOverview {
         try await persistence.inTenant(tenant, .read) { unit in

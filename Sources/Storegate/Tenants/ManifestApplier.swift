@@ -18,13 +18,13 @@ public struct ApplyResult: Sendable {
 /// one transaction, so a bad manifest leaves nothing half-created. Apply never removes anything
 /// (an endpoint whose URL is declared gets the declared filters; one not declared stays).
 public struct ManifestApplier: Sendable {
-    let services: Services
+    let capabilities: Capabilities
     /// The tenant's webhook endpoints: `services.webhooks`, or one accepting local receivers (development).
     let webhooks: WebhookService
 
-    public init(services: Services, webhooks: WebhookService? = nil) {
-        self.services = services
-        self.webhooks = webhooks ?? services.webhooks
+    public init(capabilities: Capabilities, webhooks: WebhookService? = nil) {
+        self.capabilities = capabilities
+        self.webhooks = webhooks ?? capabilities.webhooks
     }
 
     struct CheckedApp {
@@ -70,7 +70,7 @@ public struct ManifestApplier: Sendable {
             webhooks.append(spec)
         }
         let reconciliation = try Self.reconciliation(manifest.reconciliation)
-        return try await services.persistence.control(.schemaChange) { unit in
+        return try await capabilities.persistence.control(.schemaChange) { unit in
             try await write(
                 slug: slug, name: name, apps: apps, labels: labels, webhooks: webhooks, reconciliation: reconciliation, actor: actor, in: unit)
         }
@@ -131,7 +131,7 @@ public struct ManifestApplier: Sendable {
                 result.changes.append("app \(app.bundleId): added")
             }
             for (j, key) in checked.keys.enumerated() {
-                let stored = try await services.apps.store(key, app: app, actor: actor, field: "apps[\(i)].keys[\(j)].keyId", in: unit)
+                let stored = try await capabilities.apps.store(key, app: app, actor: actor, field: "apps[\(i)].keys[\(j)].keyId", in: unit)
                 if stored.inserted { result.changes.append("app \(app.bundleId): key \(key.keyId) imported") }
             }
             if let rules = checked.retentionRules, try await unit.apps.retentionRules(appId: app.id) ?? [] != rules {

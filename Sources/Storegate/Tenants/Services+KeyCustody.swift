@@ -1,7 +1,7 @@
 import Foundation
 import KeyVault
 
-extension Services {
+extension Capabilities {
     /// Re-wraps every data key (of app keys and webhook secrets) that is not sealed with the active master
     /// key, a batch per transaction. The ciphertexts are untouched; afterwards the previous master keys are not needed.
     public func rotateMasterKey(actor: Actor, batchSize: Int = 100) async throws -> Int {

@@ -17,7 +17,7 @@ import UnixSignals
 /// and the tests both call. `services` are long-running parts (the database client) the application runs.
 public func buildApplication(
     configuration: ServerConfiguration,
-    storegate: Services,
+    capabilities: Capabilities,
     metrics: RPCMetrics = RPCMetrics(),
     services: [any Service] = [],
     logger: Logger,
@@ -41,13 +41,13 @@ public func buildApplication(
 
     let router = Router(context: StoregateRequestContext.self)
     let publicURL = PublicURL(configuration.publicURL)
-    RPCController(engine: engine, services: storegate, publicURL: publicURL, maxBodyBytes: configuration.maxBodyBytes, metrics: metrics)
+    RPCController(engine: engine, capabilities: capabilities, publicURL: publicURL, maxBodyBytes: configuration.maxBodyBytes, metrics: metrics)
         .addRoutes(to: router)
-    HealthController(services: storegate, metrics: metrics).addRoutes(to: router)
+    HealthController(capabilities: capabilities, metrics: metrics).addRoutes(to: router)
     IndexController().addRoutes(to: router)
-    NotificationController(ingest: storegate.notifications).addRoutes(to: router)
-    RetentionController(rules: storegate.retentionRules).addRoutes(to: router)
-    try ConsoleRoutes<StoregateRequestContext>(services: storegate).addRoutes(to: router)
+    NotificationController(ingest: capabilities.notifications).addRoutes(to: router)
+    RetentionController(rules: capabilities.retentionRules).addRoutes(to: router)
+    try ConsoleRoutes<StoregateRequestContext>(capabilities: capabilities).addRoutes(to: router)
 
     let server: HTTPServerBuilder
     let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
@@ -61,8 +61,8 @@ public func buildApplication(
     return Application(
         router: router, server: server,
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "storegate"),
-        services: services + [CacheCoherenceService(coherence: storegate.coherence)]
-            + (configuration.runsJobWorker ? [JobWorkerService(worker: storegate.worker)] : []),
+        services: services + [CacheCoherenceService(coherence: capabilities.coherence)]
+            + (configuration.runsJobWorker ? [JobWorkerService(worker: capabilities.worker)] : []),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             let host = ["0.0.0.0", "::"].contains(configuration.host) ? "127.0.0.1" : configuration.host

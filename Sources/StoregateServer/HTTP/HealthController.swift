@@ -6,14 +6,14 @@ import Storegate
 
 /// `/healthz` (the process answers), `/readyz` (database reachable, migrations current), `/metrics`.
 struct HealthController: Sendable {
-    let services: Services
+    let capabilities: Capabilities
     let metrics: RPCMetrics
 
     func addRoutes(to router: Router<StoregateRequestContext>) {
         router.get("/healthz") { _, _ in json(.ok, #"{"status":"ok"}"#) }
         router.get("/readyz") { _, context in
             do {
-                guard try await services.isReady() else { return json(.serviceUnavailable, #"{"status":"migrations pending"}"#) }
+                guard try await capabilities.isReady() else { return json(.serviceUnavailable, #"{"status":"migrations pending"}"#) }
                 return json(.ok, #"{"status":"ready"}"#)
             } catch {
                 context.logger.warning("readiness check failed", metadata: ["error": .string(String(describing: error))])
@@ -21,7 +21,7 @@ struct HealthController: Sendable {
             }
         }
         router.get("/metrics") { _, _ in
-            metrics.recordCaches(services)
+            metrics.recordCaches(capabilities)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))

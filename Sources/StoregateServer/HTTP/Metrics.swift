@@ -80,9 +80,9 @@ public struct RPCMetrics: Sendable {
 
     /// Set as `/metrics` is read: whether the caches follow other processes' changes, and how much the
     /// holdings cache holds.
-    func recordCaches(_ services: Services) {
-        Gauge(label: "storegate_cache_coherence_following", factory: factory).record(services.coherence.isFollowing ? 1 : 0)
-        let usage = services.holdings.usage
+    func recordCaches(_ capabilities: Capabilities) {
+        Gauge(label: "storegate_cache_coherence_following", factory: factory).record(capabilities.coherence.isFollowing ? 1 : 0)
+        let usage = capabilities.holdings.usage
         Gauge(label: "storegate_holdings_cache_entries", factory: factory).record(usage.entries)
         Gauge(label: "storegate_holdings_cache_bytes", factory: factory).record(usage.bytes)
     }

@@ -12,13 +12,13 @@ import Storegate
 /// JSON-RPC error body.
 struct RPCController: Sendable {
     let engine: RPCEngine<RPCCall>
-    let services: Services
+    let capabilities: Capabilities
     let publicURL: PublicURL
     let maxBodyBytes: Int
     let metrics: RPCMetrics
 
     func addRoutes(to router: Router<StoregateRequestContext>) {
-        router.group("/rpc").add(middleware: APIKeyAuthenticator(apiKeys: services.apiKeys, metrics: metrics))
+        router.group("/rpc").add(middleware: APIKeyAuthenticator(apiKeys: capabilities.apiKeys, metrics: metrics))
             .post { request, context in try await handle(request, context: context) }
         for method in [HTTPRequest.Method.get, .put, .delete, .patch, .head, .options] {
             router.on("/rpc", method: method) { _, _ in
@@ -42,7 +42,7 @@ struct RPCController: Sendable {
         }
         var logger = context.logger
         logger[metadataKey: "tenant.id"] = .string(caller.tenant.id.uuidString.lowercased())
-        let call = RPCCall(caller: caller, logger: logger, services: services, publicURL: publicURL.url)
+        let call = RPCCall(caller: caller, logger: logger, capabilities: capabilities, publicURL: publicURL.url)
         guard let reply = await engine.reply(to: body.readableBytesView, context: call) else {
             return Response(status: .noContent)
         }

@@ -15,7 +15,7 @@ enum AccountMethods {
         description: "StoreKit: `product.purchase(options: [.appAccountToken(UUID(uuidString: appAccountToken)!)])`.", result: "customer",
         errors: [ErrorCode.invalidParams]
     ) { (params: EnsureParams, call) in
-        try await call.services.accounts.ensure(tenant: call.caller.tenant, customerId: params.customerId, actor: call.caller.actor)
+        try await call.capabilities.accounts.ensure(tenant: call.caller.tenant, customerId: params.customerId, actor: call.caller.actor)
     }
 
     @RPCParams struct LinkAppTransactionParams {
@@ -31,7 +31,7 @@ enum AccountMethods {
         description: "Send `AppTransaction.shared`'s `jwsRepresentation` from the device. It is verified before anything is linked.", result: "customer",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid]
     ) { (params: LinkAppTransactionParams, call) in
-        try await call.services.accounts.linkAppTransaction(
+        try await call.capabilities.accounts.linkAppTransaction(
             tenant: call.caller.tenant, bundleId: params.bundleId, customerId: params.customerId, signedAppTransaction: params.signedAppTransaction,
             transfer: params.transfer ?? false, actor: call.caller.actor)
     }
@@ -49,7 +49,7 @@ enum AccountMethods {
         description: "Send a `Transaction`'s `jwsRepresentation` from the device. It is verified and stored before anything is linked.", result: "customer",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid]
     ) { (params: LinkTransactionParams, call) in
-        try await call.services.accounts.linkTransaction(
+        try await call.capabilities.accounts.linkTransaction(
             tenant: call.caller.tenant, bundleId: params.bundleId, customerId: params.customerId, signedTransaction: params.signedTransaction,
             transfer: params.transfer ?? false, actor: call.caller.actor)
     }
@@ -77,7 +77,7 @@ enum AccountMethods {
             """,
         result: "customer", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: ResolveParams, call) in
-        try await call.services.accounts.resolve(
+        try await call.capabilities.accounts.resolve(
             tenant: call.caller.tenant, bundleId: params.bundleId, appAccountToken: params.appAccountToken, appTransactionId: params.appTransactionId,
             originalTransactionId: params.originalTransactionId, transactionId: params.transactionId, orderId: params.orderId)
     }
@@ -106,7 +106,7 @@ extension AccountMethods {
             """, result: "customer",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError, ErrorCode.keyUnavailable]
     ) { (params: SetAppAccountTokenParams, call) in
-        try await call.services.accounts.setAppAccountToken(
+        try await call.capabilities.accounts.setAppAccountToken(
             tenant: call.caller.tenant, bundleId: params.bundleId, customerId: params.customerId, originalTransactionId: params.originalTransactionId,
             transfer: params.transfer ?? false, actor: call.caller.actor)
     }

@@ -48,7 +48,7 @@ enum AdvancedCommerceMethods {
         _ send: @escaping @Sendable (AppStoreServerAPIClient, String, UUID) async throws(AppStoreServerAPIError) -> (String, String?)
     ) async throws -> Result {
         let reference = reference.flatMap(UUID.init(uuidString:)) ?? UUID()
-        let outcome = try await call.services.advancedCommerce.perform(
+        let outcome = try await call.capabilities.advancedCommerce.perform(
             operation, tenant: call.caller.tenant, bundleId: bundleId, transactionId: transactionId, requestReferenceId: reference,
             actor: call.caller.actor
         ) { client, id throws(AppStoreServerAPIError) in try await send(client, id, reference) }

@@ -11,7 +11,7 @@ enum AppMethods {
         "apps.list", tag: "apps", summary: "The tenant's apps.",
         description: "Every app of the calling tenant with its key IDs and kinds (never key material) and its notification URLs.", result: "apps"
     ) { (_: NoParams, call) in
-        AppList(apps: try await call.services.apps.list(tenant: call.caller.tenant).map { AppView($0, publicURL: call.publicURL) })
+        AppList(apps: try await call.capabilities.apps.list(tenant: call.caller.tenant).map { AppView($0, publicURL: call.publicURL) })
     }
 
     @RPCParams struct GetParams {
@@ -27,8 +27,9 @@ enum AppMethods {
         errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: GetParams, call) in
         switch (params.bundleId, params.appId) {
-        case (let bundleId?, nil): return AppView(try await call.services.apps.get(tenant: call.caller.tenant, bundleId: bundleId), publicURL: call.publicURL)
-        case (nil, let appId?): return AppView(try await call.services.apps.get(tenant: call.caller.tenant, appId: appId), publicURL: call.publicURL)
+        case (let bundleId?, nil):
+            return AppView(try await call.capabilities.apps.get(tenant: call.caller.tenant, bundleId: bundleId), publicURL: call.publicURL)
+        case (nil, let appId?): return AppView(try await call.capabilities.apps.get(tenant: call.caller.tenant, appId: appId), publicURL: call.publicURL)
         default: throw StoregateError.invalid(field: "bundleId", reason: "give exactly one of bundleId and appId")
         }
     }

@@ -14,6 +14,6 @@ enum AppTransactionMethods {
             the customer its appTransactionId is linked to and the time consent was rescinded, if a RESCIND_CONSENT notification said so.
             """, result: "appTransaction", errors: TransactionMethods.lookupErrors
     ) { (p: TransactionMethods.GetParams, call) in
-        try await call.services.transactions.appTransaction(tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId)
+        try await call.capabilities.transactions.appTransaction(tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId)
     }
 }

@@ -19,6 +19,6 @@ enum CustomerMethods {
             theirs). Returns the customer's subscriptions and the other purchases that grant access now. Audited.
             """, result: "customerSync", errors: TransactionMethods.lookupErrors
     ) { (p: SyncParams, call) in
-        try await call.services.transactions.sync(tenant: call.caller.tenant, customerId: p.customerId, actor: call.caller.actor)
+        try await call.capabilities.transactions.sync(tenant: call.caller.tenant, customerId: p.customerId, actor: call.caller.actor)
     }
 }

@@ -18,7 +18,7 @@ enum EntitlementMethods {
             (consumable, non-consumable, non-renewing subscription) that are neither revoked nor expired, and grants in force (entitlements.grant).
             """, result: "entitlements", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: EntitlementsParams, call) in
-        try await call.services.subscriptions.entitlements(tenant: call.caller.tenant, customerId: params.customerId)
+        try await call.capabilities.subscriptions.entitlements(tenant: call.caller.tenant, customerId: params.customerId)
     }
 }
 
@@ -47,7 +47,7 @@ extension EntitlementMethods {
             and the grant is audited with who gave it.
             """, result: "grant", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: GrantParams, call) in
-        try await call.services.subscriptions.grant(
+        try await call.capabilities.subscriptions.grant(
             tenant: call.caller.tenant, customerId: p.customerId, bundleId: p.bundleId, productId: p.productId, entitlement: p.entitlement, days: p.days,
             expiresDate: p.expiresDate, reason: p.reason, actor: call.caller.actor)
     }
@@ -63,7 +63,7 @@ extension EntitlementMethods {
         description: "entitlement.revoked is evented and the revocation audited; a grant revoked already is answered as it is.", result: "grant",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: RevokeGrantParams, call) in
-        try await call.services.subscriptions.revokeGrant(
+        try await call.capabilities.subscriptions.revokeGrant(
             tenant: call.caller.tenant, customerId: p.customerId, grantId: p.grantId, reason: p.reason, actor: call.caller.actor)
     }
 
@@ -79,6 +79,6 @@ extension EntitlementMethods {
         "entitlements.grants", tag: "subscriptions", summary: "A customer's grants, newest first, those ended too.", result: "grants",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: GrantsParams, call) in
-        GrantsResult(grants: try await call.services.subscriptions.grants(tenant: call.caller.tenant, customerId: p.customerId))
+        GrantsResult(grants: try await call.capabilities.subscriptions.grants(tenant: call.caller.tenant, customerId: p.customerId))
     }
 }

@@ -33,7 +33,7 @@ enum EventMethods {
             """,
         result: "events", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: ListParams, call) in
-        let page = try await call.services.events.list(
+        let page = try await call.capabilities.events.list(
             tenant: call.caller.tenant, after: params.after, types: params.types, customerId: params.customerId, limit: params.limit)
         return ListResult(events: try page.events.map(EventView.init), next: page.next)
     }

@@ -26,6 +26,6 @@ enum ExternalPurchaseTokenMethods {
             """, result: "externalPurchaseTokens", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: TokensParams, call) in
         TokensResult(
-            tokens: try await call.services.transactions.externalPurchaseTokens(tenant: call.caller.tenant, bundleId: p.bundleId, limit: p.limit))
+            tokens: try await call.capabilities.transactions.externalPurchaseTokens(tenant: call.caller.tenant, bundleId: p.bundleId, limit: p.limit))
     }
 }

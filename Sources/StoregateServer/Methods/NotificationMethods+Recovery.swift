@@ -20,7 +20,7 @@ extension NotificationMethods {
         errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError]
     ) { (p: TestParams, call) in
         TestToken(
-            testNotificationToken: try await call.services.notifications.requestTest(
+            testNotificationToken: try await call.capabilities.notifications.requestTest(
                 tenant: call.caller.tenant, bundleId: p.bundleId, environment: p.environment))
     }
 
@@ -46,7 +46,7 @@ extension NotificationMethods {
         "notifications.testStatus", tag: "notifications", summary: "Apple's delivery attempts for a test notification, and whether Storegate stored it.",
         result: "testNotificationStatus", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError]
     ) { (p: TestStatusParams, call) in
-        let (attempts, received) = try await call.services.notifications.testStatus(
+        let (attempts, received) = try await call.capabilities.notifications.testStatus(
             tenant: call.caller.tenant, bundleId: p.bundleId, environment: p.environment, token: p.testNotificationToken)
         return TestStatusResult(
             sendAttempts: attempts.map { Attempt(attemptDate: $0.attemptDate?.date, sendAttemptResult: $0.sendAttemptResult?.rawValue) },
@@ -79,7 +79,7 @@ extension NotificationMethods {
             and left alone, so running it twice changes nothing. Apple keeps 180 days.
             """, result: "backfill", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError]
     ) { (p: BackfillParams, call) in
-        let report = try await call.services.notifications.backfill(
+        let report = try await call.capabilities.notifications.backfill(
             tenant: call.caller.tenant, bundleId: p.bundleId, environment: p.environment, startDate: p.startDate, endDate: p.endDate ?? Date(),
             actor: call.caller.actor)
         return BackfillResult(seen: report.seen, stored: report.stored, alreadyStored: report.alreadyStored, rejected: report.rejected)

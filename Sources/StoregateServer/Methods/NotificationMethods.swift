@@ -24,6 +24,6 @@ enum NotificationMethods {
         errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (params: ListParams, call) in
         ListResult(
-            notifications: try await call.services.notifications.received(tenant: call.caller.tenant, bundleId: params.bundleId, limit: params.limit))
+            notifications: try await call.capabilities.notifications.received(tenant: call.caller.tenant, bundleId: params.bundleId, limit: params.limit))
     }
 }

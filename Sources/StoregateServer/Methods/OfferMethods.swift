@@ -56,7 +56,7 @@ enum OfferMethods {
             """, result: "promotionalOfferSignature", errors: errors
     ) { (params: PromotionalParams, call) in
         PromotionalOfferView(
-            try await call.services.offers.signPromotional(
+            try await call.capabilities.offers.signPromotional(
                 tenant: call.caller.tenant, bundleId: params.bundleId, keyId: params.keyId, productId: params.productId, offerId: params.offerId,
                 appAccountToken: params.appAccountToken, actor: call.caller.actor))
     }
@@ -78,7 +78,7 @@ enum OfferMethods {
         description: "StoreKit: `Product.PurchaseOption.promotionalOffer(offerId, compactJWS: compactJWS)`.", result: "promotionalOfferJWS", errors: errors
     ) { (params: PromotionalJWSParams, call) in
         CompactJWS(
-            compactJWS: try await call.services.offers.signPromotionalJWS(
+            compactJWS: try await call.capabilities.offers.signPromotionalJWS(
                 tenant: call.caller.tenant, bundleId: params.bundleId, keyId: params.keyId, productId: params.productId, offerId: params.offerId,
                 transactionId: params.transactionId, actor: call.caller.actor))
     }
@@ -101,7 +101,7 @@ enum OfferMethods {
         errors: errors
     ) { (params: IntroductoryParams, call) in
         CompactJWS(
-            compactJWS: try await call.services.offers.signIntroductoryEligibility(
+            compactJWS: try await call.capabilities.offers.signIntroductoryEligibility(
                 tenant: call.caller.tenant, bundleId: params.bundleId, keyId: params.keyId, productId: params.productId,
                 allowIntroductoryOffer: params.allowIntroductoryOffer, transactionId: params.transactionId, actor: call.caller.actor))
     }
@@ -125,7 +125,7 @@ enum OfferMethods {
             throw StoregateError.invalid(field: "request.operation", reason: "is required")
         }
         return CompactJWS(
-            compactJWS: try await call.services.offers.signAdvancedCommerceRequest(
+            compactJWS: try await call.capabilities.offers.signAdvancedCommerceRequest(
                 tenant: call.caller.tenant, bundleId: params.bundleId, keyId: params.keyId, requestJSON: Data(params.request.serialized),
                 operation: operation, actor: call.caller.actor))
     }

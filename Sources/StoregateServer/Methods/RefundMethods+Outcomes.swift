@@ -30,7 +30,7 @@ extension RefundMethods {
             """, result: "refundOutcomes", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: OutcomesParams, call) in
         OutcomesResult(
-            outcomes: try await call.services.refunds.outcomes(
+            outcomes: try await call.capabilities.refunds.outcomes(
                 tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, customerId: p.customerId, limit: p.limit))
     }
 
@@ -54,7 +54,7 @@ extension RefundMethods {
         errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid]
     ) { (p: HistoryParams, call) in
         HistoryResult(
-            transactions: try await call.services.refunds.history(tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId).map(
+            transactions: try await call.capabilities.refunds.history(tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId).map(
                 TransactionView.init))
     }
 
@@ -83,7 +83,7 @@ extension RefundMethods {
             """, result: "order",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid]
     ) { (p: LookupParams, call) in
-        let order = try await call.services.refunds.lookupOrder(
+        let order = try await call.capabilities.refunds.lookupOrder(
             tenant: call.caller.tenant, bundleId: p.bundleId, orderId: p.orderId, customerId: p.customerId, actor: call.caller.actor)
         return LookupResult(
             orderId: p.orderId, status: order.valid ? "valid" : "invalid", transactions: order.transactions.map(TransactionView.init),

@@ -55,7 +55,7 @@ enum RefundMethods {
             consumptionPercentage: p.consumptionPercentage, refundPreference: p.refundPreference, playTime: p.playTime, accountTenure: p.accountTenure,
             lifetimeDollarsPurchased: p.lifetimeDollarsPurchased, lifetimeDollarsRefunded: p.lifetimeDollarsRefunded, userStatus: p.userStatus,
             platform: p.platform)
-        let reported = try await call.services.refunds.reportConsumption(
+        let reported = try await call.capabilities.refunds.reportConsumption(
             tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, facts: facts, actor: call.caller.actor)
         return ReportResult(
             transactionId: reported.transactionId, pendingRequestId: reported.pendingRequest?.id.uuidString.lowercased(),
@@ -93,7 +93,7 @@ enum RefundMethods {
             consumptionApi: p.consumptionApi, sendMinutesBeforeDeadline: p.sendMinutesBeforeDeadline, customerConsented: p.customerConsented,
             deliveryStatus: p.deliveryStatus, sampleContentProvided: p.sampleContentProvided, refundPreference: p.refundPreference,
             declineAfterRefunds: p.declineAfterRefunds)
-        return try await call.services.refunds.setPolicy(tenant: call.caller.tenant, bundleId: p.bundleId, policy: policy, actor: call.caller.actor)
+        return try await call.capabilities.refunds.setPolicy(tenant: call.caller.tenant, bundleId: p.bundleId, policy: policy, actor: call.caller.actor)
     }
 
     @RPCParams struct GetPolicyParams {
@@ -105,7 +105,7 @@ enum RefundMethods {
         description: "The policy `refunds.setPolicy` set, or the defaults when none was.", result: "policy",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: GetPolicyParams, call) in
-        try await call.services.refunds.policy(tenant: call.caller.tenant, bundleId: p.bundleId)
+        try await call.capabilities.refunds.policy(tenant: call.caller.tenant, bundleId: p.bundleId)
     }
 
     @RPCParams struct PendingParams {
@@ -127,7 +127,7 @@ enum RefundMethods {
         result: "consumptionRequests", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: PendingParams, call) in
         PendingResult(
-            requests: try await call.services.refunds.requests(
+            requests: try await call.capabilities.refunds.requests(
                 tenant: call.caller.tenant, bundleId: p.bundleId, status: p.status, limit: p.limit))
     }
 }

@@ -52,7 +52,7 @@ enum RetentionMethods {
         result: "image", errors: errors
     ) { (p: UploadImageParams, call) in
         guard let png = Data(base64Encoded: p.png) else { throw StoregateError.invalid(field: "png", reason: "must be base64") }
-        let id = try await call.services.retention.uploadImage(
+        let id = try await call.capabilities.retention.uploadImage(
             target(call, p.bundleId, p.environment), imageIdentifier: p.imageIdentifier, imageSize: ImageSize(rawValue: p.imageSize), png: png,
             actor: call.caller.actor)
         return ImageUploaded(imageIdentifier: id.uuidString.lowercased())
@@ -73,7 +73,7 @@ enum RetentionMethods {
         errors: errors
     ) { (p: AppParams, call) in
         ImageList(
-            images: try await call.services.retention.images(target(call, p.bundleId, p.environment)).map {
+            images: try await call.capabilities.retention.images(target(call, p.bundleId, p.environment)).map {
                 ImageList.Image(imageIdentifier: $0.imageIdentifier?.description ?? "", imageState: $0.imageState?.rawValue, imageSize: $0.imageSize?.rawValue)
             })
     }
@@ -87,7 +87,7 @@ enum RetentionMethods {
     static let deleteImage = RPCMethod<RPCCall>(
         "retention.images.delete", tag: "retention", summary: "Deletes an image no message uses (Apple's Delete Image).", result: "done", errors: errors
     ) { (p: ImageParams, call) in
-        try await call.services.retention.deleteImage(target(call, p.bundleId, p.environment), imageIdentifier: p.imageIdentifier, actor: call.caller.actor)
+        try await call.capabilities.retention.deleteImage(target(call, p.bundleId, p.environment), imageIdentifier: p.imageIdentifier, actor: call.caller.actor)
         return Done(done: true)
     }
 
@@ -131,7 +131,7 @@ enum RetentionMethods {
             header: p.header, body: p.body, image: p.image.map { UploadMessageImage(imageIdentifier: LowercaseUUID($0.imageIdentifier), altText: $0.altText) },
             headerPosition: p.headerPosition.map(HeaderPosition.init(rawValue:)),
             bulletPoints: p.bulletPoints?.map { BulletPoint(text: $0.text, imageIdentifier: LowercaseUUID($0.imageIdentifier), altText: $0.altText) })
-        let id = try await call.services.retention.uploadMessage(
+        let id = try await call.capabilities.retention.uploadMessage(
             target(call, p.bundleId, p.environment), messageIdentifier: p.messageIdentifier, message: message, actor: call.caller.actor)
         return MessageUploaded(messageIdentifier: id.uuidString.lowercased())
     }
@@ -150,7 +150,7 @@ enum RetentionMethods {
         result: "messages", errors: errors
     ) { (p: AppParams, call) in
         MessageList(
-            messages: try await call.services.retention.messages(target(call, p.bundleId, p.environment)).map {
+            messages: try await call.capabilities.retention.messages(target(call, p.bundleId, p.environment)).map {
                 MessageList.Message(messageIdentifier: $0.messageIdentifier?.description ?? "", messageState: $0.messageState?.rawValue)
             })
     }
@@ -164,7 +164,7 @@ enum RetentionMethods {
     static let deleteMessage = RPCMethod<RPCCall>(
         "retention.messages.delete", tag: "retention", summary: "Deletes a message (Apple's Delete Message).", result: "done", errors: errors
     ) { (p: MessageParams, call) in
-        try await call.services.retention.deleteMessage(
+        try await call.capabilities.retention.deleteMessage(
             target(call, p.bundleId, p.environment), messageIdentifier: p.messageIdentifier, actor: call.caller.actor)
         return Done(done: true)
     }
@@ -198,7 +198,7 @@ enum RetentionMethods {
         summary: "The message Apple shows for a product and locale when the realtime endpoint does not answer.",
         description: "Apple's Configure Default Message: the message must be approved.", result: "done", errors: errors
     ) { (p: ConfigureDefaultParams, call) in
-        try await call.services.retention.configureDefaultMessage(
+        try await call.capabilities.retention.configureDefaultMessage(
             target(call, p.bundleId, p.environment), productId: p.productId, locale: p.locale, messageIdentifier: p.messageIdentifier,
             actor: call.caller.actor)
         return Done(done: true)
@@ -208,7 +208,7 @@ enum RetentionMethods {
         "retention.defaults.get", tag: "retention", summary: "The default message for a product and locale (Apple's Get Default Message).",
         result: "defaultMessage", errors: errors
     ) { (p: DefaultParams, call) in
-        let id = try await call.services.retention.defaultMessage(target(call, p.bundleId, p.environment), productId: p.productId, locale: p.locale)
+        let id = try await call.capabilities.retention.defaultMessage(target(call, p.bundleId, p.environment), productId: p.productId, locale: p.locale)
         return DefaultMessage(messageIdentifier: id.uuidString.lowercased())
     }
 
@@ -216,7 +216,7 @@ enum RetentionMethods {
         "retention.defaults.delete", tag: "retention", summary: "Removes the default message for a product and locale (Apple's Delete Default Message).",
         result: "done", errors: errors
     ) { (p: DefaultParams, call) in
-        try await call.services.retention.deleteDefaultMessage(
+        try await call.capabilities.retention.deleteDefaultMessage(
             target(call, p.bundleId, p.environment), productId: p.productId, locale: p.locale, actor: call.caller.actor)
         return Done(done: true)
     }
@@ -236,7 +236,7 @@ enum RetentionMethods {
         result: "realtimeURL", errors: errors
     ) { (p: AppParams, call) in
         RealtimeURL(
-            realtimeURL: try await call.services.retention.configureRealtimeURL(
+            realtimeURL: try await call.capabilities.retention.configureRealtimeURL(
                 target(call, p.bundleId, p.environment), publicURL: call.publicURL, actor: call.caller.actor))
     }
 
@@ -244,14 +244,14 @@ enum RetentionMethods {
         "retention.realtimeURL.get", tag: "retention", summary: "The realtime URL Apple has for the app (Apple's Get Realtime URL).", result: "realtimeURL",
         errors: errors
     ) { (p: AppParams, call) in
-        RealtimeURL(realtimeURL: try await call.services.retention.realtimeURL(target(call, p.bundleId, p.environment)))
+        RealtimeURL(realtimeURL: try await call.capabilities.retention.realtimeURL(target(call, p.bundleId, p.environment)))
     }
 
     static let deleteRealtimeURL = RPCMethod<RPCCall>(
         "retention.realtimeURL.delete", tag: "retention", summary: "Stops Apple's realtime calls for the app (Apple's Delete Realtime URL).",
         result: "done", errors: errors
     ) { (p: AppParams, call) in
-        try await call.services.retention.deleteRealtimeURL(target(call, p.bundleId, p.environment), actor: call.caller.actor)
+        try await call.capabilities.retention.deleteRealtimeURL(target(call, p.bundleId, p.environment), actor: call.caller.actor)
         return Done(done: true)
     }
 
@@ -279,7 +279,7 @@ enum RetentionMethods {
         description: "Apple's Initiate Performance Test; read the outcome with `retention.performanceTest.results`.", result: "performanceTest",
         errors: errors
     ) { (p: StartTestParams, call) in
-        let started = try await call.services.retention.startPerformanceTest(
+        let started = try await call.capabilities.retention.startPerformanceTest(
             target(call, p.bundleId, p.environment), originalTransactionId: p.originalTransactionId, actor: call.caller.actor)
         return PerformanceTest(
             requestId: started.requestId, maxConcurrentRequests: started.config.maxConcurrentRequests, totalRequests: started.config.totalRequests,
@@ -314,7 +314,7 @@ enum RetentionMethods {
         "retention.performanceTest.results", tag: "retention", summary: "The outcome of Apple's performance test (Apple's Get Performance Test Results).",
         result: "performanceTestResults", errors: errors
     ) { (p: ResultsParams, call) in
-        let r = try await call.services.retention.performanceTestResults(target(call, p.bundleId, p.environment), requestId: p.requestId)
+        let r = try await call.capabilities.retention.performanceTestResults(target(call, p.bundleId, p.environment), requestId: p.requestId)
         return PerformanceTestResults(
             result: r.result?.rawValue, target: r.target, successRate: r.successRate, numPending: r.numPending, average: r.responseTimes.average,
             p50: r.responseTimes.p50, p90: r.responseTimes.p90, p95: r.responseTimes.p95, p99: r.responseTimes.p99, failures: r.failures ?? [:])
@@ -345,7 +345,8 @@ extension RetentionMethods {
             """, result: "rules", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: SetRulesParams, call) in
         Rules(
-            rules: try await call.services.retentionRules.setRules(tenant: call.caller.tenant, bundleId: p.bundleId, rules: p.rules, actor: call.caller.actor))
+            rules: try await call.capabilities.retentionRules.setRules(
+                tenant: call.caller.tenant, bundleId: p.bundleId, rules: p.rules, actor: call.caller.actor))
     }
 
     @RPCParams struct GetRulesParams {
@@ -356,7 +357,7 @@ extension RetentionMethods {
         "retention.rules.get", tag: "retention", summary: "The app's retention rules, in the order they are tried.", result: "rules",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: GetRulesParams, call) in
-        Rules(rules: try await call.services.retentionRules.rules(tenant: call.caller.tenant, bundleId: p.bundleId))
+        Rules(rules: try await call.capabilities.retentionRules.rules(tenant: call.caller.tenant, bundleId: p.bundleId))
     }
 }
 

@@ -8,7 +8,7 @@ import Storegate
 public struct RPCCall: Sendable {
     public let caller: Caller
     public let logger: Logger
-    public let services: Services
+    public let capabilities: Capabilities
     /// Where Apple reaches this server, for notification URLs.
     public let publicURL: String
 }

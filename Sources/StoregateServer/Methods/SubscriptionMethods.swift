@@ -29,7 +29,7 @@ enum SubscriptionMethods {
             """, result: "subscriptions", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.signedDataInvalid]
     ) { (params: StatusParams, call) in
         StatusResult(
-            subscriptions: try await call.services.subscriptions.status(
+            subscriptions: try await call.capabilities.subscriptions.status(
                 tenant: call.caller.tenant, customerId: params.customerId, bundleId: params.bundleId, transactionId: params.transactionId,
                 refresh: params.refresh ?? false))
     }
@@ -58,7 +58,7 @@ enum SubscriptionMethods {
             "At most two extensions per subscription in 365 days: checked locally before Apple is called (error 1009 names the earlier dates). Audited.",
         result: "extension", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError]
     ) { (params: ExtendParams, call) in
-        let result = try await call.services.subscriptions.extendRenewalDate(
+        let result = try await call.capabilities.subscriptions.extendRenewalDate(
             tenant: call.caller.tenant, bundleId: params.bundleId, originalTransactionId: params.originalTransactionId, extendByDays: params.extendByDays,
             extendReasonCode: params.extendReasonCode, requestIdentifier: params.requestIdentifier, actor: call.caller.actor)
         return ExtendResult(
@@ -88,7 +88,7 @@ enum SubscriptionMethods {
         result: "massExtension", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.appStoreError]
     ) { (params: ExtendAllParams, call) in
         RequestIdentifier(
-            requestIdentifier: try await call.services.subscriptions.extendAll(
+            requestIdentifier: try await call.capabilities.subscriptions.extendAll(
                 tenant: call.caller.tenant, bundleId: params.bundleId, environment: params.environment,
                 productId: params.productId, extendByDays: params.extendByDays, extendReasonCode: params.extendReasonCode,
                 storefrontCountryCodes: params.storefrontCountryCodes,
@@ -116,7 +116,7 @@ enum SubscriptionMethods {
         "subscriptions.extensionStatus", tag: "subscriptions", summary: "Apple's progress on a mass renewal-date extension.", result: "extensionStatus",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError]
     ) { (params: ExtensionStatusParams, call) in
-        let status = try await call.services.subscriptions.extensionStatus(
+        let status = try await call.capabilities.subscriptions.extensionStatus(
             tenant: call.caller.tenant, bundleId: params.bundleId, environment: params.environment,
             productId: params.productId, requestIdentifier: params.requestIdentifier)
         return ExtensionStatusResult(

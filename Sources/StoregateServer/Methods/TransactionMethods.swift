@@ -29,7 +29,7 @@ enum TransactionMethods {
             changed by it (it may not be the latest transaction): use `subscriptions.status` with `refresh`.
             """, result: "transaction", errors: lookupErrors
     ) { (p: GetParams, call) in
-        let found = try await call.services.transactions.get(tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId)
+        let found = try await call.capabilities.transactions.get(tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId)
         return GetResult(transaction: TransactionView(found.transaction), customerId: found.customerId)
     }
 
@@ -48,7 +48,7 @@ enum TransactionMethods {
             is harmless.
             """, result: "finished", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.appStoreError, ErrorCode.keyUnavailable]
     ) { (p: GetParams, call) in
-        let environment = try await call.services.transactions.finish(
+        let environment = try await call.capabilities.transactions.finish(
             tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, actor: call.caller.actor)
         return FinishResult(transactionId: p.transactionId, environment: environment.rawValue)
     }
@@ -103,7 +103,7 @@ enum TransactionMethods {
         filter.inAppOwnershipType = p.inAppOwnershipType
         filter.revoked = p.revoked
         filter.sort = p.sort
-        let page = try await call.services.transactions.history(
+        let page = try await call.capabilities.transactions.history(
             tenant: call.caller.tenant, bundleId: p.bundleId, transactionId: p.transactionId, filter: filter, cursor: p.cursor, limit: p.limit)
         return HistoryResult(
             transactions: page.transactions.map(TransactionView.init), environment: page.environment.rawValue, hasMore: page.hasMore, cursor: page.cursor)

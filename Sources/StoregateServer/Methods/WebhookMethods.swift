@@ -34,13 +34,13 @@ enum WebhookMethods {
             """,
         result: "endpoint", errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict]
     ) { (params: SpecParams, call) in
-        try await call.services.webhooks.create(tenant: call.caller.tenant, params.spec, actor: call.caller.actor)
+        try await call.capabilities.webhooks.create(tenant: call.caller.tenant, params.spec, actor: call.caller.actor)
     }
 
     static let list = RPCMethod<RPCCall>(
         "webhooks.list", tag: "webhooks", summary: "The tenant's endpoints (never their secrets).", result: "endpoints"
     ) { (_: NoParams, call) in
-        EndpointList(endpoints: try await call.services.webhooks.list(tenant: call.caller.tenant))
+        EndpointList(endpoints: try await call.capabilities.webhooks.list(tenant: call.caller.tenant))
     }
 
     @RPCParams struct IdParams {
@@ -64,7 +64,7 @@ enum WebhookMethods {
     ) { (p: UpdateParams, call) in
         let spec = WebhookEndpointSpec(
             url: p.url, description: p.description ?? "", eventTypes: p.eventTypes?.map(\.rawValue) ?? [], bundleId: p.bundleId, environment: p.environment)
-        return try await call.services.webhooks.update(tenant: call.caller.tenant, id: p.id, spec, actor: call.caller.actor)
+        return try await call.capabilities.webhooks.update(tenant: call.caller.tenant, id: p.id, spec, actor: call.caller.actor)
     }
 
     @RPCObject struct Deleted {
@@ -75,7 +75,7 @@ enum WebhookMethods {
         "webhooks.delete", tag: "webhooks", summary: "Removes an endpoint, its secrets and its deliveries.", result: "deleted",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: IdParams, call) in
-        try await call.services.webhooks.delete(tenant: call.caller.tenant, id: p.id, actor: call.caller.actor)
+        try await call.capabilities.webhooks.delete(tenant: call.caller.tenant, id: p.id, actor: call.caller.actor)
         return Deleted(deleted: true)
     }
 
@@ -87,7 +87,7 @@ enum WebhookMethods {
             """,
         result: "endpoint", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: IdParams, call) in
-        try await call.services.webhooks.rotateSecret(tenant: call.caller.tenant, id: p.id, actor: call.caller.actor)
+        try await call.capabilities.webhooks.rotateSecret(tenant: call.caller.tenant, id: p.id, actor: call.caller.actor)
     }
 
     @RPCObject struct TestResult {
@@ -104,7 +104,7 @@ enum WebhookMethods {
         description: "Not an event: it is neither stored nor retried, and `events.list` does not show it.", result: "test",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: IdParams, call) in
-        let result = try await call.services.webhooks.test(tenant: call.caller.tenant, id: p.id)
+        let result = try await call.capabilities.webhooks.test(tenant: call.caller.tenant, id: p.id)
         return TestResult(
             statusCode: result.statusCode, latencyMs: result.latencyMilliseconds, error: result.error,
             delivered: result.statusCode.map { (200..<300).contains($0) } ?? false)
@@ -151,7 +151,7 @@ enum WebhookMethods {
         "webhooks.deliveries", tag: "webhooks", summary: "Deliveries, newest first, with every attempt's status code and latency.",
         result: "deliveries", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
     ) { (p: DeliveriesParams, call) in
-        let found = try await call.services.webhooks.deliveries(
+        let found = try await call.capabilities.webhooks.deliveries(
             tenant: call.caller.tenant, endpointId: p.endpointId, status: p.status, before: p.before, limit: p.limit)
         return DeliveryList(
             deliveries: found.map { d in
@@ -186,10 +186,11 @@ enum WebhookMethods {
         switch (p.deliveryId, p.since) {
         case (let id?, nil):
             guard p.endpointId == nil else { throw StoregateError.invalid(field: "endpointId", reason: "goes with since, not deliveryId") }
-            return Redelivered(redelivered: try await call.services.webhooks.redeliver(tenant: call.caller.tenant, deliveryId: id, actor: call.caller.actor))
+            return Redelivered(
+                redelivered: try await call.capabilities.webhooks.redeliver(tenant: call.caller.tenant, deliveryId: id, actor: call.caller.actor))
         case (nil, let since?):
             return Redelivered(
-                redelivered: try await call.services.webhooks.redeliverFailed(
+                redelivered: try await call.capabilities.webhooks.redeliverFailed(
                     tenant: call.caller.tenant, endpointId: p.endpointId, since: since, actor: call.caller.actor))
         default:
             throw StoregateError.invalid(field: "deliveryId", reason: "give exactly one of deliveryId and since")

@@ -103,16 +103,16 @@ struct OwnedPostgres: Sendable {
         let description: String
     }
 
-    /// Services over this cluster, migrated, with a running database client, for the length of `body`.
+    /// Capabilities over this cluster, migrated, with a running database client, for the length of `body`.
     /// `url` names other nodes than this cluster alone when given (a primary and its standbys).
-    func withServices<T: Sendable>(
-        deadlines: DatabaseDeadlines, authCacheTTL: Duration = .milliseconds(100), url: String? = nil, _ body: @Sendable (Services) async throws -> T
+    func withCapabilities<T: Sendable>(
+        deadlines: DatabaseDeadlines, authCacheTTL: Duration = .milliseconds(100), url: String? = nil, _ body: @Sendable (Capabilities) async throws -> T
     ) async throws -> T {
         let logger = TestLog.logger("test")
         let config = try DatabaseConfiguration(url: url ?? self.url, maximumConnections: 4, connectTimeout: .seconds(1))
         let client = DatabaseClient(configuration: config, backgroundLogger: logger)
         let postgres = PostgresPersistence(client: client, logger: logger, deadlines: deadlines)
-        let services = try Services(
+        let capabilities = try Capabilities(
             persistence: postgres, vault: TestDatabase.makeVault(), logger: logger, authCacheTTL: authCacheTTL, reconciliation: TestDatabase.reconciliation)
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
@@ -121,7 +121,7 @@ struct OwnedPostgres: Sendable {
             }
             defer { group.cancelAll() }
             try await postgres.migrator.migrateControl()
-            return try await body(services)
+            return try await body(capabilities)
         }
     }
 }

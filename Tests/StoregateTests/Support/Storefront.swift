@@ -10,7 +10,7 @@ import Testing
 /// has the simulator's In-App Purchase key, and whose notification URL the simulator sends to.
 struct Storefront {
     let sim: SimulatorHarness
-    let services: Services
+    let capabilities: Capabilities
     let server: TestServer
     let tenant: Caller
     let apiKey: String
@@ -40,9 +40,10 @@ struct Storefront {
     /// The processed notifications Storegate stored, counted.
     func processedCount() async throws -> Int {
         let schema = try TenantSchema(validating: tenant.tenant.storageName).sql
-        return try await services.postgres.client.withConnection { conn in
+        return try await capabilities.postgres.client.withConnection { conn in
             try await conn.first(
-                "SELECT count(*)::bigint FROM \(unescaped: schema).notifications WHERE processed_at IS NOT NULL", as: Int.self, logger: services.postgres.logger
+                "SELECT count(*)::bigint FROM \(unescaped: schema).notifications WHERE processed_at IS NOT NULL", as: Int.self,
+                logger: capabilities.postgres.logger
             ) ?? 0
         }
     }
@@ -63,18 +64,18 @@ struct Storefront {
                 trust: (roots: [sim.simulator.ca.root], allowUnsignedEnvironments: false), appStoreURL: sim.baseURL, reconciliation: reconciliation,
                 retention: retention
             ) {
-                services, databaseURL in
-                let made = try await Fixtures.tenant(services, slug: slug, bundleId: bundleId, environments: environments)
-                _ = try await services.apps.importKey(
+                capabilities, databaseURL in
+                let made = try await Fixtures.tenant(capabilities, slug: slug, bundleId: bundleId, environments: environments)
+                _ = try await capabilities.apps.importKey(
                     tenant: made.tenant.tenant, bundleId: bundleId, keyId: sim.key.keyId, issuerId: Fixtures.issuerId, p8: sim.keyPEM, actor: Actor("test"))
-                let app = try await services.apps.get(tenant: made.tenant.tenant, bundleId: bundleId)
+                let app = try await capabilities.apps.get(tenant: made.tenant.tenant, bundleId: bundleId)
                 let token = try #require(app.notificationURLs.first { $0.environment == .sandbox }?.token)
-                return try await TestServer.with(services) { server in
+                return try await TestServer.with(capabilities) { server in
                     let url = server.baseURL + "/apple/notifications/" + token
                     if sendNotifications { await sim.store.setNotificationURL(bundleId: bundleId, url: url) }
                     return try await body(
                         Storefront(
-                            sim: sim, services: services, server: server, tenant: made.tenant, apiKey: made.apiKey, webhookURL: url,
+                            sim: sim, capabilities: capabilities, server: server, tenant: made.tenant, apiKey: made.apiKey, webhookURL: url,
                             databaseURL: databaseURL))
                 }
             }

@@ -52,7 +52,7 @@ enum TestDatabase {
         appStoreURL: String? = nil,
         workerPollInterval: Duration = .milliseconds(50), webhooks: WebhookSettings = TestDatabase.webhooks,
         holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(), reconciliation: ReconciliationSettings = TestDatabase.reconciliation,
-        retention: RetentionRuleService.Settings = TestDatabase.retention, _ body: @Sendable (Services, _ databaseURL: String) async throws -> T
+        retention: RetentionRuleService.Settings = TestDatabase.retention, _ body: @Sendable (Capabilities, _ databaseURL: String) async throws -> T
     ) async throws -> T {
         let name = "sg_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
         try await create(String(name))
@@ -61,7 +61,7 @@ enum TestDatabase {
             let config = try DatabaseConfiguration(url: url, maximumConnections: 8)
             let client = DatabaseClient(configuration: config, backgroundLogger: logger)
             let postgres = PostgresPersistence(client: client, logger: logger, deadlines: deadlines)
-            let services = try Services(
+            let capabilities = try Capabilities(
                 persistence: postgres, vault: vault, logger: logger, authCacheTTL: authCacheTTL, trust: trust, appStoreURL: appStoreURL,
                 workerPollInterval: workerPollInterval, webhooks: webhooks, holdingsCache: holdingsCache,
                 reconciliation: reconciliation, retention: retention)
@@ -72,7 +72,7 @@ enum TestDatabase {
                 }
                 defer { group.cancelAll() }
                 if migrate { try await postgres.migrator.migrateControl() }
-                return try await body(services, url)
+                return try await body(capabilities, url)
             }
             try await drop(String(name))
             return result
@@ -152,16 +152,16 @@ enum TestDatabase {
     }
 }
 
-extension Services {
+extension Capabilities {
     /// The PostgreSQL behind the test's services, for tests that look at what is stored.
     var postgres: PostgresPersistence {
-        guard let postgres = persistence as? PostgresPersistence else { preconditionFailure("test services run on PostgreSQL") }
+        guard let postgres = persistence as? PostgresPersistence else { preconditionFailure("test capabilities run on PostgreSQL") }
         return postgres
     }
 
     /// The same services with another vault (master keys).
-    func with(vault: KeyVault) throws -> Services {
-        try Services(persistence: persistence, vault: vault, logger: postgres.logger, reconciliation: TestDatabase.reconciliation)
+    func with(vault: KeyVault) throws -> Capabilities {
+        try Capabilities(persistence: persistence, vault: vault, logger: postgres.logger, reconciliation: TestDatabase.reconciliation)
     }
 }
 

@@ -26,7 +26,7 @@ struct TestServer {
     }
 
     static func with<T: Sendable>(
-        _ services: Services, configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ capabilities: Capabilities, configure: (inout ServerConfiguration) -> Void = { _ in },
         logger: Logger = TestLog.logger("test-server"),
         tls: TLSConfiguration? = nil,
         _ body: @Sendable (TestServer) async throws -> T
@@ -34,7 +34,7 @@ struct TestServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configure(&configuration)
-        let app = try buildApplication(configuration: configuration, storegate: services, logger: logger)
+        let app = try buildApplication(configuration: configuration, capabilities: capabilities, logger: logger)
         // The tests' own client: it checks the server's certificate against `tls` (HummingbirdTesting's does not).
         var clientConfiguration = HTTPClient.Configuration()
         clientConfiguration.tlsConfiguration = tls
@@ -101,11 +101,11 @@ enum Fixtures {
 
     /// A tenant with one app (in Sandbox unless `environments` say otherwise) and an API key.
     static func tenant(
-        _ services: Services, slug: String, bundleId: String, environments: [String] = ["Sandbox"]
+        _ capabilities: Capabilities, slug: String, bundleId: String, environments: [String] = ["Sandbox"]
     ) async throws -> (tenant: Caller, apiKey: String, appId: UUID) {
-        let tenant = try await services.tenants.create(slug: slug, name: "Tenant \(slug)", actor: Actor("test"))
-        let app = try await services.apps.add(tenant: tenant, bundleId: bundleId, appAppleId: 42, environments: environments, actor: Actor("test"))
-        let key = try await services.apiKeys.issue(tenant: tenant, label: "test", actor: Actor("test"))
-        return (try await services.apiKeys.authenticate(key.secret), key.secret, app.app.id)
+        let tenant = try await capabilities.tenants.create(slug: slug, name: "Tenant \(slug)", actor: Actor("test"))
+        let app = try await capabilities.apps.add(tenant: tenant, bundleId: bundleId, appAppleId: 42, environments: environments, actor: Actor("test"))
+        let key = try await capabilities.apiKeys.issue(tenant: tenant, label: "test", actor: Actor("test"))
+        return (try await capabilities.apiKeys.authenticate(key.secret), key.secret, app.app.id)
     }
 }

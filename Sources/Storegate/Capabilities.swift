@@ -33,9 +33,11 @@ extension WebhookSettings {
     var deliveryLease: Duration { max(jobLease, .nanoseconds(WebhookSender.timeout.nanoseconds) + .seconds(5)) }
 }
 
-/// The domain's composition root: one value that the CLI, the server and the tests build, over any
-/// `Persistence` (PostgreSQL in production: `StoregatePostgres`).
-public struct Services: Sendable {
+/// What Storegate can do for its tenants, each capability its service (tenants, offers, accounts, refunds,
+/// subscriptions, notifications, events, …): the domain's composition root, one value that the CLI, the
+/// server and the tests build over any `Persistence` (PostgreSQL in production: `StoregatePostgres`).
+/// These are not ServiceLifecycle's `Service`s, which the server runs beside them.
+public struct Capabilities: Sendable {
     public let persistence: any Persistence
     public let vault: KeyVault
     public let tenants: TenantService
