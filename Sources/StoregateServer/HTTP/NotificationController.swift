@@ -12,29 +12,22 @@ import Storegate
 /// and any other failure 500, so Apple sends it again.
 struct NotificationController: Sendable {
     let ingest: NotificationIngest
-    let maxBodyBytes = 256 * 1024
 
     func addRoutes(to router: Router<StoregateRequestContext>) {
-        router.post("/apple/notifications/:token") { request, context in try await receive(request, context: context) }
+        router.post(apple: .notifications, maxBodyBytes: 256 * 1024) { request, context in try await receive(request, context: context) }
     }
 
-    func receive(_ request: Request, context: StoregateRequestContext) async throws -> Response {
-        let token = try context.parameters.require("token")
-        guard let body = try await request.collectBody(upTo: maxBodyBytes) else { return Response(status: .contentTooLarge) }
+    func receive(_ request: AppleRequest, context: StoregateRequestContext) async throws -> Response {
         do {
-            switch try await ingest.receive(token: token, body: Data(body.readableBytesView)) {
+            switch try await ingest.receive(token: request.token, body: request.body) {
             case .stored(let uuid):
                 context.logger.info("notification stored", metadata: ["notification.uuid": .string(uuid.uuidString.lowercased())])
                 return Response(status: .ok)
             case .duplicate(let uuid):
                 context.logger.info("notification already stored", metadata: ["notification.uuid": .string(uuid.uuidString.lowercased())])
                 return Response(status: .ok)
-            case .unknownToken:
-                context.logger.warning("notification for an unknown webhook token")
-                return Response(status: .notFound)
-            case .malformedBody:
-                context.logger.warning("notification body is not {\"signedPayload\": …}")
-                return Response(status: .badRequest)
+            case .unknownToken: return AppleRequest.unknownToken("notification", context: context)
+            case .malformedBody: return AppleRequest.malformedBody("notification", context: context)
             case .rejected(let failure):
                 context.logger.warning("notification refused", metadata: ["verification": .string(failure.code), "reason": .string(failure.description)])
                 return Response(status: failure.isRetryable ? .serviceUnavailable : .badRequest)

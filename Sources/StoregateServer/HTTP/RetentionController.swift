@@ -12,18 +12,12 @@ import Storegate
 /// one, 404 for an unknown token.
 struct RetentionController: Sendable {
     let rules: RetentionRuleService
-    let maxBodyBytes = 64 * 1024
-
     func addRoutes(to router: Router<StoregateRequestContext>) {
-        router.post("/apple/retention/:token") { request, context in try await receive(request, context: context) }
+        router.post(apple: .retention, maxBodyBytes: 64 * 1024) { request, context in await receive(request, context: context) }
     }
 
-    func receive(_ request: Request, context: StoregateRequestContext) async throws -> Response {
-        // Apple's clock starts when it sends: the deadline counts from here, before the body is read.
-        let arrival = ContinuousClock.now
-        let token = try context.parameters.require("token")
-        guard let body = try await request.collectBody(upTo: maxBodyBytes) else { return Response(status: .contentTooLarge) }
-        switch await rules.answer(token: token, body: Data(body.readableBytesView), arrival: arrival) {
+    func receive(_ request: AppleRequest, context: StoregateRequestContext) async -> Response {
+        switch await rules.answer(token: request.token, body: request.body, arrival: request.arrival) {
         case .answered(let reply):
             let json = ByteBuffer(bytes: (try? Self.encoder.encode(reply.body)) ?? Data("{}".utf8))
             let headers: HTTPFields = [.contentType: "application/json"]
@@ -42,12 +36,8 @@ struct RetentionController: Sendable {
                     }
                     await Task { await reply.sent() }.value
                 })
-        case .unknownToken:
-            context.logger.warning("retention request for an unknown token")
-            return Response(status: .notFound)
-        case .malformedBody:
-            context.logger.warning("retention request body is not {\"signedPayload\": …}")
-            return Response(status: .badRequest)
+        case .unknownToken: return AppleRequest.unknownToken("retention request", context: context)
+        case .malformedBody: return AppleRequest.malformedBody("retention request", context: context)
         case .refused(let code, let reason):
             context.logger.warning("retention request refused", metadata: ["verification": .string(code), "reason": .string(reason)])
             return Response(status: .forbidden)
