@@ -80,8 +80,8 @@ import Testing
                         customer: "kim-device", bundleId: SimulatorHarness.bundleId, productId: "com.example.lifetime", type: .nonConsumable))
                 let transactionId = try #require(bought.transactionId)
                 let signed = try #require(try await sim.client.getTransactionInfo(transactionId: transactionId).signedTransactionInfo)
-                _ = try await capabilities.accounts.linkTransaction(
-                    tenant: tenant, bundleId: SimulatorHarness.bundleId, customerId: "kim", signedTransaction: signed, transfer: false, actor: Actor("test"))
+                _ = try await capabilities.accounts.link(
+                    .transaction(signed), tenant: tenant, bundleId: SimulatorHarness.bundleId, customerId: "kim", transfer: false, actor: Actor("test"))
                 let purchases = try await capabilities.subscriptions.entitlements(tenant: tenant, customerId: "kim").purchases
                 #expect(purchases.map(\.transactionId) == [bought.transactionId], "read at once, not after the minute")
             }

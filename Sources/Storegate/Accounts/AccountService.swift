@@ -33,6 +33,14 @@ struct CustomerView: Sendable {
     }
 }
 
+/// Signed data a customer's device sends to be linked to them, each as its JWS (`jwsRepresentation`).
+public enum DeviceSignedData: Sendable {
+    /// `AppTransaction.shared`: links the `appTransactionId`.
+    case appTransaction(String)
+    /// A `Transaction`: links its `originalTransactionId` and `appTransactionId`, and is stored.
+    case transaction(String)
+}
+
 /// Account linking: a stable `appAccountToken` per customer, App Store identifiers linked to customers
 /// from verified signed data, and the customer found from any identifier. Moving an identifier from one
 /// customer to another is refused (naming the current owner) unless the caller asks to transfer it.
@@ -60,41 +68,33 @@ public struct AccountService: Sendable {
         }
     }
 
-    /// Verifies an `AppTransaction` from the device and links its `appTransactionId` to the customer.
-    public func linkAppTransaction(
-        tenant: Tenant, bundleId: String, customerId: String, signedAppTransaction: String, transfer: Bool, actor: Actor
-    )
-        async throws -> LinkedCustomer
-    {
+    /// Verifies signed data from the customer's device and links what it identifies to the customer: an
+    /// `AppTransaction`'s `appTransactionId`; a transaction's `originalTransactionId` and `appTransactionId`,
+    /// the transaction stored as well.
+    public func link(
+        _ signed: DeviceSignedData, tenant: Tenant, bundleId: String, customerId: String, transfer: Bool, actor: Actor
+    ) async throws -> LinkedCustomer {
         let customerId = try Validate.customerId(customerId)
         let app = try await persistence.app(tenant, bundleId: bundleId)
-        let verified = try await verification.verify(signedAppTransaction, as: .appTransaction, app: app, field: "signedAppTransaction")
-        let appTransaction = try verified.decode(AppTransaction.self)
-        guard let appTransactionId = appTransaction.appTransactionId else {
-            throw StoregateError.invalid(field: "signedAppTransaction", reason: "has no appTransactionId")
+        var ids: [(AccountLink.Kind, String)] = []
+        var transaction: StoredTransaction?
+        switch signed {
+        case .appTransaction(let jws):
+            let field = "signedAppTransaction"
+            let appTransaction = try await verification.verify(jws, as: .appTransaction, app: app, field: field).decode(AppTransaction.self)
+            guard let appTransactionId = appTransaction.appTransactionId else { throw StoregateError.invalid(field: field, reason: "has no appTransactionId") }
+            ids.append((.appTransactionId, appTransactionId))
+        case .transaction(let jws):
+            let field = "signedTransaction"
+            let verified = try await verification.verify(jws, as: .transaction, app: app, field: field)
+            let purchase = try SignedPurchase(verified, signedTransaction: jws, renewal: nil, environment: AppStoreEnvironment(rawValue: ""), field: field)
+            ids.append((.originalTransactionId, purchase.originalTransactionId))
+            if let appTransactionId = purchase.transaction.appTransactionId { ids.append((.appTransactionId, appTransactionId)) }
+            transaction = purchase.stored(appId: app.id, customer: nil)
         }
         return try await LinkedCustomer(
-            try await link(tenant: tenant, app: app, customerId: customerId, ids: [(.appTransactionId, appTransactionId)], transfer: transfer, actor: actor),
+            try await link(tenant: tenant, app: app, customerId: customerId, ids: ids, transfer: transfer, actor: actor, transaction: transaction),
             directory: directory, tenant: tenant)
-    }
-
-    /// Verifies a transaction from the device, stores it and links its `originalTransactionId` and `appTransactionId`.
-    public func linkTransaction(
-        tenant: Tenant, bundleId: String, customerId: String, signedTransaction: String, transfer: Bool, actor: Actor
-    )
-        async throws -> LinkedCustomer
-    {
-        let customerId = try Validate.customerId(customerId)
-        let app = try await persistence.app(tenant, bundleId: bundleId)
-        let verified = try await verification.verify(signedTransaction, as: .transaction, app: app, field: "signedTransaction")
-        let purchase = try SignedPurchase(
-            verified, signedTransaction: signedTransaction, renewal: nil, environment: AppStoreEnvironment(rawValue: ""), field: "signedTransaction")
-        var ids: [(AccountLink.Kind, String)] = [(.originalTransactionId, purchase.originalTransactionId)]
-        if let appTransactionId = purchase.transaction.appTransactionId { ids.append((.appTransactionId, appTransactionId)) }
-        return try await LinkedCustomer(
-            try await link(
-                tenant: tenant, app: app, customerId: customerId, ids: ids, transfer: transfer, actor: actor,
-                transaction: purchase.stored(appId: app.id, customer: nil)), directory: directory, tenant: tenant)
     }
 
     /// The customer behind exactly one identifier. Transaction identifiers need the app's bundle ID.

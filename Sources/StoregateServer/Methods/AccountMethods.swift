@@ -18,40 +18,53 @@ enum AccountMethods {
         try await call.capabilities.accounts.ensure(tenant: call.caller.tenant, customerId: params.customerId, actor: call.caller.actor)
     }
 
-    @RPCParams struct LinkAppTransactionParams {
+    @RPCParams struct LinkAppTransactionParams: LinkParams {
         @Field(.bundleId) let bundleId: String
         @Field(.customerId) let customerId: String
         /// The AppTransaction JWS.
         let signedAppTransaction: String
         @Field(.transfer) let transfer: Bool?
+        var signed: DeviceSignedData { .appTransaction(signedAppTransaction) }
     }
 
-    static let linkAppTransaction = RPCMethod<RPCCall>(
-        "accounts.linkAppTransaction", tag: "accounts", summary: "Links the appTransactionId of a signed AppTransaction to the customer.",
-        description: "Send `AppTransaction.shared`'s `jwsRepresentation` from the device. It is verified before anything is linked.", result: "customer",
-        errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid]
-    ) { (params: LinkAppTransactionParams, call) in
-        try await call.capabilities.accounts.linkAppTransaction(
-            tenant: call.caller.tenant, bundleId: params.bundleId, customerId: params.customerId, signedAppTransaction: params.signedAppTransaction,
-            transfer: params.transfer ?? false, actor: call.caller.actor)
-    }
+    static let linkAppTransaction = linking(
+        LinkAppTransactionParams.self, "accounts.linkAppTransaction", summary: "Links the appTransactionId of a signed AppTransaction to the customer.",
+        description: "Send `AppTransaction.shared`'s `jwsRepresentation` from the device. It is verified before anything is linked.")
 
-    @RPCParams struct LinkTransactionParams {
+    @RPCParams struct LinkTransactionParams: LinkParams {
         @Field(.bundleId) let bundleId: String
         @Field(.customerId) let customerId: String
         /// The transaction JWS.
         let signedTransaction: String
         @Field(.transfer) let transfer: Bool?
+        var signed: DeviceSignedData { .transaction(signedTransaction) }
     }
 
-    static let linkTransaction = RPCMethod<RPCCall>(
-        "accounts.linkTransaction", tag: "accounts", summary: "Links a signed transaction's originalTransactionId and appTransactionId to the customer.",
-        description: "Send a `Transaction`'s `jwsRepresentation` from the device. It is verified and stored before anything is linked.", result: "customer",
-        errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid]
-    ) { (params: LinkTransactionParams, call) in
-        try await call.capabilities.accounts.linkTransaction(
-            tenant: call.caller.tenant, bundleId: params.bundleId, customerId: params.customerId, signedTransaction: params.signedTransaction,
-            transfer: params.transfer ?? false, actor: call.caller.actor)
+    static let linkTransaction = linking(
+        LinkTransactionParams.self, "accounts.linkTransaction",
+        summary: "Links a signed transaction's originalTransactionId and appTransactionId to the customer.",
+        description: "Send a `Transaction`'s `jwsRepresentation` from the device. It is verified and stored before anything is linked.")
+
+    /// What the two linking methods' parameters share: the JWS each names its own way.
+    protocol LinkParams: Sendable {
+        var bundleId: String { get }
+        var customerId: String { get }
+        var transfer: Bool? { get }
+        var signed: DeviceSignedData { get }
+    }
+
+    /// A method linking signed data from the customer's device (`AccountService.link`).
+    static func linking<Params: RPCParams & LinkParams>(
+        _ params: Params.Type, _ name: String, summary: String, description: String
+    ) -> RPCMethod<RPCCall> {
+        RPCMethod<RPCCall>(
+            name, tag: "accounts", summary: summary, description: description, result: "customer",
+            errors: [ErrorCode.invalidParams, ErrorCode.notFound, ErrorCode.conflict, ErrorCode.signedDataInvalid]
+        ) { (params: Params, call) in
+            try await call.capabilities.accounts.link(
+                params.signed, tenant: call.caller.tenant, bundleId: params.bundleId, customerId: params.customerId, transfer: params.transfer ?? false,
+                actor: call.caller.actor)
+        }
     }
 
     @RPCParams struct ResolveParams {
