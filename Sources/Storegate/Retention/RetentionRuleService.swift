@@ -82,6 +82,8 @@ public struct RetentionRuleService: Sendable {
             guard try await unit.apps.setRetentionRules(appId: app.id, rules.isEmpty ? nil : rules) else { throw StoregateError.notFound(field: "bundleId") }
             try await unit.audit(actor, "retention.rules.set", ["bundleId": app.bundleId, "rules": String(rules.count)])
         }
+        // Other processes hear of it from the change feed; this one answers with the new rules at once.
+        self.rules.coherence.changed(tenant: tenant.id)
         return rules
     }
 
