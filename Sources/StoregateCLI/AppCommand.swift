@@ -32,13 +32,14 @@ struct AppCommand: AsyncParsableCommand {
         @OptionGroup var tenant: TenantOption
 
         func run() async throws {
-            let apps = try await tenant.run { capabilities, tenant in try await capabilities.apps.list(tenant: tenant) }
-            for app in apps {
-                print(
-                    "\(app.app.bundleId)\t\(app.app.appAppleId.map(String.init) ?? "-")\t\(app.app.environments.map(\.rawValue).joined(separator: ","))\tkeys: \(app.keys.map(\.keyId).joined(separator: ","))"
-                )
+            try await tenant.list(none: "no apps") {
+                try await $0.apps.list(tenant: $1)
+            } line: { app in
+                [
+                    app.app.bundleId, app.app.appAppleId.map(String.init) ?? "-", app.app.environments.map(\.rawValue).joined(separator: ","),
+                    "keys: " + app.keys.map(\.keyId).joined(separator: ","),
+                ]
             }
-            if apps.isEmpty { print("no apps") }
         }
     }
 
@@ -105,12 +106,12 @@ struct APIKeyCommand: AsyncParsableCommand {
         @OptionGroup var tenant: TenantOption
 
         func run() async throws {
-            let keys = try await tenant.run { capabilities, tenant in try await capabilities.apiKeys.list(tenant: tenant) }
-            for key in keys {
+            try await tenant.list(none: "no API keys") {
+                try await $0.apiKeys.list(tenant: $1)
+            } line: { key in
                 let state = key.revokedAt.map { "revoked \($0.formatted(.iso8601))" } ?? "active"
-                print("\(key.prefix)\t\(state)\tlast used \(key.lastUsedAt?.formatted(.iso8601) ?? "never")\t\(key.label)")
+                return [key.prefix, state, "last used \(key.lastUsedAt?.formatted(.iso8601) ?? "never")", key.label]
             }
-            if keys.isEmpty { print("no API keys") }
         }
     }
 

@@ -140,3 +140,20 @@ extension TenantOption {
         return try await Runtime.run { capabilities in try await body(capabilities, try await capabilities.tenants.get(slug: slug)) }
     }
 }
+
+extension TenantOption {
+    /// Lists what `load` finds in the tenant, a line each (fields tab-separated), or `none` when nothing.
+    func list<T: Sendable>(
+        none: String, _ load: @escaping @Sendable (Capabilities, Tenant) async throws -> [T], line: (T) -> [String]
+    ) async throws {
+        Runtime.printLines(try await run(load), none: none, line: line)
+    }
+}
+
+extension Runtime {
+    /// One line per item, its fields tab-separated; `none` when there are no items.
+    static func printLines<T>(_ items: [T], none: String, line: (T) -> [String]) {
+        for item in items { print(line(item).joined(separator: "\t")) }
+        if items.isEmpty { print(none) }
+    }
+}

@@ -66,9 +66,9 @@ struct TenantCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List tenants.")
 
         func run() async throws {
-            let tenants = try await Runtime.run { try await $0.tenants.list() }
-            for t in tenants { print("\(t.slug)\t\(t.status.rawValue)\tschema v\(t.schemaVersion)\t\(t.name)") }
-            if tenants.isEmpty { print("no tenants") }
+            Runtime.printLines(try await Runtime.run { try await $0.tenants.list() }, none: "no tenants") { t in
+                [t.slug, t.status.rawValue, "schema v\(t.schemaVersion)", t.name]
+            }
         }
     }
 

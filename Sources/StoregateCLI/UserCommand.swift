@@ -49,12 +49,12 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var tenant: TenantOption
 
         func run() async throws {
-            let users = try await tenant.run { capabilities, tenant in try await capabilities.consoleUsers.list(tenant: tenant) }
-            for user in users {
+            try await tenant.list(none: "no console users") {
+                try await $0.consoleUsers.list(tenant: $1)
+            } line: { user in
                 let signedIn = user.lastSignInAt.map { ISO8601DateFormatter().string(from: $0) } ?? "never signed in"
-                print("\(user.email)\t\(user.role.rawValue)\t\(user.hasPassword ? "password" : "link only")\t\(signedIn)")
+                return [user.email, user.role.rawValue, user.hasPassword ? "password" : "link only", signedIn]
             }
-            if users.isEmpty { print("no console users") }
         }
     }
 

@@ -19,9 +19,11 @@ struct WebhookCommand: AsyncParsableCommand {
         @OptionGroup var tenant: TenantOption
 
         func run() async throws {
-            let endpoints = try await tenant.run { capabilities, tenant in try await capabilities.webhooks.list(tenant: tenant) }
-            for endpoint in endpoints { print(WebhookCommand.line(endpoint)) }
-            if endpoints.isEmpty { print("no webhook endpoints") }
+            try await tenant.list(none: "no webhook endpoints") {
+                try await $0.webhooks.list(tenant: $1)
+            } line: {
+                [WebhookCommand.line($0)]
+            }
         }
     }
 

@@ -7,12 +7,17 @@ import Storegate
 /// Each repository's file says how a unit reaches it (`extension PostgresTenantUnit { var … }`).
 struct PostgresTenantUnit: TenantUnit {
     let tenant: Tenant
-    let schema: TenantSchema
-    let conn: PostgresConnection
-    let logger: Logger
-    let changes: UnitChanges
+    /// The connection, the tenant's id and schema, and whose holdings the unit changed: what every
+    /// repository of the unit holds.
+    let scope: TenantScope
 
-    var scope: TenantScope { TenantScope(conn: conn, logger: logger, tenantId: tenant.id, schema: schema, changes: changes) }
+    init(tenant: Tenant, schema: TenantSchema, conn: PostgresConnection, logger: Logger, changes: UnitChanges) {
+        self.tenant = tenant
+        self.scope = TenantScope(conn: conn, logger: logger, tenantId: tenant.id, schema: schema, changes: changes)
+    }
+
+    var conn: PostgresConnection { scope.conn }
+    var logger: Logger { scope.logger }
 
     func enqueue(_ kind: Job.Kind, ref: String, due: Date) async throws {
         try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).enqueue(kind, ref: ref, due: due)

@@ -1,5 +1,5 @@
 /// One of Apple's App Store Server API error codes. An open set: a code this build does not know is kept.
-public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct APIErrorCode: AppStoreValue {
     public let rawValue: Int64
     public init(rawValue: Int64) { self.rawValue = rawValue }
 
@@ -110,7 +110,6 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
         .imageNotFound, .messageNotFound, .performanceTestRunNotFound, .appTransactionDoesNotExist, .defaultMessageNotFound, .realtimeUrlNotFound,
         .imageAlreadyExists, .messageAlreadyExists, .rateLimitExceeded, .generalInternal, .generalInternalRetryable,
     ]
-    public var isKnown: Bool { Self.known.contains(self) }
 
     /// Codes Apple marks as worth retrying.
     public var isRetryable: Bool {
@@ -118,5 +117,4 @@ public struct APIErrorCode: RawRepresentable, Hashable, Sendable, Codable, Custo
             self)
     }
 
-    public var description: String { String(rawValue) }
 }

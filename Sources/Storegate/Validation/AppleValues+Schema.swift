@@ -6,11 +6,11 @@ import Contract
 
 extension DeliveryStatus: JSONSchemaType {}
 extension RefundPreference: JSONSchemaType {}
-extension ProductType: KnownValues, JSONSchemaType {}
-extension InAppOwnershipType: KnownValues, JSONSchemaType {}
-extension Order: KnownValues, JSONSchemaType {}
+extension ProductType: JSONSchemaType {}
+extension InAppOwnershipType: JSONSchemaType {}
+extension Order: JSONSchemaType {}
 
-extension KnownValues where Self: JSONSchemaType, RawValue == String {
+extension AppStoreValue where Self: JSONSchemaType, RawValue == String {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue {
         String.jsonSchema(rule: rule ?? .oneOf(known.map(\.rawValue)), description: description)
     }

@@ -96,18 +96,9 @@ extension Validate {
     }
 }
 
-/// One of Apple's open sets of values (`DeliveryStatus`, `RefundPreference`, …).
-public protocol KnownValues: RawRepresentable, Equatable where RawValue: CustomStringConvertible {
-    static var known: [Self] { get }
-}
-
-extension DeliveryStatus: KnownValues {}
-extension RefundPreference: KnownValues {}
-extension AppStoreEnvironment: KnownValues {}
-
 extension Validate {
     /// Refuses a value this build does not know, naming the ones it does.
-    public static func known<T: KnownValues>(_ value: T, field: String) throws(StoregateError) {
+    public static func known<T: AppStoreValue>(_ value: T, field: String) throws(StoregateError) {
         guard T.known.contains(value) else {
             throw .invalid(field: field, reason: "must be one of " + T.known.map(\.rawValue.description).joined(separator: ", "))
         }

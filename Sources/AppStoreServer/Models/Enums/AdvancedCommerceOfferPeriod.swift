@@ -1,6 +1,6 @@
 /// `AdvancedCommerceOfferPeriod`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct AdvancedCommerceOfferPeriod: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AdvancedCommerceOfferPeriod: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -16,6 +16,4 @@ public struct AdvancedCommerceOfferPeriod: RawRepresentable, Codable, Hashable, 
 
     /// The values this build knows.
     public static let known: [AdvancedCommerceOfferPeriod] = [.p3D, .p1W, .p2W, .p1M, .p2M, .p3M, .p6M, .p9M, .p1Y]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

@@ -1,6 +1,6 @@
 /// `AdvancedCommercePeriod`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct AdvancedCommercePeriod: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AdvancedCommercePeriod: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -13,6 +13,4 @@ public struct AdvancedCommercePeriod: RawRepresentable, Codable, Hashable, Senda
 
     /// The values this build knows.
     public static let known: [AdvancedCommercePeriod] = [.p1W, .p1M, .p2M, .p3M, .p6M, .p1Y]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

@@ -1,6 +1,6 @@
 /// `AdvancedCommerceReason`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct AdvancedCommerceReason: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AdvancedCommerceReason: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -10,6 +10,4 @@ public struct AdvancedCommerceReason: RawRepresentable, Codable, Hashable, Senda
 
     /// The values this build knows.
     public static let known: [AdvancedCommerceReason] = [.upgrade, .downgrade, .applyOffer]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

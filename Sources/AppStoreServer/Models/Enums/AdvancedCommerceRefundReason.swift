@@ -1,6 +1,6 @@
 /// `AdvancedCommerceRefundReason`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct AdvancedCommerceRefundReason: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AdvancedCommerceRefundReason: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -16,6 +16,4 @@ public struct AdvancedCommerceRefundReason: RawRepresentable, Codable, Hashable,
     public static let known: [AdvancedCommerceRefundReason] = [
         .unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other, .modifyItemsRefund, .simulateRefundDecline,
     ]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

@@ -1,6 +1,6 @@
 /// `AdvancedCommerceRefundType`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct AdvancedCommerceRefundType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AdvancedCommerceRefundType: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -10,6 +10,4 @@ public struct AdvancedCommerceRefundType: RawRepresentable, Codable, Hashable, S
 
     /// The values this build knows.
     public static let known: [AdvancedCommerceRefundType] = [.full, .prorated, .custom]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

@@ -1,6 +1,6 @@
 /// `AppStoreEnvironment`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct AppStoreEnvironment: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AppStoreEnvironment: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -11,6 +11,4 @@ public struct AppStoreEnvironment: RawRepresentable, Codable, Hashable, Sendable
 
     /// The values this build knows.
     public static let known: [AppStoreEnvironment] = [.sandbox, .production, .xcode, .localTesting]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

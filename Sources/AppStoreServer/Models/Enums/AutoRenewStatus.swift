@@ -1,6 +1,6 @@
 /// `AutoRenewStatus`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct AutoRenewStatus: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct AutoRenewStatus: AppStoreValue {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
@@ -9,6 +9,4 @@ public struct AutoRenewStatus: RawRepresentable, Codable, Hashable, Sendable, Cu
 
     /// The values this build knows.
     public static let known: [AutoRenewStatus] = [.off, .on]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { String(rawValue) }
 }

@@ -1,6 +1,6 @@
 /// `ConsumptionRequestReason`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct ConsumptionRequestReason: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct ConsumptionRequestReason: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -12,6 +12,4 @@ public struct ConsumptionRequestReason: RawRepresentable, Codable, Hashable, Sen
 
     /// The values this build knows.
     public static let known: [ConsumptionRequestReason] = [.unintendedPurchase, .fulfillmentIssue, .unsatisfiedWithPurchase, .legal, .other]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

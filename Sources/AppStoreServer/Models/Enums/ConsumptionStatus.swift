@@ -1,6 +1,6 @@
 /// `ConsumptionStatus`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct ConsumptionStatus: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct ConsumptionStatus: AppStoreValue {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
@@ -11,6 +11,4 @@ public struct ConsumptionStatus: RawRepresentable, Codable, Hashable, Sendable, 
 
     /// The values this build knows.
     public static let known: [ConsumptionStatus] = [.undeclared, .notConsumed, .partiallyConsumed, .fullyConsumed]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { String(rawValue) }
 }

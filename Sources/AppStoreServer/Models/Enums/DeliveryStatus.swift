@@ -1,6 +1,6 @@
 /// `DeliveryStatus`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct DeliveryStatus: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct DeliveryStatus: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -12,6 +12,4 @@ public struct DeliveryStatus: RawRepresentable, Codable, Hashable, Sendable, Cus
 
     /// The values this build knows.
     public static let known: [DeliveryStatus] = [.delivered, .undeliveredQualityIssue, .undeliveredWrongItem, .undeliveredServerOutage, .undeliveredOther]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

@@ -1,6 +1,6 @@
 /// `DeliveryStatusV1`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct DeliveryStatusV1: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct DeliveryStatusV1: AppStoreValue {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
@@ -16,6 +16,4 @@ public struct DeliveryStatusV1: RawRepresentable, Codable, Hashable, Sendable, C
         .deliveredAndWorkingProperly, .didNotDeliverDueToQualityIssue, .deliveredWrongItem, .didNotDeliverDueToServerOutage,
         .didNotDeliverDueToIngameCurrencyChange, .didNotDeliverForOtherReason,
     ]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { String(rawValue) }
 }

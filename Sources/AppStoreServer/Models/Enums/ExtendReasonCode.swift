@@ -1,6 +1,6 @@
 /// `ExtendReasonCode`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct ExtendReasonCode: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct ExtendReasonCode: AppStoreValue {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
@@ -11,6 +11,4 @@ public struct ExtendReasonCode: RawRepresentable, Codable, Hashable, Sendable, C
 
     /// The values this build knows.
     public static let known: [ExtendReasonCode] = [.undeclared, .customerSatisfaction, .other, .serviceIssueOrOutage]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { String(rawValue) }
 }

@@ -1,6 +1,6 @@
 /// `HeaderPosition`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct HeaderPosition: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct HeaderPosition: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -9,6 +9,4 @@ public struct HeaderPosition: RawRepresentable, Codable, Hashable, Sendable, Cus
 
     /// The values this build knows.
     public static let known: [HeaderPosition] = [.aboveBody, .aboveImage]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

@@ -1,6 +1,6 @@
 /// `ImageSize`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct ImageSize: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct ImageSize: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -9,6 +9,4 @@ public struct ImageSize: RawRepresentable, Codable, Hashable, Sendable, CustomSt
 
     /// The values this build knows.
     public static let known: [ImageSize] = [.fullSize, .bulletPoint]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

@@ -1,6 +1,6 @@
 /// `InAppOwnershipType`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct InAppOwnershipType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct InAppOwnershipType: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -9,6 +9,4 @@ public struct InAppOwnershipType: RawRepresentable, Codable, Hashable, Sendable,
 
     /// The values this build knows.
     public static let known: [InAppOwnershipType] = [.familyShared, .purchased]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

@@ -1,6 +1,6 @@
 /// `LifetimeDollarsPurchased`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct LifetimeDollarsPurchased: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct LifetimeDollarsPurchased: AppStoreValue {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
@@ -19,6 +19,4 @@ public struct LifetimeDollarsPurchased: RawRepresentable, Codable, Hashable, Sen
         .oneHundredDollarsToFourHundredNinetyNineDollarsAndNinetyNineCents, .fiveHundredDollarsToNineHundredNinetyNineDollarsAndNinetyNineCents,
         .oneThousandDollarsToOneThousandNineHundredNinetyNineDollarsAndNinetyNineCents, .twoThousandDollarsOrGreater,
     ]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { String(rawValue) }
 }

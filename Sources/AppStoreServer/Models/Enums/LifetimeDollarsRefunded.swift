@@ -1,6 +1,6 @@
 /// `LifetimeDollarsRefunded`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct LifetimeDollarsRefunded: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct LifetimeDollarsRefunded: AppStoreValue {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
@@ -19,6 +19,4 @@ public struct LifetimeDollarsRefunded: RawRepresentable, Codable, Hashable, Send
         .oneHundredDollarsToFourHundredNinetyNineDollarsAndNinetyNineCents, .fiveHundredDollarsToNineHundredNinetyNineDollarsAndNinetyNineCents,
         .oneThousandDollarsToOneThousandNineHundredNinetyNineDollarsAndNinetyNineCents, .twoThousandDollarsOrGreater,
     ]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { String(rawValue) }
 }

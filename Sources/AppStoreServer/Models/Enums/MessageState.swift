@@ -1,6 +1,6 @@
 /// `MessageState`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct MessageState: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct MessageState: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -10,6 +10,4 @@ public struct MessageState: RawRepresentable, Codable, Hashable, Sendable, Custo
 
     /// The values this build knows.
     public static let known: [MessageState] = [.pending, .approved, .rejected]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

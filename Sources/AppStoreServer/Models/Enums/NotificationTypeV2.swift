@@ -1,6 +1,6 @@
 /// `NotificationTypeV2`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct NotificationTypeV2: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct NotificationTypeV2: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -34,6 +34,4 @@ public struct NotificationTypeV2: RawRepresentable, Codable, Hashable, Sendable,
         .refund, .refundDeclined, .consumptionRequest, .renewalExtended, .revoke, .test, .renewalExtension, .refundReversed, .externalPurchaseToken,
         .oneTimeCharge, .rescindConsent, .metadataUpdate, .migration, .priceChange,
     ]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

@@ -1,6 +1,6 @@
 /// `OfferDiscountType`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct OfferDiscountType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct OfferDiscountType: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -11,6 +11,4 @@ public struct OfferDiscountType: RawRepresentable, Codable, Hashable, Sendable, 
 
     /// The values this build knows.
     public static let known: [OfferDiscountType] = [.freeTrial, .payAsYouGo, .payUpFront, .oneTime]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

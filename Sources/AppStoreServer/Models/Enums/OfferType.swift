@@ -1,6 +1,6 @@
 /// `OfferType`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct OfferType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct OfferType: AppStoreValue {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
@@ -14,6 +14,4 @@ public struct OfferType: RawRepresentable, Codable, Hashable, Sendable, CustomSt
 
     /// The values this build knows.
     public static let known: [OfferType] = [.introductoryOffer, .promotionalOffer, .offerCode, .winBackOffer, .retentionOffer]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { String(rawValue) }
 }

@@ -1,5 +1,5 @@
 /// `Order`: the sort order of transaction history, `ASCENDING` (the default) or `DESCENDING`.
-public struct Order: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct Order: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -8,6 +8,4 @@ public struct Order: RawRepresentable, Codable, Hashable, Sendable, CustomString
 
     /// The values this build knows.
     public static let known: [Order] = [.ascending, .descending]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

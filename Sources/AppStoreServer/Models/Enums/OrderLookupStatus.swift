@@ -1,6 +1,6 @@
 /// `OrderLookupStatus`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct OrderLookupStatus: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct OrderLookupStatus: AppStoreValue {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
@@ -9,6 +9,4 @@ public struct OrderLookupStatus: RawRepresentable, Codable, Hashable, Sendable, 
 
     /// The values this build knows.
     public static let known: [OrderLookupStatus] = [.valid, .invalid]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { String(rawValue) }
 }

@@ -1,6 +1,6 @@
 /// `Platform`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct Platform: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct Platform: AppStoreValue {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
@@ -10,6 +10,4 @@ public struct Platform: RawRepresentable, Codable, Hashable, Sendable, CustomStr
 
     /// The values this build knows.
     public static let known: [Platform] = [.undeclared, .apple, .nonApple]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { String(rawValue) }
 }

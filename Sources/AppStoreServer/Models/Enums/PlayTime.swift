@@ -1,6 +1,6 @@
 /// `PlayTime`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct PlayTime: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct PlayTime: AppStoreValue {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
@@ -18,6 +18,4 @@ public struct PlayTime: RawRepresentable, Codable, Hashable, Sendable, CustomStr
         .undeclared, .zeroToFiveMinutes, .fiveToSixtyMinutes, .oneToSixHours, .sixHoursToTwentyFourHours, .oneDayToFourDays, .fourDaysToSixteenDays,
         .overSixteenDays,
     ]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { String(rawValue) }
 }

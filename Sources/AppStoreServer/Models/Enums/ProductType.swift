@@ -1,6 +1,6 @@
 /// `ProductType`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct ProductType: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct ProductType: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -11,6 +11,4 @@ public struct ProductType: RawRepresentable, Codable, Hashable, Sendable, Custom
 
     /// The values this build knows.
     public static let known: [ProductType] = [.autoRenewableSubscription, .nonConsumable, .consumable, .nonRenewingSubscription]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

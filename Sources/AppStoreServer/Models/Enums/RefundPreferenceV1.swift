@@ -1,6 +1,6 @@
 /// `RefundPreferenceV1`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct RefundPreferenceV1: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct RefundPreferenceV1: AppStoreValue {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
@@ -11,6 +11,4 @@ public struct RefundPreferenceV1: RawRepresentable, Codable, Hashable, Sendable,
 
     /// The values this build knows.
     public static let known: [RefundPreferenceV1] = [.undeclared, .preferGrant, .preferDecline, .noPreference]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { String(rawValue) }
 }

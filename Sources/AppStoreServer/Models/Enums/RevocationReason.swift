@@ -1,6 +1,6 @@
 /// `RevocationReason`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct RevocationReason: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct RevocationReason: AppStoreValue {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
@@ -9,6 +9,4 @@ public struct RevocationReason: RawRepresentable, Codable, Hashable, Sendable, C
 
     /// The values this build knows.
     public static let known: [RevocationReason] = [.refundedDueToIssue, .refundedForOtherReason]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { String(rawValue) }
 }

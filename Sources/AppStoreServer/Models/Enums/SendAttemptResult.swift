@@ -1,6 +1,6 @@
 /// `SendAttemptResult`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct SendAttemptResult: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct SendAttemptResult: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -21,6 +21,4 @@ public struct SendAttemptResult: RawRepresentable, Codable, Hashable, Sendable, 
         .success, .timedOut, .tlsIssue, .circularRedirect, .noResponse, .socketIssue, .unsuportedCharset, .invalidResponse, .prematureClose,
         .unsuccessfulHttpResponseCode, .other,
     ]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }

@@ -1,6 +1,6 @@
 /// `Status`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct Status: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct Status: AppStoreValue {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
@@ -12,6 +12,4 @@ public struct Status: RawRepresentable, Codable, Hashable, Sendable, CustomStrin
 
     /// The values this build knows.
     public static let known: [Status] = [.active, .expired, .billingRetry, .billingGracePeriod, .revoked]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { String(rawValue) }
 }

@@ -1,6 +1,6 @@
 /// `Subtype`: an open set of Apple's values. A value this build does not know is kept as its raw value
 /// and survives a round trip.
-public struct Subtype: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct Subtype: AppStoreValue {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
@@ -32,6 +32,4 @@ public struct Subtype: RawRepresentable, Codable, Hashable, Sendable, CustomStri
         .pending, .accepted, .billingRecovery, .productNotForSale, .summary, .failure, .unreported,
         .activeTokenReminder, .created,
     ]
-    public var isKnown: Bool { Self.known.contains(self) }
-    public var description: String { rawValue }
 }
