@@ -97,21 +97,19 @@ struct TenantCommand: AsyncParsableCommand {
     struct Suspend: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Suspend a tenant: its API keys are refused until it is resumed.")
         @Argument var slug: String
-        func run() async throws {
-            let slug = slug
-            let tenant = try await Runtime.run { try await $0.tenants.setStatus(slug: slug, .suspended, actor: .cli) }
-            print("tenant \(tenant.slug): \(tenant.status.rawValue)")
-        }
+        func run() async throws { try await TenantCommand.set(slug, .suspended) }
     }
 
     struct Resume: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Resume a suspended tenant.")
         @Argument var slug: String
-        func run() async throws {
-            let slug = slug
-            let tenant = try await Runtime.run { try await $0.tenants.setStatus(slug: slug, .active, actor: .cli) }
-            print("tenant \(tenant.slug): \(tenant.status.rawValue)")
-        }
+        func run() async throws { try await TenantCommand.set(slug, .active) }
+    }
+
+    /// Suspends or resumes a tenant, and says what it is now.
+    static func set(_ slug: String, _ status: Tenant.Status) async throws {
+        let tenant = try await Runtime.run { try await $0.tenants.setStatus(slug: slug, status, actor: .cli) }
+        print("tenant \(tenant.slug): \(tenant.status.rawValue)")
     }
 
     struct Delete: AsyncParsableCommand {

@@ -116,11 +116,11 @@ extension ConsoleRoutes {
     /// again, saying what it did.
     func addActions(to actions: RouterGroup<Context>) {
         actions
-            .post("extend", use: extend)
-            .post("grant", use: grant)
-            .post("revoke-grant", use: revokeGrant)
-            .post("sync", use: sync)
-            .post("consumption", use: answerConsumption)
+            .post("extend", use: action(.extended, extend))
+            .post("grant", use: action(.granted, grant))
+            .post("revoke-grant", use: action(.revoked, revokeGrant))
+            .post("sync", use: action(.synced, sync))
+            .post("consumption", use: action(.answered, answerConsumption))
     }
 
     /// What an action did: `done=` in the customer page's URL, said at its top.
@@ -138,11 +138,20 @@ extension ConsoleRoutes {
         }
     }
 
-    func done(_ done: Done, customerId: String?) -> Response {
-        Pages.redirect("/console/customer?id=\(Self.query(customerId ?? ""))&done=\(done.rawValue)")
+    /// A customer action as a route: its form decoded, `perform` done as the person signed in, and the
+    /// customer's page again, saying `done`.
+    func action<Form: CustomerPageForm>(
+        _ done: Done, _ perform: @escaping @Sendable (Form, ConsoleSession) async throws -> Void
+    ) -> @Sendable (Request, Context) async throws -> Response {
+        { request, context in
+            let session = try context.requireIdentity()
+            let form = try await request.decode(as: Form.self, context: context)
+            try await perform(form, session)
+            return Pages.redirect("/console/customer?id=\(Self.query(form.customerId ?? ""))&done=\(done.rawValue)")
+        }
     }
 
-    struct ExtendForm: Decodable {
+    struct ExtendForm: CustomerPageForm {
         @Trimmed var customerId: String?
         @Trimmed var bundleId: String?
         @Trimmed var originalTransactionId: String?
@@ -150,16 +159,13 @@ extension ConsoleRoutes {
         var reasonCode: WholeNumber
     }
 
-    @Sendable func extend(_ request: Request, context: Context) async throws -> Response {
-        let session = try context.requireIdentity()
-        let form = try await request.decode(as: ExtendForm.self, context: context)
+    @Sendable func extend(_ form: ExtendForm, _ session: ConsoleSession) async throws {
         _ = try await capabilities.subscriptions.extendRenewalDate(
             tenant: session.tenant, bundleId: form.bundleId ?? "", originalTransactionId: form.originalTransactionId ?? "",
             extendByDays: try form.days.value, extendReasonCode: try form.reasonCode.value, requestIdentifier: nil, actor: session.user.actor)
-        return done(.extended, customerId: form.customerId)
     }
 
-    struct GrantForm: Decodable {
+    struct GrantForm: CustomerPageForm {
         @Trimmed var customerId: String?
         @Trimmed var bundleId: String?
         @Trimmed var productId: String?
@@ -168,41 +174,32 @@ extension ConsoleRoutes {
         @Trimmed var reason: String?
     }
 
-    @Sendable func grant(_ request: Request, context: Context) async throws -> Response {
-        let session = try context.requireIdentity()
-        let form = try await request.decode(as: GrantForm.self, context: context)
+    @Sendable func grant(_ form: GrantForm, _ session: ConsoleSession) async throws {
         _ = try await capabilities.subscriptions.grant(
             tenant: session.tenant, customerId: form.customerId ?? "", bundleId: form.bundleId, productId: form.productId,
             entitlement: form.entitlement, days: try form.days.value, expiresDate: nil, reason: form.reason ?? "", actor: session.user.actor)
-        return done(.granted, customerId: form.customerId)
     }
 
-    struct RevokeGrantForm: Decodable {
+    struct RevokeGrantForm: CustomerPageForm {
         @Trimmed var customerId: String?
         @Trimmed var grantId: String?
     }
 
-    @Sendable func revokeGrant(_ request: Request, context: Context) async throws -> Response {
-        let session = try context.requireIdentity()
-        let form = try await request.decode(as: RevokeGrantForm.self, context: context)
+    @Sendable func revokeGrant(_ form: RevokeGrantForm, _ session: ConsoleSession) async throws {
         _ = try await capabilities.subscriptions.revokeGrant(
             tenant: session.tenant, customerId: form.customerId ?? "", grantId: form.grantId ?? "", reason: "revoked in the console",
             actor: session.user.actor)
-        return done(.revoked, customerId: form.customerId)
     }
 
-    struct SyncForm: Decodable {
+    struct SyncForm: CustomerPageForm {
         @Trimmed var customerId: String?
     }
 
-    @Sendable func sync(_ request: Request, context: Context) async throws -> Response {
-        let session = try context.requireIdentity()
-        let form = try await request.decode(as: SyncForm.self, context: context)
+    @Sendable func sync(_ form: SyncForm, _ session: ConsoleSession) async throws {
         _ = try await capabilities.transactions.sync(tenant: session.tenant, customerId: form.customerId ?? "", actor: session.user.actor)
-        return done(.synced, customerId: form.customerId)
     }
 
-    struct ConsumptionForm: Decodable {
+    struct ConsumptionForm: CustomerPageForm {
         @Trimmed var customerId: String?
         @Trimmed var bundleId: String?
         @Trimmed var transactionId: String?
@@ -214,9 +211,7 @@ extension ConsoleRoutes {
         @Trimmed var refundPreference: String?
     }
 
-    @Sendable func answerConsumption(_ request: Request, context: Context) async throws -> Response {
-        let session = try context.requireIdentity()
-        let form = try await request.decode(as: ConsumptionForm.self, context: context)
+    @Sendable func answerConsumption(_ form: ConsumptionForm, _ session: ConsoleSession) async throws {
         let percent = try form.consumedPercent.valueIfGiven
         if let percent, !(0...100).contains(percent) { throw StoregateError.invalid(field: "consumedPercent", reason: "must be 0 to 100") }
         let facts = ConsumptionFacts(
@@ -225,6 +220,10 @@ extension ConsoleRoutes {
             refundPreference: form.refundPreference.map(RefundPreference.init(rawValue:)))
         _ = try await capabilities.refunds.reportConsumption(
             tenant: session.tenant, bundleId: form.bundleId ?? "", transactionId: form.transactionId ?? "", facts: facts, actor: session.user.actor)
-        return done(.answered, customerId: form.customerId)
     }
+}
+
+/// A form of a customer's page: it names the customer the page is about.
+protocol CustomerPageForm: Decodable {
+    var customerId: String? { get }
 }
