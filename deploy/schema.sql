@@ -220,7 +220,7 @@ END
 $function$;
 
 
--- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 21.
+-- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 22.
 
 CREATE TABLE {{schema}}.account_links (
     app_id uuid NOT NULL,
@@ -246,6 +246,15 @@ CREATE TABLE {{schema}}.app_transactions (
     consent_rescinded_at timestamp with time zone,
     updated_at timestamp with time zone NOT NULL DEFAULT now(),
     CONSTRAINT app_transactions_pkey PRIMARY KEY (app_id, environment, app_transaction_id)
+);
+
+CREATE TABLE {{schema}}.catalog (
+    one boolean NOT NULL DEFAULT true,
+    document jsonb NOT NULL,
+    updated_at timestamp with time zone NOT NULL DEFAULT now(),
+    updated_by text NOT NULL,
+    CONSTRAINT catalog_one_check CHECK (one),
+    CONSTRAINT catalog_pkey PRIMARY KEY (one)
 );
 
 CREATE TABLE {{schema}}.consumption_facts (

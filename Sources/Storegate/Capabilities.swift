@@ -51,6 +51,8 @@ public struct Capabilities: Sendable {
     public let subscriptions: SubscriptionService
     public let transactions: TransactionService
     public let advancedCommerce: AdvancedCommerceService
+    /// The tenant's products and the entitlements they unlock.
+    public let catalog: CatalogService
     public let events: EventService
     public let webhooks: WebhookService
     /// Runs the durable job queue (notification processing, consumption answers).
@@ -118,6 +120,7 @@ public struct Capabilities: Sendable {
             logger: logger, pollInterval: workerPollInterval, lease: webhooks.jobLease, coherence: coherence, signal: jobs)
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification, directory: directory)
         self.advancedCommerce = AdvancedCommerceService(persistence: persistence, gateway: gateway, verification: verification)
+        self.catalog = CatalogService(persistence: persistence, directory: directory)
         self.events = EventService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)
         self.consoleUsers = ConsoleUserService(persistence: persistence, settings: console)

@@ -62,6 +62,8 @@ enum TimelineSentences {
             ]
             if let why = d["unanswered"] { return "Did not answer Apple's retention message request for \(product) (\(unanswered[why] ?? why))" }
             return "Answered Apple's retention message request for \(product)" + (d["rule"].map { " (rule \u{201C}\($0)\u{201D})" } ?? "")
+        case .catalogChanged:
+            return "The catalog of products and entitlements was replaced" + (d["updatedBy"].map { ", by \($0)" } ?? "")
         }
     }
 

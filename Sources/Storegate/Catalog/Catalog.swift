@@ -5,19 +5,19 @@ import Foundation
 /// A tenant's catalog, in its own words: what each app sells (product ID, Apple's product type, the
 /// subscription group, a display name) and the entitlements those products unlock ("pro", "no-ads", …).
 /// Access is answered by entitlement name; a product the catalog lacks still counts by its product ID.
-public struct Catalog: Sendable, Equatable, Codable {
-    public struct Product: Sendable, Equatable, Codable {
-        public var bundleId: String
-        public var productId: String
+@RPCObject(title: "Catalog") public struct Catalog: Sendable, Equatable, Codable {
+    @RPCObject(title: "CatalogProduct") public struct Product: Sendable, Equatable, Codable {
+        @Field(.bundleId) public var bundleId: String
+        @Field(.storeIdentifier) public var productId: String
         public var type: ProductType
         /// The subscription group, for an auto-renewable subscription (Apple's `subscriptionGroupIdentifier`).
         public var subscriptionGroup: String?
         public var displayName: String
     }
 
-    public struct Entitlement: Sendable, Equatable, Codable {
-        /// The name the tenant's app checks (`Rule.entitlementName`, the rule grants' names keep).
-        public var name: String
+    @RPCObject(title: "CatalogEntitlement") public struct Entitlement: Sendable, Equatable, Codable {
+        /// The name the tenant's app checks (the rule grants' entitlement names keep).
+        @Field(.entitlementName) public var name: String
         public var description: String
         /// The products (by product ID) that unlock it.
         public var productIds: [String]

@@ -34,6 +34,8 @@ public struct Event: Sendable, Equatable {
         /// Storegate answered Apple's Get Retention Message request (the rule that held and its answer), or
         /// answered nothing (why).
         case retentionAnswered = "retention.answered"
+        /// The tenant's catalog of products and entitlements was replaced (`catalog.set`).
+        case catalogChanged = "catalog.changed"
     }
 
     /// Shown as `evt_` and 26 base32 characters.

@@ -241,4 +241,17 @@ enum Events {
                 grantId: Grant.displayId(g.id), productId: g.productId, entitlement: g.entitlement, startsDate: g.startsDate, expiresDate: g.expiresDate,
                 reason: g.reason, grantedBy: g.grantedBy, revokedDate: g.revokedDate, revokedBy: g.revokedBy, revokeReason: g.revokeReason))
     }
+
+    /// What `catalog.changed` says: the size of the new catalog, its entitlements, and who set it.
+    struct CatalogChanged: Encodable {
+        let products: Int
+        let entitlements: [String]
+        let updatedBy: String
+    }
+
+    static func catalogChanged(_ catalog: Catalog, by actor: Actor) throws -> NewEvent {
+        try NewEvent(
+            .catalogChanged, appId: nil, environment: nil, customer: nil,
+            data: CatalogChanged(products: catalog.products.count, entitlements: catalog.entitlements.map(\.name), updatedBy: actor.description))
+    }
 }

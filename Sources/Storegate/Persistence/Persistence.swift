@@ -113,6 +113,7 @@ public protocol TenantUnit: Sendable {
     var externalPurchaseTokens: any ExternalPurchaseTokenStore { get }
     var events: any EventStore { get }
     var grants: any GrantStore { get }
+    var catalog: any CatalogStore { get }
     var sweeps: any NotificationSweepStore { get }
     /// Figures per day for the console's overview.
     var figures: any DailyFiguresStore { get }

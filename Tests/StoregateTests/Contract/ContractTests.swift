@@ -100,6 +100,14 @@ import Testing
             _ = try await result("entitlements.list", ["customerId": "ivy"])
             _ = try await result("entitlements.revokeGrant", ["customerId": "ivy", "grantId": grant["grantId"] as? String ?? "", "reason": "a mistake"])
             _ = try await result("entitlements.grants", ["customerId": "ivy"])
+            _ = try await result("catalog.get")
+            _ = try await result(
+                "catalog.set",
+                [
+                    "products": [["bundleId": bundleId, "productId": "com.example.monthly", "type": "Auto-Renewable Subscription", "displayName": "Monthly"]],
+                    "entitlements": [["name": "pro", "description": "", "productIds": ["com.example.monthly"]]],
+                ])
+            _ = try await result("catalog.unknownProducts")
             _ = try await result(
                 "subscriptions.extendRenewalDate", ["bundleId": bundleId, "originalTransactionId": original, "extendByDays": 3, "extendReasonCode": 1])
             let mass = try await result(

@@ -1,0 +1,36 @@
+import Foundation
+import PostgresNIO
+import Storegate
+
+/// The catalog document in the tenant's schema, and the products its transactions name.
+struct CatalogRepository: CatalogStore {
+    let scope: TenantScope
+    var schema: String { scope.sql }
+
+    func catalog() async throws -> Catalog? {
+        try await scope.first("SELECT document::text FROM \(unescaped: schema).catalog", as: String.self)
+            .map { try JSONColumn.decode(Catalog.self, from: $0, column: "catalog.document") }
+    }
+
+    func setCatalog(_ catalog: Catalog, by actor: String) async throws {
+        let json = try JSONColumn.encode(catalog)
+        try await scope.run(
+            """
+            INSERT INTO \(unescaped: schema).catalog (document, updated_by) VALUES (\(json)::jsonb, \(actor))
+            ON CONFLICT (one) DO UPDATE SET document = excluded.document, updated_at = now(), updated_by = excluded.updated_by
+            """)
+    }
+
+    func productsSeen() async throws -> [(appId: UUID, productId: String, transactions: Int)] {
+        try await scope.all(
+            "SELECT app_id, product_id, count(*) FROM \(unescaped: schema).transactions GROUP BY app_id, product_id ORDER BY app_id, product_id"
+        ) { row in
+            let (appId, productId, count) = try row.decode((UUID, String, Int64).self)
+            return (appId, productId, Int(count))
+        }
+    }
+}
+
+extension PostgresTenantUnit {
+    var catalog: any CatalogStore { CatalogRepository(scope: scope) }
+}
