@@ -50,6 +50,7 @@ struct TenantCommand: AsyncParsableCommand {
                     let result = try await applier.apply(
                         manifest, baseDirectory: url.deletingLastPathComponent(), environment: Runtime.environment, actor: .cli)
                     print(result.changes.isEmpty ? "tenant \(result.tenant.slug): unchanged" : result.changes.joined(separator: "\n"))
+                    for warning in result.warnings { print("warning: \(warning)") }
                     for key in result.issuedKeys {
                         print("\nAPI key \"\(key.record.label)\" (shown once; store it now):\n  \(key.secret)")
                     }

@@ -23,6 +23,44 @@ import Testing
         return Run(status: run.status, stdout: run.stdout, stderr: run.stderr)
     }
 
+    /// A catalog from the manifest: set once (the same manifest again changes nothing), an entitlement no
+    /// product unlocks printed as a warning, and a product of an app the tenant lacks refused with its path.
+    @Test func aCatalogFromTheManifest() async throws {
+        try await TestDatabase.with { capabilities, url in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-cli-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let env = ["STOREGATE_DATABASE_URL": url, "STOREGATE_MASTER_KEY": MasterKey.generate()]
+            func manifest(_ bundleId: String) throws -> String {
+                let path = directory.appendingPathComponent("cataloged.yaml").path
+                try """
+                slug: cataloged
+                name: Cataloged
+                apps:
+                  - bundleId: com.example.cataloged
+                    environments: [Sandbox]
+                catalog:
+                  products:
+                    - {bundleId: \(bundleId), productId: com.example.monthly, type: Auto-Renewable Subscription, subscriptionGroup: pro, displayName: Monthly}
+                  entitlements:
+                    - {name: pro, description: Everything, productIds: [com.example.monthly]}
+                    - {name: beta, description: Support grants it, productIds: []}
+                """.write(toFile: path, atomically: true, encoding: .utf8)
+                return path
+            }
+            let applied = try await Self.storegate(["tenant", "apply", try manifest("com.example.cataloged")], environment: env)
+            #expect(applied.status == 0 && applied.stdout.contains("catalog: 1 products, 2 entitlements set"), "\(applied.stdout)\(applied.stderr)")
+            #expect(applied.stdout.contains("warning: catalog.entitlements[1] (beta) is unlocked by no product"), "\(applied.stdout)")
+            let again = try await Self.storegate(["tenant", "apply", try manifest("com.example.cataloged")], environment: env)
+            #expect(again.status == 0 && !again.stdout.contains("catalog:"), "\(again.stdout)")
+            let tenant = try await capabilities.tenants.get(slug: "cataloged")
+            #expect(try await capabilities.catalog.catalog(tenant: tenant).entitlements.map(\.name) == ["pro", "beta"])
+
+            let refused = try await Self.storegate(["tenant", "apply", try manifest("com.example.other")], environment: env)
+            #expect(refused.status != 0 && refused.stderr.contains("catalog.products[0].bundleId"), "\(refused.stderr)")
+        }
+    }
+
     /// An app's retention rules from its manifest and from `storegate app retention rules`: set, printed, and
     /// a misspelt member refused with its path, as `retention.rules.set` refuses it.
     @Test func retentionRulesFromTheManifestAndTheCommandLine() async throws {

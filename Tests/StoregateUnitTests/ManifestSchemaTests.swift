@@ -3,8 +3,8 @@ import JSONRPC
 import Storegate
 import Testing
 
-/// `tenants/manifest.schema.json` holds an app's `retentionRules` as `retention.rules.set` documents them:
-/// the same schema, made from the same declaration.
+/// `tenants/manifest.schema.json` holds an app's `retentionRules` as `retention.rules.set` documents them, and
+/// the tenant's `catalog` as `catalog.get` does: the same schemas, made from the same declarations.
 @Suite struct ManifestSchemaTests {
     static let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../tenants/manifest.schema.json")
 
@@ -19,5 +19,14 @@ import Testing
         #expect(
             NSDictionary(dictionary: committed) == NSDictionary(dictionary: declared),
             "run deploy/local/sync-manifest-schema.py")
+    }
+
+    @Test func theCatalogIsTheRPCsCatalog() throws {
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.committed))
+        var committed = try #require(((manifest as? [String: Any])?["properties"] as? [String: Any])?["catalog"] as? [String: Any])
+        committed["description"] = nil
+        let declared = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(Catalog.jsonSchema(rule: nil, description: nil))) as? [String: Any])
+        #expect(NSDictionary(dictionary: committed) == NSDictionary(dictionary: declared), "run deploy/local/sync-manifest-schema.py")
     }
 }

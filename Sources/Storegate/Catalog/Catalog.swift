@@ -53,6 +53,15 @@ extension Catalog {
     /// group only for an auto-renewable subscription); an entitlement's name is unique and every product it
     /// names is in the catalog. Refusals name the field (`products[2].type`); an entitlement no product
     /// unlocks is allowed (a grant can give it) and returned as a warning.
+    public func validated(field prefix: String) throws(StoregateError) -> (catalog: Catalog, warnings: [String]) {
+        do {
+            let (catalog, warnings) = try validated()
+            return (catalog, warnings.map { prefix + $0 })
+        } catch .invalid(let field, let reason) {
+            throw .invalid(field: prefix + field, reason: reason)
+        }
+    }
+
     public func validated() throws(StoregateError) -> (catalog: Catalog, warnings: [String]) {
         var catalog = self
         var seen = Set<String>()

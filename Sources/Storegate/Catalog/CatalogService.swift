@@ -32,19 +32,22 @@ public struct CatalogService: Sendable {
     /// lists a product of an app the tenant does not have.
     public func setCatalog(tenant: Tenant, _ catalog: Catalog, actor: Actor) async throws -> CatalogSet {
         let (catalog, warnings) = try catalog.validated()
-        try await persistence.inTenant(tenant) { unit in
-            let bundleIds = Set(try await unit.apps.list().map(\.bundleId))
-            for (index, product) in catalog.products.enumerated() where !bundleIds.contains(product.bundleId) {
-                throw StoregateError.invalid(field: "products[\(index)].bundleId", reason: "is not an app of the tenant")
-            }
-            let previous = try await unit.catalog.catalog()
-            guard previous != catalog else { return }
-            try await unit.catalog.setCatalog(catalog, by: actor.description)
-            try await unit.audit(
-                actor, "catalog.set", ["products": String(catalog.products.count), "entitlements": String(catalog.entitlements.count)])
-            try await unit.events.append([try Events.catalogChanged(catalog, by: actor)])
-        }
+        try await persistence.inTenant(tenant) { unit in _ = try await Self.write(catalog, actor: actor, in: unit) }
         return CatalogSet(catalog: catalog, warnings: warnings)
+    }
+
+    /// Stores a validated catalog unless it is the one stored; returns whether it changed. Refuses a product
+    /// of an app the tenant does not have (`field` names where the catalog came from: "" or "catalog.").
+    static func write(_ catalog: Catalog, actor: Actor, field: String = "", in unit: any TenantUnit) async throws -> Bool {
+        let bundleIds = Set(try await unit.apps.list().map(\.bundleId))
+        for (index, product) in catalog.products.enumerated() where !bundleIds.contains(product.bundleId) {
+            throw StoregateError.invalid(field: field + "products[\(index)].bundleId", reason: "is not an app of the tenant")
+        }
+        guard try await unit.catalog.catalog() != catalog else { return false }
+        try await unit.catalog.setCatalog(catalog, by: actor.description)
+        try await unit.audit(actor, "catalog.set", ["products": String(catalog.products.count), "entitlements": String(catalog.entitlements.count)])
+        try await unit.events.append([try Events.catalogChanged(catalog, by: actor)])
+        return true
     }
 
     /// The products the tenant's transactions name that the catalog does not list, by app.

@@ -11,6 +11,8 @@ public struct ApplyResult: Sendable {
     public var apps: [AppDetails] = []
     /// Webhook endpoints created by this run: their secrets are shown now and never again.
     public var createdWebhooks: [WebhookEndpointWithSecret] = []
+    /// What is allowed but likely a mistake (an entitlement no product unlocks).
+    public var warnings: [String] = []
 }
 
 /// Applies a tenant manifest: creates or updates the tenant, its apps, keys and API keys so that a
@@ -70,9 +72,17 @@ public struct ManifestApplier: Sendable {
             webhooks.append(spec)
         }
         let reconciliation = try Self.reconciliation(manifest.reconciliation)
+        let catalog = try manifest.catalog?.validated(field: "catalog.")
         return try await capabilities.persistence.control(.schemaChange) { unit in
-            try await write(
+            var result = try await write(
                 slug: slug, name: name, apps: apps, labels: labels, webhooks: webhooks, reconciliation: reconciliation, actor: actor, in: unit)
+            if let (catalog, warnings) = catalog {
+                if try await CatalogService.write(catalog, actor: actor, field: "catalog.", in: try unit.inTenant(result.tenant)) {
+                    result.changes.append("catalog: \(catalog.products.count) products, \(catalog.entitlements.count) entitlements set")
+                }
+                result.warnings += warnings
+            }
+            return result
         }
     }
 

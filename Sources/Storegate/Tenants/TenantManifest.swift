@@ -104,8 +104,10 @@ public struct TenantManifest: Decodable, Sendable {
     public let apiKeys: [APIKey]
     public let webhooks: [Webhook]
     public let reconciliation: Reconciliation?
+    /// The tenant's products and entitlements, as `catalog.set` takes them; absent: left as it is.
+    public let catalog: Catalog?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case slug, name, apps, apiKeys, webhooks, reconciliation }
+    enum CodingKeys: String, CodingKey, CaseIterable { case slug, name, apps, apiKeys, webhooks, reconciliation, catalog }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
@@ -115,6 +117,11 @@ public struct TenantManifest: Decodable, Sendable {
         apiKeys = try c.decodeIfPresent([APIKey].self, forKey: .apiKeys) ?? []
         webhooks = try c.decodeIfPresent([Webhook].self, forKey: .webhooks) ?? []
         reconciliation = try c.decodeIfPresent(Reconciliation.self, forKey: .reconciliation)
+        // The catalog's members are the RPC's: one misspelt is refused, as `catalog.set` refuses it.
+        if let raw = try c.decodeIfPresent(JSONValue.self, forKey: .catalog), let unknown = Catalog.unknownMember(raw) {
+            throw StoregateError.invalid(field: "catalog" + unknown, reason: "is not a known field")
+        }
+        catalog = try c.decodeIfPresent(Catalog.self, forKey: .catalog)
     }
 
     /// Parses YAML; errors name the offending field.
