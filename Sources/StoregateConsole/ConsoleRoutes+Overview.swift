@@ -18,7 +18,8 @@ extension ConsoleRoutes {
         async let endpoints = capabilities.webhooks.list(tenant: tenant)
         async let failing = capabilities.webhooks.deliveries(
             tenant: tenant, endpointId: nil, status: WebhookDelivery.Status.failed.rawValue, before: nil, limit: 20)
-        let (figures, appList, endpointList, failed) = try await (overview, apps, endpoints, failing)
+        async let catalog = capabilities.catalog.catalog(tenant: tenant)
+        let (figures, appList, endpointList, failed, products) = try await (overview, apps, endpoints, failing, catalog)
         let bundleIds = Dictionary(appList.map { ($0.app.id, $0.app.bundleId) }, uniquingKeysWith: { first, _ in first })
         let urls = Dictionary(endpointList.map { ($0.id, $0.url) }, uniquingKeysWith: { first, _ in first })
 
@@ -44,6 +45,18 @@ extension ConsoleRoutes {
         let model: [String: Any] = [
             "reconciliation": (sweeps ?? "Swept as the server is set (storegate serve --sweep-minutes).") + checks,
             "charts": charts,
+            "entitlements": products.entitlements.map { entitlement in
+                [
+                    "name": entitlement.name, "description": entitlement.description,
+                    "products": entitlement.productIds.isEmpty ? "no product (grants only)" : entitlement.productIds.joined(separator: ", "),
+                ]
+            },
+            "products": products.products.map { product in
+                [
+                    "productId": product.productId, "bundleId": product.bundleId, "type": product.type.rawValue,
+                    "displayName": product.displayName + (product.subscriptionGroup.map { " (group \($0))" } ?? ""),
+                ]
+            },
             "apps": appList.map { details in
                 [
                     "bundleId": details.app.bundleId, "environments": details.app.environments.map(\.rawValue).joined(separator: ", "),

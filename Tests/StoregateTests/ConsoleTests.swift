@@ -18,13 +18,15 @@ import Testing
         try await s.capabilities.consoleUsers.add(tenant: s.tenant.tenant, email: email, role: role, password: password, actor: Actor("test")).link
     }
 
-    /// A password signs in; the session's cookie is Secure, HttpOnly and SameSite=Strict; a form without
+    /// A password signs in; the session's cookie is Secure, HttpOnly and SameSite=Strict; the overview shows
+    /// the catalog; a form without
     /// the session's token is refused and writes nothing; bad input names its field; an action is audited
     /// with the person; signing out ends the session for good.
     @Test func aSessionSignsInActsWithItsTokenAndSignsOut() async throws {
         try await Storefront.with(slug: "console-http") { s in
             _ = try await Self.person(s, "Sam@Example.com", .support)
             _ = try await s.result("accounts.ensure", ["customerId": "ann"])
+            _ = try await s.result("catalog.set", ["products": CatalogTests.products, "entitlements": CatalogTests.entitlements])
             let slug = s.tenant.tenant.slug
             let browser = ConsoleClient(baseURL: s.server.baseURL)
             #expect(try await browser.get("/console").location == "/console/sign-in")
@@ -40,6 +42,8 @@ import Testing
             #expect(overview.headers.first(name: "content-security-policy")?.contains("default-src 'none'") == true)
             #expect(overview.text.components(separatedBy: "<svg class=\"chart\"").count == 6, "five charts")
             #expect(overview.text.components(separatedBy: "<div class=\"chart-axis\"").count == 6 && !overview.text.contains("<text"), "labels in HTML")
+            #expect(overview.text.contains("<td>pro</td><td>com.example.monthly, com.example.lifetime</td><td>Everything</td>"), "the catalog's entitlements")
+            #expect(overview.text.contains("<td>com.example.coins</td><td>\(Storefront.bundleId)</td><td>Consumable</td><td>Coins</td>"), "and products")
 
             let page = try await browser.get("/console/customer?id=ann")
             let csrf = try #require(page.csrf)

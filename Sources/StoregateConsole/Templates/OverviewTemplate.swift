@@ -22,6 +22,23 @@ enum OverviewTemplate {
             </tbody>
           </table></div>
         </section>
+        <section aria-labelledby="catalog">
+          <h2 id="catalog">Catalog</h2>
+          <div class="scroll"><table>
+            <thead><tr><th scope="col">Entitlement</th><th scope="col">Unlocked by</th><th scope="col">Description</th></tr></thead>
+            <tbody>
+            {{#entitlements}}<tr><td>{{name}}</td><td>{{products}}</td><td>{{description}}</td></tr>{{/entitlements}}
+            {{^entitlements}}<tr><td colspan="3">No entitlements yet (catalog.set, or the tenant's manifest).</td></tr>{{/entitlements}}
+            </tbody>
+          </table></div>
+          <div class="scroll"><table>
+            <thead><tr><th scope="col">Product</th><th scope="col">App</th><th scope="col">Type</th><th scope="col">Name</th></tr></thead>
+            <tbody>
+            {{#products}}<tr><td>{{productId}}</td><td>{{bundleId}}</td><td>{{type}}</td><td>{{displayName}}</td></tr>{{/products}}
+            {{^products}}<tr><td colspan="4">No products yet.</td></tr>{{/products}}
+            </tbody>
+          </table></div>
+        </section>
         <section aria-labelledby="sweeps">
           <h2 id="sweeps">Notification sweeps</h2>
           <p class="hint">{{reconciliation}}</p>
