@@ -27,26 +27,25 @@ import Testing
     /// product unlocks printed as a warning, and a product of an app the tenant lacks refused with its path.
     @Test func aCatalogFromTheManifest() async throws {
         try await TestDatabase.with { capabilities, url in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-cli-\(UUID())")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let scratch = try ScratchFolder()
+            defer { scratch.remove() }
             let env = ["STOREGATE_DATABASE_URL": url, "STOREGATE_MASTER_KEY": MasterKey.generate()]
             func manifest(_ bundleId: String) throws -> String {
-                let path = directory.appendingPathComponent("cataloged.yaml").path
-                try """
-                slug: cataloged
-                name: Cataloged
-                apps:
-                  - bundleId: com.example.cataloged
-                    environments: [Sandbox]
-                catalog:
-                  products:
-                    - {bundleId: \(bundleId), productId: com.example.monthly, type: Auto-Renewable Subscription, subscriptionGroup: pro, displayName: Monthly}
-                  entitlements:
-                    - {name: pro, description: Everything, productIds: [com.example.monthly]}
-                    - {name: beta, description: Support grants it, productIds: []}
-                """.write(toFile: path, atomically: true, encoding: .utf8)
-                return path
+                try scratch.write(
+                    "cataloged.yaml",
+                    """
+                    slug: cataloged
+                    name: Cataloged
+                    apps:
+                      - bundleId: com.example.cataloged
+                        environments: [Sandbox]
+                    catalog:
+                      products:
+                        - {bundleId: \(bundleId), productId: com.example.monthly, type: Auto-Renewable Subscription, subscriptionGroup: pro, displayName: Monthly}
+                      entitlements:
+                        - {name: pro, description: Everything, productIds: [com.example.monthly]}
+                        - {name: beta, description: Support grants it, productIds: []}
+                    """)
             }
             let applied = try await Self.storegate(["tenant", "apply", try manifest("com.example.cataloged")], environment: env)
             #expect(applied.status == 0 && applied.stdout.contains("catalog: 1 products, 2 entitlements set"), "\(applied.stdout)\(applied.stderr)")
@@ -65,22 +64,22 @@ import Testing
     /// a misspelt member refused with its path, as `retention.rules.set` refuses it.
     @Test func retentionRulesFromTheManifestAndTheCommandLine() async throws {
         try await TestDatabase.with { _, url in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-cli-\(UUID())")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let scratch = try ScratchFolder()
+            defer { scratch.remove() }
+            let directory = scratch.url
             let env = ["STOREGATE_DATABASE_URL": url, "STOREGATE_MASTER_KEY": MasterKey.generate()]
             func manifest(_ rules: String) throws -> String {
-                let path = directory.appendingPathComponent("retainer.yaml").path
-                try """
-                slug: retainer
-                name: Retainer
-                apps:
-                  - bundleId: com.example.retainer
-                    environments: [Sandbox]
-                    retentionRules:
-                \(rules)
-                """.write(toFile: path, atomically: true, encoding: .utf8)
-                return path
+                try scratch.write(
+                    "retainer.yaml",
+                    """
+                    slug: retainer
+                    name: Retainer
+                    apps:
+                      - bundleId: com.example.retainer
+                        environments: [Sandbox]
+                        retentionRules:
+                    \(rules)
+                    """)
             }
             let rules = """
                       - name: loyal
@@ -118,9 +117,9 @@ import Testing
     @Test func applyTwiceGivesTheSameStateAndPrintsTheKeyOnce() async throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary), "build the storegate product first")
         try await TestDatabase.with(migrate: false) { _, url in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-cli-\(UUID())")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let scratch = try ScratchFolder()
+            defer { scratch.remove() }
+            let directory = scratch.url
             let pem = Fixtures.p8()
             try pem.write(to: directory.appendingPathComponent("AuthKey_CLITEST001.p8"), atomically: true, encoding: .utf8)
             let manifest = directory.appendingPathComponent("studio.yaml")
@@ -209,9 +208,9 @@ import Testing
     /// details as JSON objects, the effective user as the actor.
     @Test func messagesNameTheValueAndTheExportIsData() async throws {
         try await TestDatabase.with(migrate: false) { _, url in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-cli-\(UUID())")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let scratch = try ScratchFolder()
+            defer { scratch.remove() }
+            let directory = scratch.url
             let p8 = directory.appendingPathComponent("AuthKey_MSGTEST001.p8")
             try Fixtures.p8().write(to: p8, atomically: true, encoding: .utf8)
             let masterKey = MasterKey.generate()
@@ -335,5 +334,20 @@ import Testing
             #expect(run.status == 1)
             #expect(run.stderr == "storegate: error: \(expected)\n", "\(run.stderr)")
         }
+    }
+}
+
+/// A folder of the test's own under the temporary directory.
+struct ScratchFolder {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-cli-\(UUID())")
+
+    init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+    func remove() { try? FileManager.default.removeItem(at: url) }
+
+    /// Writes `text` as `name` in the folder; returns its path.
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = url.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 }
