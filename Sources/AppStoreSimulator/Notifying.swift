@@ -64,11 +64,21 @@ extension AppStoreSimulator {
         }
         let signed = try ca.sign(payload)
         await store.appendNotification(bundleId: bundleId, payload: payload, signed: signed, attempts: [])
-        if let url = await store.notificationURL(bundleId: bundleId), let sender {
+        if await store.holdingDeliveries {
+            await store.hold(bundleId: bundleId, signed: signed)
+        } else if let url = await store.notificationURL(bundleId: bundleId), let sender {
             let store = store
             sender.deliver(signed, to: url) { attempt in await store.recordAttempt(signed: signed, attempt: attempt) }
         }
         return payload
+    }
+
+    /// Sends a notification held back (`SimulatorStore.holdDeliveries`) now, as Apple would have.
+    public func deliverHeld(_ signed: String) async throws {
+        guard let bundleId = await store.takeHeld(signed) else { throw ScenarioError.invalid(field: "signedPayload", reason: "is not held") }
+        guard let url = await store.notificationURL(bundleId: bundleId), let sender else { return }
+        let store = store
+        sender.deliver(signed, to: url) { attempt in await store.recordAttempt(signed: signed, attempt: attempt) }
     }
 
     /// A purchase and its notification: `SUBSCRIBED` (`INITIAL_BUY`) for a subscription, else `ONE_TIME_CHARGE`.
@@ -120,13 +130,36 @@ extension AppStoreSimulator {
 
     /// The subscription expires: `EXPIRED` with `VOLUNTARY` or `BILLING_RETRY`.
     public func expire(originalTransactionId: String, billingRetryExhausted: Bool = false) async throws {
+        try await expire(originalTransactionId: originalTransactionId, because: billingRetryExhausted ? .billingError : .customerCancelled)
+    }
+
+    /// The subscription expires for Apple's `intent`: `EXPIRED` with `VOLUNTARY`, `BILLING_RETRY`, `PRICE_INCREASE`,
+    /// `PRODUCT_NOT_FOR_SALE`, or no subtype (another reason).
+    public func expire(originalTransactionId: String, because intent: ExpirationIntent) async throws {
+        guard let (transaction, renewal) = await store.expire(originalTransactionId: originalTransactionId, intent: intent, now: now()) else {
+            throw ScenarioError.unknownTransaction(originalTransactionId)
+        }
+        let subtypes: [ExpirationIntent: Subtype] = [
+            .customerCancelled: .voluntary, .billingError: .billingRetry, .customerDidNotConsentToPriceIncrease: .priceIncrease,
+            .productNotAvailable: .productNotForSale,
+        ]
+        try await notify(.expired, subtype: subtypes[intent], bundleId: transaction.bundleId ?? "", transaction: transaction, renewal: renewal)
+    }
+
+    /// The customer buys their expired subscription again, with an offer (a win-back offer, say) or not:
+    /// `SUBSCRIBED` (`RESUBSCRIBE`).
+    @discardableResult
+    public func resubscribe(
+        originalTransactionId: String, offerType: OfferType? = nil, offerIdentifier: String? = nil
+    ) async throws
+        -> JWSTransactionDecodedPayload
+    {
         guard
-            let (transaction, renewal) = await store.expire(
-                originalTransactionId: originalTransactionId, billingRetryExhausted: billingRetryExhausted, now: now())
+            let (transaction, renewal) = await store.resubscribe(
+                originalTransactionId: originalTransactionId, offerType: offerType, offerIdentifier: offerIdentifier, now: now())
         else { throw ScenarioError.unknownTransaction(originalTransactionId) }
-        try await notify(
-            .expired, subtype: billingRetryExhausted ? .billingRetry : .voluntary, bundleId: transaction.bundleId ?? "", transaction: transaction,
-            renewal: renewal)
+        try await notify(.subscribed, subtype: .resubscribe, bundleId: transaction.bundleId ?? "", transaction: transaction, renewal: renewal)
+        return transaction
     }
 
     /// The customer turns auto-renew on or off: `DID_CHANGE_RENEWAL_STATUS`.

@@ -18,6 +18,10 @@ extension SimulatorStore {
         public var familyShared = false
         public var offerType: OfferType?
         public var offerIdentifier: String?
+        /// `FREE_TRIAL` makes a free trial: the transaction costs 0 and the renewal `price`.
+        public var offerDiscountType: OfferDiscountType?
+        /// The offer's length, ISO 8601 (`P1W`).
+        public var offerPeriod: String?
         public var purchaseDate = Date()
         /// `MONTHLY` buys a monthly subscription with a 12-month commitment (`price` is the monthly price,
         /// `period` a month); `BILLED_UPFRONT` a standard one, said so; nil a standard one as before 2026.
@@ -54,8 +58,9 @@ extension SimulatorStore {
             quantity: purchase.quantity, type: purchase.type, appAccountToken: purchase.appAccountToken.map(LowercaseUUID.init),
             inAppOwnershipType: purchase.familyShared ? .familyShared : .purchased, signedDate: Timestamp(Date()), offerType: purchase.offerType,
             offerIdentifier: purchase.offerIdentifier, environment: environment, storefront: purchase.storefront, storefrontId: "143441",
-            transactionReason: .purchase, currency: purchase.currency, price: purchase.price,
-            appTransactionId: appTransactions[purchase.customer]?.appTransactionId)
+            transactionReason: .purchase, currency: purchase.currency, price: purchase.offerDiscountType == .freeTrial ? 0 : purchase.price,
+            offerDiscountType: purchase.offerDiscountType, appTransactionId: appTransactions[purchase.customer]?.appTransactionId,
+            offerPeriod: purchase.offerPeriod)
         if subscription {
             periods[id] = purchase.period
             var renewal = JWSRenewalInfoDecodedPayload(
@@ -124,9 +129,16 @@ extension SimulatorStore {
         next.expiresDate = Timestamp(start.addingTimeInterval(max(period, 1)))
         next.signedDate = Timestamp(now)
         next.transactionReason = .renewal
-        // An offer redeemed for the next renewal (OFFER_REDEEMED) applies to it, once.
+        // An offer redeemed for the next renewal (OFFER_REDEEMED) applies to it, once; a trial's ends.
         next.offerType = renewals[originalTransactionId]?.offerType
         next.offerIdentifier = renewals[originalTransactionId]?.offerIdentifier
+        next.offerDiscountType = renewals[originalTransactionId]?.offerDiscountType
+        next.offerPeriod = renewals[originalTransactionId]?.offerPeriod
+        // It renews as the product and at the price the renewal info says (a downgrade, a price increase).
+        if previous.commitmentInfo == nil, let renewal = renewals[originalTransactionId] {
+            next.productId = renewal.autoRenewProductId ?? previous.productId
+            next.price = renewal.renewalPrice ?? previous.price
+        }
         next.appAccountToken = appAccountTokens[originalTransactionId] ?? previous.appAccountToken
         let recovering = renewals[originalTransactionId]?.isInBillingRetryPeriod == true
         guard continueCommitment(&next, after: previous, start: start, period: period, recovering: recovering) else { return nil }
@@ -142,6 +154,9 @@ extension SimulatorStore {
             renewal.renewalPrice = next.billingPlanType == .billedUpfront ? next.price : renewal.renewalPrice
             renewal.offerType = nil
             renewal.offerIdentifier = nil
+            renewal.offerDiscountType = nil
+            renewal.offerPeriod = nil
+            renewal.productId = next.productId
             renewal.signedDate = Timestamp(now)
             renewals[originalTransactionId] = renewal
         }
@@ -163,8 +178,9 @@ extension SimulatorStore {
         return (latest, renewal)
     }
 
-    /// The subscription ends now: voluntarily (auto-renew off) or after billing retry gave up.
-    func expire(originalTransactionId: String, billingRetryExhausted: Bool, now: Date) -> (JWSTransactionDecodedPayload, JWSRenewalInfoDecodedPayload)? {
+    /// The subscription ends now, for Apple's `intent`: voluntarily (auto-renew off), after billing retry
+    /// gave up, without consent to a price increase, or with the product off sale.
+    func expire(originalTransactionId: String, intent: ExpirationIntent, now: Date) -> (JWSTransactionDecodedPayload, JWSRenewalInfoDecodedPayload)? {
         guard var latest = latest(originalTransactionId: originalTransactionId), var renewal = renewals[originalTransactionId] else { return nil }
         if (latest.expiresDate?.date ?? now) > now { latest.expiresDate = Timestamp(now.addingTimeInterval(-1)) }
         latest.signedDate = Timestamp(now)
@@ -172,10 +188,42 @@ extension SimulatorStore {
         renewal.autoRenewStatus = .off
         renewal.isInBillingRetryPeriod = false
         renewal.gracePeriodExpiresDate = nil
-        renewal.expirationIntent = billingRetryExhausted ? .billingError : .customerCancelled
+        renewal.expirationIntent = intent
         renewal.signedDate = Timestamp(now)
         renewals[originalTransactionId] = renewal
         return (latest, renewal)
+    }
+
+    /// The customer buys an expired subscription again: a new transaction in the same series, bought now.
+    func resubscribe(
+        originalTransactionId: String, offerType: OfferType?, offerIdentifier: String?, now: Date
+    ) -> (
+        JWSTransactionDecodedPayload, JWSRenewalInfoDecodedPayload
+    )? {
+        guard let previous = latest(originalTransactionId: originalTransactionId), var renewal = renewals[originalTransactionId] else { return nil }
+        let id = newId()
+        var next = previous
+        next.transactionId = id
+        next.webOrderLineItemId = newId()
+        next.purchaseDate = Timestamp(max(now, previous.expiresDate?.date.addingTimeInterval(0.001) ?? now))
+        next.expiresDate = Timestamp((next.purchaseDate?.date ?? now).addingTimeInterval(periods[originalTransactionId] ?? 30 * 86_400))
+        next.signedDate = Timestamp(now)
+        next.transactionReason = .purchase
+        next.offerType = offerType
+        next.offerIdentifier = offerIdentifier
+        next.offerDiscountType = offerType == nil ? nil : .payUpFront
+        next.offerPeriod = nil
+        next.price = renewal.renewalPrice ?? previous.price
+        transactions[id] = next
+        transactionOrder.append(id)
+        customerOf[id] = customerOf[originalTransactionId]
+        orders["M" + String(id.suffix(9))] = [id]
+        renewal.autoRenewStatus = .on
+        renewal.expirationIntent = nil
+        renewal.renewalDate = next.expiresDate
+        renewal.signedDate = Timestamp(now)
+        renewals[originalTransactionId] = renewal
+        return (next, renewal)
     }
 
     func setAutoRenew(originalTransactionId: String, enabled: Bool, now: Date) -> JWSRenewalInfoDecodedPayload? {

@@ -47,6 +47,11 @@ public actor SimulatorStore {
     var massExtensions: [String: MassExtendRenewalDateStatusResponse] = [:]
     var extensions: [String: [Date]] = [:]
     var notificationURLs: [String: String] = [:]
+    /// While set, notifications are signed and kept in the history but not sent: a test delivers them
+    /// itself, in an order of its choosing (`AppStoreSimulator.deliverHeld`).
+    public private(set) var holdingDeliveries = false
+    /// The held notifications' signed payloads, oldest first.
+    public private(set) var held: [(bundleId: String, signed: String)] = []
     /// Each subscription's billing period, by original transaction ID.
     var periods: [String: TimeInterval] = [:]
     var appAccountTokens: [String: LowercaseUUID] = [:]
@@ -167,6 +172,16 @@ public actor SimulatorStore {
 }
 
 extension SimulatorStore {
+    /// Holds notifications back from now on (`true`), or sends them again as they are made.
+    public func holdDeliveries(_ hold: Bool) { holdingDeliveries = hold }
+
+    func hold(bundleId: String, signed: String) { held.append((bundleId, signed)) }
+
+    func takeHeld(_ signed: String) -> String? {
+        guard let index = held.firstIndex(where: { $0.signed == signed }) else { return nil }
+        return held.remove(at: index).bundleId
+    }
+
     /// Drops faults not yet taken.
     public func clearFaults() { faults.removeAll() }
     /// Faults not yet taken.
