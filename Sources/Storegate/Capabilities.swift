@@ -95,7 +95,7 @@ public struct Capabilities: Sendable {
         self.chains = ChainVerifier(roots: try trust?.roots ?? [ChainVerifier.appleRootCAG3()], ocsp: ocsp)
         let verification = Verification(chains: chains, allowUnsignedEnvironments: trust?.allowUnsignedEnvironments ?? false)
         let gateway = AppStoreGateway(http: http, baseURL: appStoreURL, signingKeys: signingKeys, persistence: persistence)
-        let processor = NotificationProcessor(persistence: persistence, verification: verification)
+        let processor = NotificationProcessor(persistence: persistence, verification: verification, gateway: gateway)
         // Wakes the worker when a service adds a job.
         let jobs = JobSignal()
         self.refunds = RefundService(

@@ -64,6 +64,8 @@ enum TimelineSentences {
             return "Answered Apple's retention message request for \(product)" + (d["rule"].map { " (rule \u{201C}\($0)\u{201D})" } ?? "")
         case .catalogChanged:
             return "The catalog of products and entitlements was replaced" + (d["updatedBy"].map { ", by \($0)" } ?? "")
+        default:
+            return lifecycle(type, d)
         }
     }
 

@@ -71,13 +71,13 @@ import Testing
                 let types = events.map { $0["type"] as? String ?? "" }
                 #expect(
                     types == [
-                        "notification.received", "purchase.created", "subscription.updated",  // SUBSCRIBED
-                        "notification.received", "purchase.created", "subscription.updated",  // DID_RENEW
-                        "notification.received", "purchase.created",  // ONE_TIME_CHARGE
+                        "notification.received", "purchase.created", "subscription.updated", "subscription.started",  // SUBSCRIBED
+                        "notification.received", "purchase.created", "subscription.updated", "subscription.renewed",  // DID_RENEW
+                        "notification.received", "purchase.created", "purchase.consumable",  // ONE_TIME_CHARGE
                         "account.linked", "account.linked",  // accounts.linkTransaction: the original transaction and the app transaction
                         "notification.received", "consumption.requested",  // CONSUMPTION_REQUEST
                         "consumption.sent",  // Send Consumption Information answered
-                        "notification.received", "refund.granted",  // REFUND
+                        "notification.received", "refund.granted", "purchase.refunded",  // REFUND
                     ], "\(types)")
                 #expect(events.map { $0["sequence"] as? Int ?? 0 } == Array(1...events.count))
                 #expect(feed["next"] as? Int == events.count)
@@ -90,29 +90,29 @@ import Testing
                 #expect(subscribed["originalTransactionId"] as? String == original)
                 #expect(subscribed["previous"] == nil)
                 #expect((subscribed["current"] as? [String: Any])?["status"] as? String == "active")
-                let renewed = Self.data(events[5])
+                let renewed = Self.data(events[6])
                 #expect(renewed["latestTransactionId"] as? String == renewal)
                 let before = try #require(renewed["previous"] as? [String: Any])
                 let after = try #require(renewed["current"] as? [String: Any])
                 #expect((before["expiresDate"] as? String ?? "") < (after["expiresDate"] as? String ?? ""), "the renewal moved the expiry: \(renewed)")
-                #expect(events[4]["customerId"] == nil, "no customer is known for the subscription")
-                #expect(Self.data(events[7])["transactionId"] as? String == coins)
-                #expect(events[8...9].map { $0["customerId"] as? String } == ["cy", "cy"])
-                let links = Dictionary(events[8...9].map { (Self.data($0)["kind"] as? String ?? "", Self.data($0)["value"] as? String ?? "") }) { a, _ in a }
+                #expect(events[5]["customerId"] == nil, "no customer is known for the subscription")
+                #expect(Self.data(events[9])["transactionId"] as? String == coins)
+                #expect(events[11...12].map { $0["customerId"] as? String } == ["cy", "cy"])
+                let links = Dictionary(events[11...12].map { (Self.data($0)["kind"] as? String ?? "", Self.data($0)["value"] as? String ?? "") }) { a, _ in a }
                 #expect(Set(links.keys) == ["originalTransactionId", "appTransactionId"], "\(links)")
                 #expect(links["originalTransactionId"] == coins)
-                let requested = Self.data(events[11])
+                let requested = Self.data(events[14])
                 #expect(requested["transactionId"] as? String == coins)
                 #expect(requested["deadline"] is String)
-                #expect(events[11]["customerId"] as? String == "cy")
-                #expect(Self.data(events[12])["api"] as? String == "v2")
-                let refund = Self.data(events[14])
+                #expect(events[14]["customerId"] as? String == "cy")
+                #expect(Self.data(events[15])["api"] as? String == "v2")
+                let refund = Self.data(events[17])
                 #expect(refund["refundPercentage"] as? Int == 75_000)
                 #expect(refund["revocationType"] as? String == "REFUND_PRORATED")
                 let revoke = refund["revoke"] as? [String: Any]
                 #expect(revoke?["action"] as? String == "revokeQuantity")
                 #expect(revoke?["quantity"] as? Int == 3, "75% of 4 coins")
-                #expect(events[14]["customerId"] as? String == "cy")
+                #expect(events[17]["customerId"] as? String == "cy")
                 // `notification.received` carries Apple's signed payload as sent: the first notification's.
                 let sent = await s.store.sentNotifications(bundleId: Storefront.bundleId)
                 let signedPayload = try #require(Self.data(events[0])["signedPayload"] as? String)
@@ -155,7 +155,7 @@ import Testing
             let id = try #require(try await s.simulator.purchase(purchase).transactionId)
             try await s.processed(1)
             let events = try #require(try await s.result("events.list")["events"] as? [[String: Any]])
-            #expect(events.map { $0["type"] as? String ?? "" } == ["notification.received", "account.linked", "purchase.created"])
+            #expect(events.map { $0["type"] as? String ?? "" } == ["notification.received", "account.linked", "purchase.created", "purchase.consumable"])
             #expect(events.dropFirst().allSatisfy { $0["customerId"] as? String == "tia" })
             #expect(Self.data(events[1])["kind"] as? String == "originalTransactionId")
             #expect(Self.data(events[1])["value"] as? String == id)

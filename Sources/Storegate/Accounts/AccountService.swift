@@ -165,6 +165,12 @@ public struct AccountService: Sendable {
                     try await unit.audit(
                         actor, "account.transfer", ["bundleId": app.bundleId, "kind": kind.rawValue, "value": value, "from": owner, "to": customerId])
                     events.append(try Events.accountTransferred(appId: app.id, kind: kind, value: value, from: owner, to: customer.id))
+                    if kind == .originalTransactionId,
+                        let event = try await LifecycleEvents.transferred(
+                            appId: app.id, bundleId: app.bundleId, originalTransactionId: value, from: owner, to: customer.id, in: unit)
+                    {
+                        events.append(event)
+                    }
                 } else {
                     events.append(try Events.accountLinked(appId: app.id, kind: kind, value: value, customer: customer.id))
                 }

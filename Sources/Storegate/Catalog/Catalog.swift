@@ -13,6 +13,9 @@ import Foundation
         /// The subscription group, for an auto-renewable subscription (Apple's `subscriptionGroupIdentifier`).
         public var subscriptionGroup: String?
         public var displayName: String
+        /// Its level of service in its subscription group, as in App Store Connect: 1 is the highest. Tells an
+        /// upgrade from a downgrade or a crossgrade in lifecycle events (Apple's subtypes go by duration).
+        public var level: Int?
     }
 
     @RPCObject(title: "CatalogEntitlement") public struct Entitlement: Sendable, Equatable, Codable {
@@ -25,10 +28,24 @@ import Foundation
 
     public var products: [Product]
     public var entitlements: [Entitlement]
+    /// The App Store commission program the tenant is in, for the estimated proceeds on lifecycle events:
+    /// `standard` (30 %, 15 % for a subscription after a year of paid service) or `smallBusiness` (15 %).
+    public var commission: CommissionProgram?
+    /// Tax by storefront (Apple's ISO 3166-1 alpha-3 code) in basis points (1900 is 19 %), deducted from the
+    /// price (which includes it) before the commission in estimated proceeds; a storefront not listed has
+    /// no tax deducted.
+    public var taxRates: [String: Int]?
 
-    public init(products: [Product] = [], entitlements: [Entitlement] = []) {
+    public init(products: [Product] = [], entitlements: [Entitlement] = [], commission: CommissionProgram? = nil, taxRates: [String: Int]? = nil) {
         self.products = products
         self.entitlements = entitlements
+        self.commission = commission
+        self.taxRates = taxRates
+    }
+
+    /// The product `productId` of the app `bundleId`, when listed.
+    public func product(bundleId: String, productId: String) -> Product? {
+        products.first { $0.bundleId == bundleId && $0.productId == productId }
     }
 
     public var isEmpty: Bool { products.isEmpty && entitlements.isEmpty }
@@ -79,6 +96,12 @@ extension Catalog {
                 catalog.products[index].subscriptionGroup = try Validate.text(group, field: field + ".subscriptionGroup", max: 64)
             }
             catalog.products[index].displayName = try Validate.text(product.displayName, field: field + ".displayName")
+            if let level = product.level {
+                guard product.type == .autoRenewableSubscription else {
+                    throw .invalid(field: field + ".level", reason: "is only for an Auto-Renewable Subscription")
+                }
+                guard (1...100).contains(level) else { throw .invalid(field: field + ".level", reason: "must be 1 (the highest) to 100") }
+            }
             guard seen.insert(product.bundleId + "\u{0}" + product.productId).inserted else {
                 throw .invalid(field: field + ".productId", reason: "is listed twice for \(product.bundleId)")
             }
@@ -98,6 +121,18 @@ extension Catalog {
             }
             if entitlement.productIds.isEmpty { warnings.append("\(field) (\(entitlement.name)) is unlocked by no product; only a grant can give it") }
         }
+        for (storefront, rate) in taxRates ?? [:] {
+            guard storefront.count == 3, storefront.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+                throw .invalid(field: "taxRates.\(storefront)", reason: "must be a storefront's ISO 3166-1 alpha-3 code, such as DEU")
+            }
+            guard (0...10_000).contains(rate) else { throw .invalid(field: "taxRates.\(storefront)", reason: "must be 0 to 10000 basis points") }
+        }
         return (catalog, warnings)
     }
+}
+
+/// The App Store commission program a tenant is in (Apple's: the standard commission, or the Small Business
+/// Program's reduced one).
+public enum CommissionProgram: String, Sendable, CaseIterable, Codable, JSONSchemaType {
+    case standard, smallBusiness
 }

@@ -36,6 +36,57 @@ public struct Event: Sendable, Equatable {
         case retentionAnswered = "retention.answered"
         /// The tenant's catalog of products and entitlements was replaced (`catalog.set`).
         case catalogChanged = "catalog.changed"
+
+        // The lifecycle: what happened to a customer's purchase, in the tenant's words, each with the
+        // same data (`LifecycleData`) and money on charges and refunds (docs/API.md, "Lifecycle events").
+        /// The customer's first purchase of a subscription, at full price.
+        case subscriptionStarted = "subscription.started"
+        /// A subscription started (or returned) with a free trial.
+        case subscriptionTrialStarted = "subscription.trialStarted"
+        /// A period with an offer began: an introductory price, a promotional, offer-code, win-back or retention offer.
+        case subscriptionOfferStarted = "subscription.offerStarted"
+        /// A customer whose subscription had ended bought it again, at full price.
+        case subscriptionResubscribed = "subscription.resubscribed"
+        case subscriptionRenewed = "subscription.renewed"
+        /// The first paid period after a free trial.
+        case subscriptionTrialConverted = "subscription.trialConverted"
+        /// The customer turned auto-renew off: the subscription ends at its expiry.
+        case subscriptionRenewalCancelled = "subscription.renewalCancelled"
+        /// The customer turned auto-renew back on.
+        case subscriptionRenewalEnabled = "subscription.renewalEnabled"
+        /// A renewal charge failed; Apple retries it.
+        case subscriptionBillingIssue = "subscription.billingIssue"
+        /// A renewal charge failed and the customer keeps access for the billing grace period.
+        case subscriptionGracePeriodEntered = "subscription.gracePeriodEntered"
+        /// The billing grace period ended without a successful charge.
+        case subscriptionGracePeriodEnded = "subscription.gracePeriodEnded"
+        /// A failed renewal was charged after all.
+        case subscriptionBillingRecovered = "subscription.billingRecovered"
+        case subscriptionExpired = "subscription.expired"
+        /// The subscription will renew as another product of its group (a downgrade or crossgrade).
+        case subscriptionProductChangeScheduled = "subscription.productChangeScheduled"
+        /// A scheduled change of product was taken back.
+        case subscriptionProductChangeCancelled = "subscription.productChangeCancelled"
+        /// The subscription is now another product of its group (an upgrade at once, a downgrade at renewal).
+        case subscriptionProductChanged = "subscription.productChanged"
+        /// Apple asked the customer to consent to a price increase.
+        case subscriptionPriceIncreasePending = "subscription.priceIncreasePending"
+        case subscriptionPriceIncreaseConsented = "subscription.priceIncreaseConsented"
+        /// The subscription expired because the customer did not consent to a price increase.
+        case subscriptionPriceIncreaseRefused = "subscription.priceIncreaseRefused"
+        /// Apple moved the renewal date later (a renewal-date extension).
+        case subscriptionExtended = "subscription.extended"
+        /// A non-consumable or non-renewing subscription bought.
+        case purchaseOneTime = "purchase.oneTime"
+        case purchaseConsumable = "purchase.consumable"
+        /// Apple refunded a purchase (the whole or a share).
+        case purchaseRefunded = "purchase.refunded"
+        /// Apple reversed a refund: the purchase counts again.
+        case purchaseRefundReversed = "purchase.refundReversed"
+        /// A family member's access to a shared purchase ended (Family Sharing).
+        case purchaseFamilyRevoked = "purchase.familyRevoked"
+        /// A purchase was moved to another customer (`accounts.link` with `transfer`).
+        case purchaseTransferred = "purchase.transferred"
     }
 
     /// Shown as `evt_` and 26 base32 characters.

@@ -42,13 +42,14 @@ enum Events {
 
     /// `subscription.updated`, when `change` changed what events report (a first sighting included).
     static func subscriptionUpdated(_ subscription: Subscription, _ change: SubscriptionChange) throws -> NewEvent? {
-        guard change.previous != change.current else { return nil }
+        let current = SubscriptionStateData(change.current)
+        guard change.previous.map(SubscriptionStateData.init) != current else { return nil }
         return try NewEvent(
             .subscriptionUpdated, appId: subscription.appId, environment: subscription.environment, customer: subscription.customer,
             data: SubscriptionUpdated(
                 originalTransactionId: subscription.originalTransactionId, latestTransactionId: subscription.latestTransactionId,
                 subscriptionGroupIdentifier: subscription.subscriptionGroupIdentifier, previous: change.previous.map(SubscriptionStateData.init),
-                current: SubscriptionStateData(change.current)))
+                current: current))
     }
 
     /// `retention.answered`: the request, the rule that held and its answer (a promotional offer named,

@@ -7,6 +7,8 @@ import Foundation
 public struct NotificationProcessor: Sendable {
     let persistence: any Persistence
     let verification: Verification
+    /// For a subscription's history when a renewal arrives before its purchase (`earlierHistory`).
+    let gateway: AppStoreGateway
 
     /// Applies stored notifications of one tenant together: read in one unit (from the tenant's data or
     /// the inbox), then applied in one transaction that takes them in from the inbox, locks them once,
@@ -31,6 +33,13 @@ public struct NotificationProcessor: Sendable {
                 later[stored.notificationUUID] = error
             }
         }
+        // Applied in the order Apple signed them, whatever the order they arrived in.
+        ready.sort { a, b in
+            (a.stored.signedDate ?? .distantFuture, a.stored.receivedAt ?? .distantFuture) < (
+                b.stored.signedDate ?? .distantFuture, b.stored.receivedAt ?? .distantFuture
+            )
+        }
+        let earlier = try await earlierHistory(tenant: tenant, ready)
         let prepared = Set(ready.map(\.stored.notificationUUID))
         let unseen = try await persistence.inTenant(tenant) { unit in
             try await unit.notifications.takeFromInbox(uuids)
@@ -42,6 +51,11 @@ public struct NotificationProcessor: Sendable {
             var processed: [(UUID, String?)] = []
             var events: [NewEvent] = []
             for notification in ready where unapplied.contains(notification.stored.notificationUUID) {
+                if case .purchase(let purchase) = notification.effect, let app = notification.app {
+                    for past in earlier[purchase.originalTransactionId] ?? [] {
+                        events += try await past.store(app: app, status: nil, subscriptionState: false, in: unit).events
+                    }
+                }
                 events += try await apply(notification, in: unit)
                 processed.append((notification.stored.notificationUUID, notification.problem))
             }
@@ -53,6 +67,61 @@ public struct NotificationProcessor: Sendable {
         }
         for uuid in unseen { later[uuid] = StoregateError.unavailable(reason: "notification \(uuid) was not yet seen where it was read") }
         return later
+    }
+
+    /// The transactions Apple's Get Transaction History has before the renewals of `ready` whose subscription
+    /// has nothing stored yet (the purchase's notification is late, or the app came to Storegate mid-way),
+    /// by `originalTransactionId`, oldest first: stored before the renewal, they make the events the
+    /// customer's history implies in its order (the purchase's notification, when it comes, adds none).
+    /// One read for the batch; Apple is asked only for such a subscription, and what cannot be had from
+    /// Apple is left out (the renewal is applied all the same).
+    func earlierHistory(tenant: Tenant, _ ready: [Ready]) async throws -> [String: [SignedPurchase]] {
+        var renewals: [UUID: (App, [SignedPurchase])] = [:]
+        var firsts: Set<String> = []
+        for notification in ready {
+            guard case .purchase(let purchase) = notification.effect, let app = notification.app, purchase.isSubscription else { continue }
+            if purchase.transactionId == purchase.originalTransactionId {
+                firsts.insert(purchase.originalTransactionId)
+            } else {
+                renewals[app.id, default: (app, [])].1.append(purchase)
+            }
+        }
+        for (appId, (app, purchases)) in renewals { renewals[appId] = (app, purchases.filter { !firsts.contains($0.originalTransactionId) }) }
+        renewals = renewals.filter { !$0.value.1.isEmpty }
+        guard !renewals.isEmpty else { return [:] }
+        let known = try await persistence.inTenant(tenant, .read) { unit in
+            var known: Set<String> = []
+            for (appId, (_, purchases)) in renewals {
+                known.formUnion(try await unit.transactions.knownSeries(appId: appId, originalTransactionIds: purchases.map(\.originalTransactionId)))
+            }
+            return known
+        }
+        var found: [String: [SignedPurchase]] = [:]
+        for (_, (app, purchases)) in renewals {
+            for purchase in purchases where !known.contains(purchase.originalTransactionId) && found[purchase.originalTransactionId] == nil {
+                let before = purchase.transaction.purchaseDate?.date ?? .distantFuture
+                do {
+                    let client = try await gateway.client(tenant: tenant, app: app, environment: purchase.environment)
+                    let page = try await TransactionService.historyPages(
+                        client, anyTransactionId: purchase.originalTransactionId,
+                        request: TransactionHistoryRequest(endDate: Timestamp(before), sort: .ascending))
+                    var earlier: [SignedPurchase] = []
+                    for signed in page.signed {
+                        let past = try await verification.purchase(
+                            signedTransaction: signed, signedRenewalInfo: nil, app: app, environment: purchase.environment, field: "signedTransactions")
+                        if past.originalTransactionId == purchase.originalTransactionId, past.transactionId != purchase.transactionId,
+                            (past.transaction.purchaseDate?.date ?? .distantFuture) < before
+                        {
+                            earlier.append(past)
+                        }
+                    }
+                    found[purchase.originalTransactionId] = earlier
+                } catch {
+                    found[purchase.originalTransactionId] = []
+                }
+            }
+        }
+        return found
     }
 
     /// A stored notification ready to apply: decoded, and what it changes worked out (its nested signed
@@ -117,7 +186,7 @@ public struct NotificationProcessor: Sendable {
             let outcome = RefundOutcome(
                 purchase, appId: app.id, outcome: stored.notificationType, source: .notification, notificationUUID: stored.notificationUUID,
                 customer: customer, signedDate: stored.signedDate)
-            events += try await outcome.record(in: unit)
+            events += try await outcome.record(purchase, app: app, in: unit)
         case .consumptionRequest:
             let requestedAt = stored.signedDate ?? Date()
             let request = RefundRequest(

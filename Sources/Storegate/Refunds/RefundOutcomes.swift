@@ -19,10 +19,11 @@ extension RefundOutcome {
     /// Records the outcome unless it is there already (from its notification, or the same refund found the
     /// other way); a new one makes its event and closes the transaction's pending consumption requests, as
     /// Apple decided before consumption information was sent. Returns the events, for the caller to append.
-    func record(in unit: any TenantUnit) async throws -> [NewEvent] {
+    func record(_ purchase: SignedPurchase, app: App, in unit: any TenantUnit) async throws -> [NewEvent] {
         guard try await unit.refunds.record(self) else { return [] }
         var events: [NewEvent] = []
         if let event = try Events.refund(self) { events.append(event) }
+        if let event = try await LifecycleEvents.refund(self, purchase: purchase, app: app, in: unit) { events.append(event) }
         for request in try await unit.refunds.requests(appId: appId, transactionId: transactionId, status: .pending, limit: 10) {
             let reason = "Apple decided (\(outcome.rawValue)) before consumption information was sent"
             if try await unit.refunds.close(id: request.id, status: .notSent, reason: reason, api: nil, sentBody: nil) {

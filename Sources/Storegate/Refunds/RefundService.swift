@@ -270,7 +270,7 @@ public struct RefundService: Sendable {
                 let outcome = RefundOutcome(
                     purchase, appId: app.id, outcome: purchase.transaction.revocationType == .familyRevoke ? .revoke : .refund, source: .refundHistory,
                     notificationUUID: nil, customer: stored.owner, signedDate: purchase.transaction.signedDate?.date)
-                events += try await outcome.record(in: unit)
+                events += try await outcome.record(purchase, app: app, in: unit)
             }
             try await unit.events.append(events)
         }

@@ -159,10 +159,35 @@ public struct SubscriptionChange: Sendable, Equatable {
         public let billingPeriodNumber: Int32?
         public let commitmentExpiresDate: Date?
         public let commitmentAutoRenewStatus: Bool?
+        /// What lifecycle events read beside it (`LifecycleRules`): the latest transaction, the product and price
+        /// the next period renews at, whether the customer consented to a price increase, and why it will not
+        /// renew, as Apple's renewal info last said.
+        public let renewal: Renewal
+
+        public struct Renewal: Sendable, Equatable {
+            public var latestTransactionId: String?
+            public var autoRenewProductId: String?
+            public var gracePeriodExpiresDate: Date?
+            public var renewalPrice: Int64?
+            public var priceIncreaseStatus: PriceIncreaseStatus?
+            public var expirationIntent: ExpirationIntent?
+
+            public init(
+                latestTransactionId: String? = nil, autoRenewProductId: String? = nil, gracePeriodExpiresDate: Date? = nil, renewalPrice: Int64? = nil,
+                priceIncreaseStatus: PriceIncreaseStatus? = nil, expirationIntent: ExpirationIntent? = nil
+            ) {
+                self.latestTransactionId = latestTransactionId
+                self.autoRenewProductId = autoRenewProductId
+                self.gracePeriodExpiresDate = gracePeriodExpiresDate
+                self.renewalPrice = renewalPrice
+                self.priceIncreaseStatus = priceIncreaseStatus
+                self.expirationIntent = expirationIntent
+            }
+        }
 
         public init(
             status: Status, productId: String, expiresDate: Date?, autoRenewStatus: Bool?, billingPeriodNumber: Int32? = nil,
-            commitmentExpiresDate: Date? = nil, commitmentAutoRenewStatus: Bool? = nil
+            commitmentExpiresDate: Date? = nil, commitmentAutoRenewStatus: Bool? = nil, renewal: Renewal = Renewal()
         ) {
             self.status = status
             self.productId = productId
@@ -171,6 +196,7 @@ public struct SubscriptionChange: Sendable, Equatable {
             self.billingPeriodNumber = billingPeriodNumber
             self.commitmentExpiresDate = commitmentExpiresDate
             self.commitmentAutoRenewStatus = commitmentAutoRenewStatus
+            self.renewal = renewal
         }
     }
 

@@ -69,9 +69,13 @@ extension SubscriptionService {
             if success, let effective = response.effectiveDate?.date {
                 try await unit.subscriptions.extend(appId: app.id, originalTransactionId: original, to: effective)
                 let customer = try await unit.customers.owner(appId: app.id, originalTransactionId: original, appAccountToken: nil, appTransactionId: nil)
-                try await unit.events.append([
-                    try Events.renewalExtended(reserved, environment: usedEnvironment, customer: customer, effectiveDate: effective, by: actor)
-                ])
+                var events = [try Events.renewalExtended(reserved, environment: usedEnvironment, customer: customer, effectiveDate: effective, by: actor)]
+                if let event = try await LifecycleEvents.extended(
+                    appId: app.id, originalTransactionId: original, days: days, effectiveDate: effective, customer: customer, in: unit)
+                {
+                    events.append(event)
+                }
+                try await unit.events.append(events)
             }
             try await unit.audit(
                 actor, "apple.extendRenewalDate",

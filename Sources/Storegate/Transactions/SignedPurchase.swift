@@ -66,8 +66,8 @@ struct SignedPurchase: Sendable {
     /// Stores the purchase in the tenant: links its `originalTransactionId` to the owner Apple's data names
     /// (or `fallback`), then the transaction and, for a subscription, its state unless `subscriptionState` is
     /// false (a transaction from history or a lookup may not be the subscription's latest). Returns the owner
-    /// and the events the change makes (a new link, a new transaction, a subscription whose state changed), for the
-    /// caller to append when its unit of work is done.
+    /// and the events the change makes (a new link, a new transaction, a subscription whose state changed, and
+    /// their lifecycle events: `LifecycleEvents`), for the caller to append when its unit of work is done.
     @discardableResult
     func store(
         app: App, status: Status?, fallback: UUID? = nil, subscriptionState: Bool = true, in unit: any TenantUnit
@@ -81,10 +81,15 @@ struct SignedPurchase: Sendable {
             events.append(try Events.accountLinked(appId: app.id, kind: .originalTransactionId, value: originalTransactionId, customer: owner))
         }
         let stored = stored(appId: app.id, customer: owner)
-        if try await unit.transactions.upsert(stored) { events.append(try Events.purchaseCreated(stored)) }
+        let new = try await unit.transactions.upsert(stored)
+        if new { events.append(try Events.purchaseCreated(stored)) }
+        var change: SubscriptionChange?
+        var signedDate = stored.signedDate ?? Date()
         if isSubscription && subscriptionState {
             let subscription = subscription(appId: app.id, customer: owner, status: status)
-            if let change = try await unit.subscriptions.upsert(subscription) {
+            signedDate = subscription.signedDate
+            change = try await unit.subscriptions.upsert(subscription)
+            if let change {
                 if let event = try Events.subscriptionUpdated(subscription, change) { events.append(event) }
                 // Watched past its new expiry, in case the renewal's notification never arrives.
                 if let expires = change.current.expiresDate, change.previous?.expiresDate != expires, change.current.status == .active,
@@ -95,6 +100,7 @@ struct SignedPurchase: Sendable {
                 }
             }
         }
+        events += try await LifecycleEvents.stored(self, app: app, customer: owner, new: new, change: change, signedDate: signedDate, in: unit)
         return (owner, events)
     }
 }

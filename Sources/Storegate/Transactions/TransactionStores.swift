@@ -7,6 +7,11 @@ public protocol TransactionStore: Sendable {
     /// new.
     @discardableResult func upsert(_ transaction: StoredTransaction) async throws -> Bool
     func facts(appId: UUID, transactionId: String) async throws -> TransactionFacts?
+    /// The stored transactions of one `originalTransactionId`, oldest purchase first (lifecycle events read
+    /// the history before a new one).
+    func series(appId: UUID, originalTransactionId: String) async throws -> [SeriesTransaction]
+    /// Of `originalTransactionIds`, those with at least one stored transaction in the app.
+    func knownSeries(appId: UUID, originalTransactionIds: [String]) async throws -> Set<String>
     /// A customer's purchases other than auto-renewable subscriptions.
     func oneTimePurchases(customer: UUID) async throws -> [OneTimePurchase]
     /// Notes the order ID (from Apple's Look Up Order ID) on these stored transactions of the app.

@@ -32,7 +32,8 @@ struct SubscriptionRepository: SubscriptionStore {
         try await scope.prepared(
             """
             WITH previous AS MATERIALIZED (
-                SELECT status, product_id, expires_date, auto_renew_status, commitment, renewal FROM \(unescaped: self.schema).subscriptions
+                SELECT status, product_id, expires_date, auto_renew_status, commitment, renewal, latest_transaction_id, auto_renew_product_id,
+                       grace_period_expires_date FROM \(unescaped: self.schema).subscriptions
                 WHERE app_id = \(s.appId) AND environment = \(s.environment.rawValue) AND original_transaction_id = \(s.originalTransactionId)
             ), upserted AS (
             INSERT INTO \(unescaped: self.schema).subscriptions AS s
@@ -60,25 +61,45 @@ struct SubscriptionRepository: SubscriptionStore {
                 -- An earlier period's transaction (a month of a commitment refunded later) never replaces the latest: it was
                 -- bought before it (an upgrade, bought after, does, whatever its expiry).
                 AND NOT (excluded.latest_transaction_id <> s.latest_transaction_id AND coalesce(excluded.purchase_date < s.purchase_date, false))
-            RETURNING status, product_id, expires_date, auto_renew_status, commitment, renewal, customer
+            RETURNING status, product_id, expires_date, auto_renew_status, commitment, renewal, customer, latest_transaction_id, auto_renew_product_id,
+                      grace_period_expires_date
             )
             SELECT u.status, u.product_id, u.expires_date, u.auto_renew_status, \(unescaped: Self.commitmentState("u")),
-                   p.status, p.product_id, p.expires_date, p.auto_renew_status, \(unescaped: Self.commitmentState("p")), u.customer
+                   p.status, p.product_id, p.expires_date, p.auto_renew_status, \(unescaped: Self.commitmentState("p")), u.customer,
+                   \(unescaped: Self.renewalState("u")), \(unescaped: Self.renewalState("p"))
             FROM upserted u LEFT JOIN previous p ON true
             """
         ) { row -> SubscriptionChange in
-            let r = try row.decode((Int32, String, Date?, Bool?, Int32?, Double?, Bool?, Int32?, String?, Date?, Bool?, Int32?, Double?, Bool?, UUID?).self)
+            let r = try row.decode(
+                (
+                    Int32, String, Date?, Bool?, Int32?, Double?, Bool?, Int32?, String?, Date?, Bool?, Int32?, Double?, Bool?, UUID?,
+                    String?, String?, Date?, Int64?, Int32?, Int32?, String?, String?, Date?, Int64?, Int32?, Int32?
+                ).self)
             scope.changes.holdings(of: r.14)
             let previous = r.7.map {
                 SubscriptionChange.State(
                     status: Status(rawValue: $0), productId: r.8 ?? "", expiresDate: r.9, autoRenewStatus: r.10, billingPeriodNumber: r.11,
-                    commitmentExpiresDate: r.12.map(Date.init(timeIntervalSinceReferenceDate:)), commitmentAutoRenewStatus: r.13)
+                    commitmentExpiresDate: r.12.map(Date.init(timeIntervalSinceReferenceDate:)), commitmentAutoRenewStatus: r.13,
+                    renewal: .init(
+                        latestTransactionId: r.21, autoRenewProductId: r.22, gracePeriodExpiresDate: r.23, renewalPrice: r.24,
+                        priceIncreaseStatus: r.25.map(PriceIncreaseStatus.init(rawValue:)), expirationIntent: r.26.map(ExpirationIntent.init(rawValue:))))
             }
             let current = SubscriptionChange.State(
                 status: Status(rawValue: r.0), productId: r.1, expiresDate: r.2, autoRenewStatus: r.3, billingPeriodNumber: r.4,
-                commitmentExpiresDate: r.5.map(Date.init(timeIntervalSinceReferenceDate:)), commitmentAutoRenewStatus: r.6)
+                commitmentExpiresDate: r.5.map(Date.init(timeIntervalSinceReferenceDate:)), commitmentAutoRenewStatus: r.6,
+                renewal: .init(
+                    latestTransactionId: r.15, autoRenewProductId: r.16, gracePeriodExpiresDate: r.17, renewalPrice: r.18,
+                    priceIncreaseStatus: r.19.map(PriceIncreaseStatus.init(rawValue:)), expirationIntent: r.20.map(ExpirationIntent.init(rawValue:))))
             return SubscriptionChange(previous: previous, current: current)
         }.first
+    }
+
+    /// What lifecycle events read of the row `alias` beside its state (`SubscriptionChange.State.Renewal`).
+    static func renewalState(_ alias: String) -> String {
+        """
+        \(alias).latest_transaction_id, \(alias).auto_renew_product_id, \(alias).grace_period_expires_date, (\(alias).renewal ->> 'renewalPrice')::bigint,
+        (\(alias).renewal ->> 'priceIncreaseStatus')::int, (\(alias).renewal ->> 'expirationIntent')::int
+        """
     }
 
     /// The commitment's part of a change's state, from the row `alias`: the month billed, the commitment's

@@ -47,6 +47,36 @@ struct TransactionRepository: TransactionStore {
         }.first
     }
 
+    /// One statement on the `(app_id, original_transaction_id)` index; the facts are read from the verified payload.
+    func series(appId: UUID, originalTransactionId: String) async throws -> [SeriesTransaction] {
+        try await scope.prepared(
+            """
+            SELECT transaction_id, product_id, product_type, purchase_date, expires_date, (payload ->> 'price')::bigint, payload ->> 'currency',
+                   (payload ->> 'offerType')::int, payload ->> 'offerDiscountType', payload ->> 'offerIdentifier', payload ->> 'transactionReason',
+                   revocation_date
+            FROM \(unescaped: schema).transactions WHERE app_id = \(appId) AND original_transaction_id = \(originalTransactionId)
+            ORDER BY purchase_date, transaction_id
+            """
+        ) { row -> SeriesTransaction in
+            let r = try row.decode((String, String, String, Date?, Date?, Int64?, String?, Int32?, String?, String?, String?, Date?).self)
+            return SeriesTransaction(
+                transactionId: r.0, productId: r.1, productType: ProductType(rawValue: r.2), purchaseDate: r.3, expiresDate: r.4, price: r.5, currency: r.6,
+                offerType: r.7.map(OfferType.init(rawValue:)), offerDiscountType: r.8.map(OfferDiscountType.init(rawValue:)), offerIdentifier: r.9,
+                transactionReason: r.10.map(TransactionReason.init(rawValue:)), revocationDate: r.11)
+        }
+    }
+
+    func knownSeries(appId: UUID, originalTransactionIds: [String]) async throws -> Set<String> {
+        guard !originalTransactionIds.isEmpty else { return [] }
+        return Set(
+            try await scope.all(
+                """
+                SELECT DISTINCT original_transaction_id FROM \(unescaped: schema).transactions
+                WHERE app_id = \(appId) AND original_transaction_id = ANY(\(originalTransactionIds))
+                """
+            ) { try $0.decode(String.self) })
+    }
+
     func setOrder(appId: UUID, orderId: String, transactionIds: [String]) async throws {
         try await scope.run(
             """
