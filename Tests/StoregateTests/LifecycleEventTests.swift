@@ -56,6 +56,14 @@ import Testing
             }
             #expect(events.map { $0["type"] as? String ?? "" } == expected, sourceLocation: sourceLocation)
             after = events.last?["sequence"] as? Int ?? after
+            // docs/API.md's samples are these events: STOREGATE_LIFECYCLE_SAMPLES=FILE appends each as a JSON line.
+            if let path = ProcessInfo.processInfo.environment["STOREGATE_LIFECYCLE_SAMPLES"], let file = FileHandle(forWritingAtPath: path) {
+                for event in events {
+                    file.seekToEndOfFile()
+                    file.write(try JSONSerialization.data(withJSONObject: event) + Data("\n".utf8))
+                }
+                try file.close()
+            }
             return events.map { event in
                 var data = event["data"] as? [String: Any] ?? [:]
                 data["customerId"] = event["customerId"]

@@ -22,6 +22,10 @@ extension EventService {
         case after(Int64)
     }
 
+    /// What a timeline shows: every event but the raw layer (`purchase.created`, `subscription.updated`),
+    /// which the lifecycle events say in the tenant's words.
+    public static let timelineTypes = Event.Kind.allCases.filter { $0 != .purchaseCreated && $0 != .subscriptionUpdated }
+
     /// `limit` of the customer's events at `position`, newest first; one more is read to know whether the
     /// timeline goes on.
     public func timeline(tenant: Tenant, customerId: String, at position: TimelinePosition, limit: Int) async throws -> Timeline {
@@ -32,13 +36,13 @@ extension EventService {
             switch position {
             case .latest, .before:
                 let before: Int64? = if case .before(let sequence) = position { sequence } else { nil }
-                let read = try await unit.events.list(customer: customer.id, before: before, limit: limit + 1)
+                let read = try await unit.events.list(customer: customer.id, before: before, types: Self.timelineTypes, limit: limit + 1)
                 let events = Array(read.prefix(limit))
                 // A page before a sequence number has, at least, the event at that number after it.
                 let later = before.map { events.first?.sequence ?? $0 - 1 }
                 return Timeline(events: events, earlier: read.count > limit ? events.last?.sequence : nil, later: later)
             case .after(let after):
-                let read = try await unit.events.list(after: max(after, 0), types: [], customer: customer.id, limit: limit + 1)
+                let read = try await unit.events.list(after: max(after, 0), types: Self.timelineTypes, customer: customer.id, limit: limit + 1)
                 let events = Array(read.prefix(limit).reversed())
                 let earlier = after > 0 ? events.last?.sequence ?? after + 1 : nil
                 return Timeline(events: events, earlier: earlier, later: read.count > limit ? events.first?.sequence : nil)

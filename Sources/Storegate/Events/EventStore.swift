@@ -10,8 +10,8 @@ public protocol EventStore: Sendable {
     func append(_ events: [NewEvent]) async throws
     /// The events after `sequence`, oldest first; of `types` only, when given; of one customer, when given.
     func list(after sequence: Int64, types: [Event.Kind], customer: UUID?, limit: Int) async throws -> [Event]
-    /// One customer's events before `sequence` (from the newest when nil), newest first.
-    func list(customer: UUID, before sequence: Int64?, limit: Int) async throws -> [Event]
+    /// One customer's events before `sequence` (from the newest when nil), newest first; of `types` only, when given.
+    func list(customer: UUID, before sequence: Int64?, types: [Event.Kind], limit: Int) async throws -> [Event]
     /// The events with these sequence numbers, oldest first.
     func find(sequences: [Int64]) async throws -> [Event]
 }

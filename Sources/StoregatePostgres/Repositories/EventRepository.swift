@@ -56,11 +56,12 @@ struct EventRepository: EventStore {
     }
 
     /// Read backwards along `events_customer`.
-    func list(customer: UUID, before sequence: Int64?, limit: Int) async throws -> [Event] {
+    func list(customer: UUID, before sequence: Int64?, types: [Event.Kind], limit: Int) async throws -> [Event] {
         try await scope.all(
             """
             \(unescaped: Self.select(schema)) AND a.tenant_id = \(scope.tenantId)
             WHERE e.customer = \(customer) AND e.sequence < \(sequence ?? Int64.max)
+              AND (cardinality(\(types.map(\.rawValue))::text[]) = 0 OR e.type = ANY(\(types.map(\.rawValue))))
             ORDER BY e.sequence DESC LIMIT \(limit)
             """, Self.event)
     }

@@ -56,6 +56,14 @@ enum EventMethods {
     /// transaction), `refund.*` (the refund and, for a grant, what to revoke), `consumption.requested` (transaction, deadline),
     /// `consumption.sent|notSent`, `account.linked|transferred` (identifier, customer), `notification.received` (Apple's signedPayload
     /// and the notification's type), `entitlement.granted|revoked` (the grant), `subscription.renewalExtended` (the extension, who asked).
+    /// The lifecycle types (`subscription.started`, `.trialStarted`, `.trialConverted`, `.renewed`, `.renewalCancelled`, `.billingIssue`,
+    /// `.expired`, `.productChanged`, …, `purchase.oneTime`, `.consumable`, `.refunded`, `.refundReversed`, `.familyRevoked`,
+    /// `.transferred`) share one shape: `occurredAt` (by Apple's dates), originalTransactionId, transactionId, productId, productType,
+    /// subscriptionGroupIdentifier, `entitlements` (the catalog's names), storefront, `periodType`, `offer` {type, name, identifier,
+    /// discountType, period}, expiresDate, autoRenewStatus, `reason` (voluntary, billingError, priceIncrease, productUnavailable,
+    /// other), `productChange` {from, to, direction}, `implied`, `familyShared`, and on charges and refunds `money` {price, currency
+    /// (Apple's milliunits), commissionPercent, commissionRule, taxBasisPoints, estimatedProceeds (an estimate)}; docs/API.md has a
+    /// sample of each.
     @Field(.object) let data: JSONValue
     /// The event's JSON as the domain wrote it, sent as is.
     private let json: JSONValue
