@@ -111,8 +111,11 @@ public struct Capabilities: Sendable {
             persistence: persistence, verification: verification, jobs: jobs, gateway: gateway, logger: logger, notificationURLs: notificationURLs,
             directory: directory)
         self.holdings = HoldingsCache(holdingsCache, ttl: authCacheTTL, coherence: coherence)
+        // Each tenant's catalog, per process, for access answers; coherent as the tenant's other caches are.
+        let catalogs = CatalogCache(ttl: authCacheTTL, coherence: coherence)
+        self.catalog = CatalogService(persistence: persistence, directory: directory, cache: catalogs)
         self.subscriptions = SubscriptionService(
-            persistence: persistence, gateway: gateway, verification: verification, holdings: holdings, directory: directory)
+            persistence: persistence, gateway: gateway, verification: verification, holdings: holdings, directory: directory, catalog: catalog)
         self.worker = JobWorker(
             persistence: persistence, processor: processor, refunds: refunds, webhooks: dispatcher,
             reconciliation: Reconciliation(
@@ -120,7 +123,6 @@ public struct Capabilities: Sendable {
             logger: logger, pollInterval: workerPollInterval, lease: webhooks.jobLease, coherence: coherence, signal: jobs)
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification, directory: directory)
         self.advancedCommerce = AdvancedCommerceService(persistence: persistence, gateway: gateway, verification: verification)
-        self.catalog = CatalogService(persistence: persistence, directory: directory)
         self.events = EventService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)
         self.consoleUsers = ConsoleUserService(persistence: persistence, settings: console)
