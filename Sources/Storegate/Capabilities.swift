@@ -116,6 +116,9 @@ public struct Capabilities: Sendable {
         self.catalog = CatalogService(persistence: persistence, directory: directory, cache: catalogs)
         self.subscriptions = SubscriptionService(
             persistence: persistence, gateway: gateway, verification: verification, holdings: holdings, directory: directory, catalog: catalog)
+        // Every unit that writes customers' holdings ends by eventing the customers whose entitlement names changed.
+        let entitlementChanges = EntitlementChanges(catalogs: catalogs, directory: directory)
+        persistence.endUnitsThatWriteHoldings { unit, customers in try await entitlementChanges.record(in: unit, customers: customers) }
         self.worker = JobWorker(
             persistence: persistence, processor: processor, refunds: refunds, webhooks: dispatcher,
             reconciliation: Reconciliation(

@@ -274,6 +274,7 @@ import Testing
                 #"{"entitlement":"premium","expiresDate":"2026-12-04T13:00:00Z","reason":"the outage","grantedBy":"console:sam@example.com"}"#,
                 "Granted premium until 2026-12-04 13:00 UTC (\u{201C}the outage\u{201D}), by console:sam@example.com"
             ),
+            (.entitlementsChanged, #"{"before":["beta"],"after":["pro"],"added":["pro"],"removed":["beta"]}"#, "Access gained pro; lost beta"),
         ]
         for (type, json, sentence) in cases { #expect(TimelineSentences.sentence(type, json: json) == sentence, "\(type)") }
         #expect(TimelineSentences.identifiers(json: renewal).map(\.name) == ["transactionId", "originalTransactionId"])
