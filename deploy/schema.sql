@@ -220,7 +220,7 @@ END
 $function$;
 
 
--- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 22.
+-- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 23.
 
 CREATE TABLE {{schema}}.account_links (
     app_id uuid NOT NULL,
@@ -300,6 +300,14 @@ CREATE TABLE {{schema}}.customers (
     CONSTRAINT customers_app_account_token_key UNIQUE (app_account_token),
     CONSTRAINT customers_customer_id_key UNIQUE (customer_id),
     CONSTRAINT customers_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE {{schema}}.entitlements_evented (
+    customer uuid NOT NULL,
+    names text[] NOT NULL,
+    updated_at timestamp with time zone NOT NULL DEFAULT now(),
+    CONSTRAINT entitlements_evented_customer_fkey FOREIGN KEY (customer) REFERENCES {{schema}}.customers(id) ON DELETE CASCADE,
+    CONSTRAINT entitlements_evented_pkey PRIMARY KEY (customer)
 );
 
 CREATE TABLE {{schema}}.event_sequence (

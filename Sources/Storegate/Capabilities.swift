@@ -111,8 +111,14 @@ public struct Capabilities: Sendable {
             persistence: persistence, verification: verification, jobs: jobs, gateway: gateway, logger: logger, notificationURLs: notificationURLs,
             directory: directory)
         self.holdings = HoldingsCache(holdingsCache, ttl: authCacheTTL, coherence: coherence)
+        // Each tenant's catalog, per process, for access answers; coherent as the tenant's other caches are.
+        let catalogs = CatalogCache(ttl: authCacheTTL, coherence: coherence)
+        self.catalog = CatalogService(persistence: persistence, directory: directory, cache: catalogs)
         self.subscriptions = SubscriptionService(
-            persistence: persistence, gateway: gateway, verification: verification, holdings: holdings, directory: directory)
+            persistence: persistence, gateway: gateway, verification: verification, holdings: holdings, directory: directory, catalog: catalog)
+        // Every unit that writes customers' holdings ends by eventing the customers whose entitlement names changed.
+        let entitlementChanges = EntitlementChanges(catalogs: catalogs, directory: directory)
+        persistence.endUnitsThatWriteHoldings { unit, customers in try await entitlementChanges.record(in: unit, customers: customers) }
         self.worker = JobWorker(
             persistence: persistence, processor: processor, refunds: refunds, webhooks: dispatcher,
             reconciliation: Reconciliation(
@@ -120,7 +126,6 @@ public struct Capabilities: Sendable {
             logger: logger, pollInterval: workerPollInterval, lease: webhooks.jobLease, coherence: coherence, signal: jobs)
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification, directory: directory)
         self.advancedCommerce = AdvancedCommerceService(persistence: persistence, gateway: gateway, verification: verification)
-        self.catalog = CatalogService(persistence: persistence, directory: directory)
         self.events = EventService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)
         self.consoleUsers = ConsoleUserService(persistence: persistence, settings: console)

@@ -64,6 +64,11 @@ enum TimelineSentences {
             return "Answered Apple's retention message request for \(product)" + (d["rule"].map { " (rule \u{201C}\($0)\u{201D})" } ?? "")
         case .catalogChanged:
             return "The catalog of products and entitlements was replaced" + (d["updatedBy"].map { ", by \($0)" } ?? "")
+        case .entitlementsChanged:
+            let (added, removed) = (d.names("added"), d.names("removed"))
+            let parts =
+                (added.isEmpty ? [] : ["gained " + added.joined(separator: ", ")]) + (removed.isEmpty ? [] : ["lost " + removed.joined(separator: ", ")])
+            return "Access " + (parts.isEmpty ? "unchanged" : parts.joined(separator: "; "))
         default:
             return lifecycle(type, d)
         }
@@ -147,6 +152,8 @@ enum TimelineSentences {
 
         func bool(_ name: String) -> Bool? { values[name] as? Bool }
         func object(_ name: String) -> Fields? { (values[name] as? [String: Any]).map(Fields.init) }
+        /// A list of names (`entitlements.changed`'s `added`); empty when absent.
+        func names(_ name: String) -> [String] { values[name] as? [String] ?? [] }
 
         /// An ISO 8601 date in the data, as the console shows dates.
         func date(_ name: String) -> String? {

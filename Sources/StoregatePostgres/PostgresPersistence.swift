@@ -16,6 +16,8 @@ public struct PostgresPersistence: Persistence {
     public let deadlines: DatabaseDeadlines
     /// Told of each tenant unit's writes to customers' holdings (see `observeHoldingsWrites`).
     private let writes = WriteObservers()
+    /// What ends each tenant unit that wrote holdings (see `endUnitsThatWriteHoldings`).
+    private let ending = UnitEnding()
 
     public init(
         client: DatabaseClient, tenantPools: TenantPools? = nil, logger: Logger, tenantChain: MigrationChain = TenantChain.chain,
@@ -30,12 +32,14 @@ public struct PostgresPersistence: Persistence {
 
     public func observeHoldingsWrites(_ observer: @escaping @Sendable (HoldingsWrite) -> Void) { writes.add(observer) }
 
+    public func endUnitsThatWriteHoldings(with step: @escaping @Sendable (any TenantUnit, Set<UUID>) async throws -> Void) { ending.set(step) }
+
     public func control<T: Sendable>(_ access: UnitAccess, _ body: (any ControlUnit) async throws -> T) async throws -> T {
         try await withConnection(access) { conn in try await body(PostgresControlUnit(conn: conn, logger: logger, migrator: migrator)) }
     }
 
-    /// The customers whose holdings the unit changed are announced to the other processes by the unit's
-    /// last statement (in its transaction, so heard as it commits). This process's observers hear of each
+    /// A unit that changed customers' holdings ends with the domain's step for them (`endUnitsThatWriteHoldings`),
+    /// then announces them to the other processes by its last statement (in its transaction, so heard as it commits). This process's observers hear of each
     /// as it is written and again once the unit is over, committed or not, before it returns. A `.read`
     /// unit that fails after changing some (its statements commit one by one) still announces them when
     /// its connection still serves.
@@ -45,8 +49,11 @@ public struct PostgresPersistence: Persistence {
         defer { writes.tell(.settled(tenant: tenant.id, customers: changes.customers)) }
         return try await withConnection(access, tenant: tenant.id) { conn in
             let value: T
+            let unit = PostgresTenantUnit(tenant: tenant, schema: schema, conn: conn, logger: logger, changes: changes)
             do {
-                value = try await body(PostgresTenantUnit(tenant: tenant, schema: schema, conn: conn, logger: logger, changes: changes))
+                value = try await body(unit)
+                let written = changes.customers
+                if !written.isEmpty, let end = ending.step { try await end(unit, written) }
             } catch {
                 if access == .read { try? await changes.announce(on: conn, logger: logger) }
                 throw error

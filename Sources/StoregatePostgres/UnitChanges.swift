@@ -50,3 +50,12 @@ final class WriteObservers: Sendable {
         for observer in observers.withLock({ $0 }) { observer(write) }
     }
 }
+
+/// The domain's step at the end of each tenant unit that wrote customers' holdings.
+final class UnitEnding: Sendable {
+    private let current = Mutex<(@Sendable (any TenantUnit, Set<UUID>) async throws -> Void)?>(nil)
+
+    var step: (@Sendable (any TenantUnit, Set<UUID>) async throws -> Void)? { current.withLock { $0 } }
+
+    func set(_ step: @escaping @Sendable (any TenantUnit, Set<UUID>) async throws -> Void) { current.withLock { $0 = step } }
+}

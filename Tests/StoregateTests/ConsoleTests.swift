@@ -47,13 +47,13 @@ import Testing
 
             let page = try await browser.get("/console/customer?id=ann")
             let csrf = try #require(page.csrf)
-            let grant = [("customerId", "ann"), ("entitlement", "premium"), ("days", "3"), ("reason", "the outage")]
+            let grant = [("customerId", "ann"), ("entitlement", "pro"), ("days", "3"), ("reason", "the outage")]
             for token in [nil, "forged"] as [String?] {
                 let refused = try await browser.post("/console/customer/grant", grant + (token.map { [("csrf", $0)] } ?? []))
                 #expect(refused.status == 403 && refused.text.contains("CSRF"))
             }
             let bad = try await browser.post(
-                "/console/customer/grant", [("csrf", csrf), ("customerId", "ann"), ("entitlement", "premium"), ("days", "many"), ("reason", "r")])
+                "/console/customer/grant", [("csrf", csrf), ("customerId", "ann"), ("entitlement", "pro"), ("days", "many"), ("reason", "r")])
             #expect(bad.status == 400 && bad.text.contains("days must be a whole number"))
             #expect(try await s.capabilities.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann").isEmpty, "nothing refused was written")
 
@@ -89,7 +89,7 @@ import Testing
             #expect(page.status == 200 && !page.text.contains("/console/customer/grant") && !page.text.contains("/console/customer/extend"))
             let csrf = try #require(page.csrf)
             let refused = try await browser.post(
-                "/console/customer/grant", [("csrf", csrf), ("customerId", "ann"), ("entitlement", "premium"), ("days", "3"), ("reason", "viewer")])
+                "/console/customer/grant", [("csrf", csrf), ("customerId", "ann"), ("entitlement", "pro"), ("days", "3"), ("reason", "viewer")])
             #expect(refused.status == 403 && refused.text.contains("Not allowed"))
             #expect(try await s.capabilities.subscriptions.grants(tenant: s.tenant.tenant, customerId: "ann").isEmpty)
             #expect(try await browser.get("/console/people").status == 403, "only admins see people")
@@ -274,6 +274,7 @@ import Testing
                 #"{"entitlement":"premium","expiresDate":"2026-12-04T13:00:00Z","reason":"the outage","grantedBy":"console:sam@example.com"}"#,
                 "Granted premium until 2026-12-04 13:00 UTC (\u{201C}the outage\u{201D}), by console:sam@example.com"
             ),
+            (.entitlementsChanged, #"{"before":["beta"],"after":["pro"],"added":["pro"],"removed":["beta"]}"#, "Access gained pro; lost beta"),
         ]
         for (type, json, sentence) in cases { #expect(TimelineSentences.sentence(type, json: json) == sentence, "\(type)") }
         #expect(TimelineSentences.identifiers(json: renewal).map(\.name) == ["transactionId", "originalTransactionId"])

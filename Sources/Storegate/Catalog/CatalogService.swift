@@ -22,6 +22,8 @@ import Foundation
 public struct CatalogService: Sendable {
     let persistence: any Persistence
     let directory: AppDirectory
+    /// The catalogs access answers read, per process (`CatalogCache`).
+    let cache: CatalogCache
 
     /// The catalog; empty before one was set.
     public func catalog(tenant: Tenant) async throws -> Catalog {
@@ -32,8 +34,16 @@ public struct CatalogService: Sendable {
     /// lists a product of an app the tenant does not have.
     public func setCatalog(tenant: Tenant, _ catalog: Catalog, actor: Actor) async throws -> CatalogSet {
         let (catalog, warnings) = try catalog.validated()
-        try await persistence.inTenant(tenant) { unit in _ = try await Self.write(catalog, actor: actor, in: unit) }
+        if try await persistence.inTenant(tenant, { unit in try await Self.write(catalog, actor: actor, in: unit) }) {
+            // Other processes hear of it from the change feed; this one answers with the new catalog at once.
+            cache.changed(tenant: tenant.id)
+        }
         return CatalogSet(catalog: catalog, warnings: warnings)
+    }
+
+    /// The catalog, from this process's cache: what access answers read.
+    func cached(tenant: Tenant) async throws -> Catalog {
+        try await cache.catalog(tenant: tenant.id) { try await persistence.inTenant(tenant, .read) { try await $0.catalog.catalog() } }
     }
 
     /// Stores a validated catalog unless it is the one stored; returns whether it changed. Refuses a product

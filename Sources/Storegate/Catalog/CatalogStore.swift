@@ -4,7 +4,7 @@ import Foundation
 public protocol CatalogStore: Sendable {
     /// The catalog; nil before one was set.
     func catalog() async throws -> Catalog?
-    /// Replaces the catalog (validated by the caller).
+    /// Replaces the catalog (validated by the caller), and tells every process's `CatalogCache` as the unit commits.
     func setCatalog(_ catalog: Catalog, by actor: String) async throws
     /// Every (app, product ID) the tenant's stored transactions name, with how many transactions each.
     func productsSeen() async throws -> [(appId: UUID, productId: String, transactions: Int)]

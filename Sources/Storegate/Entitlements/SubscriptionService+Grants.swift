@@ -54,7 +54,9 @@ extension SubscriptionService {
     public static let longestGrantDays = 365
 
     /// Gives the customer a product of an app (`bundleId`, `productId`) or one of the tenant's entitlements
-    /// (`entitlement`) from now for `days` or until `expiresDate`.
+    /// (`entitlement`) from now for `days` or until `expiresDate`. Once the tenant's catalog declares an
+    /// entitlement, `entitlement` must be one it declares (refused naming `entitlement`); with no catalog, or
+    /// none declared in it, any name is the tenant's own and is given as it is.
     public func grant(
         tenant: Tenant, customerId: String, bundleId: String?, productId: String?, entitlement: String?, days: Int?, expiresDate: Date?,
         reason: String, actor: Actor, now: Date = Date()
@@ -87,7 +89,11 @@ extension SubscriptionService {
             target = .product(appId: found.id, productId: try Validate.storeIdentifier(productId, field: "productId"))
         case (nil, let name?):
             if bundleId != nil { throw StoregateError.invalid(field: "bundleId", reason: "is for a product; an entitlement is the tenant's") }
-            target = .entitlement(try Validate.rule(.entitlementName, name, field: "entitlement"))
+            let name = try Validate.rule(.entitlementName, name, field: "entitlement")
+            guard try await catalog.cached(tenant: tenant).accepts(entitlement: name) else {
+                throw StoregateError.invalid(field: "entitlement", reason: "is not an entitlement of the catalog")
+            }
+            target = .entitlement(name)
         default:
             throw StoregateError.invalid(field: "productId", reason: "give exactly one of productId and entitlement")
         }

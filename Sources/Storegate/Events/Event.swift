@@ -36,6 +36,10 @@ public struct Event: Sendable, Equatable {
         case retentionAnswered = "retention.answered"
         /// The tenant's catalog of products and entitlements was replaced (`catalog.set`).
         case catalogChanged = "catalog.changed"
+        /// A customer's set of entitlement names changed with a write to what they hold (a purchase, a
+        /// renewal that lapsed, a refund, a grant or its revocation); not by a catalog change, nor by an expiry
+        /// alone until the customer's next write.
+        case entitlementsChanged = "entitlements.changed"
 
         // The lifecycle: what happened to a customer's purchase, in the tenant's words, each with the
         // same data (`LifecycleData`) and money on charges and refunds (docs/API.md, "Lifecycle events").

@@ -255,4 +255,20 @@ enum Events {
             .catalogChanged, appId: nil, environment: nil, customer: nil,
             data: CatalogChanged(products: catalog.products.count, entitlements: catalog.entitlements.map(\.name), updatedBy: actor.description))
     }
+
+    /// What `entitlements.changed` says: the customer's entitlement names before and after (sorted), and
+    /// which were added and removed.
+    struct EntitlementsChanged: Encodable {
+        let before: [String]
+        let after: [String]
+        let added: [String]
+        let removed: [String]
+    }
+
+    static func entitlementsChanged(customer: UUID, before: [String], after: [String]) throws -> NewEvent {
+        try NewEvent(
+            .entitlementsChanged, appId: nil, environment: nil, customer: customer,
+            data: EntitlementsChanged(
+                before: before, after: after, added: after.filter { !before.contains($0) }, removed: before.filter { !after.contains($0) }))
+    }
 }

@@ -27,6 +27,12 @@ public protocol Persistence: Sendable {
     /// records the customers itself as it writes subscriptions, transactions and account links, and
     /// announces them to the other processes in the same transaction.
     func observeHoldingsWrites(_ observer: @escaping @Sendable (HoldingsWrite) -> Void)
+    /// Sets the step every tenant unit of work ends with when it wrote customers' holdings (the customers
+    /// `observeHoldingsWrites` hears of): called with the unit and those customers once the unit's own work
+    /// is done, before they are announced; in a `.write` unit inside its transaction, so what the step
+    /// writes commits with the unit's writes or not at all. The domain's `entitlements.changed`. One step:
+    /// setting another replaces it.
+    func endUnitsThatWriteHoldings(with step: @escaping @Sendable (any TenantUnit, Set<UUID>) async throws -> Void)
 }
 /// A tenant unit of work's writes to a customer's holdings, as this process hears them. Between
 /// `.writing` and `.settled` the customer's holdings may change at any moment (at the commit, or at
@@ -113,6 +119,8 @@ public protocol TenantUnit: Sendable {
     var externalPurchaseTokens: any ExternalPurchaseTokenStore { get }
     var events: any EventStore { get }
     var grants: any GrantStore { get }
+    /// The entitlement names last evented per customer, and what their new ones are worked out from.
+    var entitlementsEvented: any EntitlementsEventedStore { get }
     var catalog: any CatalogStore { get }
     var sweeps: any NotificationSweepStore { get }
     /// Figures per day for the console's overview.

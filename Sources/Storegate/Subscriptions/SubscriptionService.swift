@@ -8,6 +8,8 @@ public struct SubscriptionService: Sendable {
     let verification: Verification
     let holdings: HoldingsCache
     let directory: AppDirectory
+    /// The tenant's catalog, through this process's cache: the names access is answered in.
+    let catalog: CatalogService
 
     /// The subscriptions of a customer (`customerId`), or of the customer behind an app's transaction, from
     /// the holdings cache. With `refresh`, Apple's Get All Subscription Statuses is called first and
@@ -116,7 +118,7 @@ public struct SubscriptionService: Sendable {
     }
 
     /// A customer's entitlements: subscriptions that grant access, purchases of every other type that are
-    /// neither revoked nor expired, and grants in force.
+    /// neither revoked nor expired, grants in force, and the catalog's entitlements they give (`active`).
     public func entitlements(tenant: Tenant, customerId: String) async throws -> Entitlements {
         let customerId = try Validate.customerId(customerId)
         let now = Date()
@@ -126,6 +128,23 @@ public struct SubscriptionService: Sendable {
         return try await Entitlements(
             tenant: tenant, customerId: customerId, subscriptions: holdings.subscriptions.map { SubscriptionState($0, now: now) }.filter(\.grantsAccess),
             purchases: holdings.purchases.filter { $0.grantsAccess(now: now) }, grants: holdings.grants.filter { $0.grantsAccess(now: now) },
-            directory: directory)
+            catalog: try await catalog.cached(tenant: tenant), directory: directory)
+    }
+
+    /// Whether the customer has `entitlement` now, from the holdings cache and the catalog's cache: no
+    /// database round trip once both are held. Refused, naming `entitlement`, for a name the catalog does
+    /// not declare when it declares some.
+    public func check(tenant: Tenant, customerId: String, entitlement: String) async throws -> EntitlementCheck {
+        let customerId = try Validate.customerId(customerId)
+        let name = try Validate.rule(.entitlementName, entitlement, field: "entitlement")
+        let catalog = try await catalog.cached(tenant: tenant)
+        guard catalog.accepts(entitlement: name) else { throw StoregateError.invalid(field: "entitlement", reason: "is not an entitlement of the catalog") }
+        guard let holdings = try await customerHoldings(tenant, customerId: customerId, purchases: true) else {
+            throw StoregateError.notFound(field: "customerId")
+        }
+        let bundleIds = try await directory.bundleIds(
+            tenant: tenant, covering: holdings.subscriptions.map(\.appId) + holdings.purchases.map(\.appId) + holdings.grants.compactMap(\.appId))
+        let active = ActiveEntitlements(catalog: catalog, holdings: holdings, now: Date(), bundleIds: bundleIds)
+        return EntitlementCheck(customerId: customerId, entitlement: name, active.entitlement(named: name))
     }
 }

@@ -140,11 +140,15 @@ import Foundation
     public let purchases: [OwnedPurchase]
     /// Access support gave (`entitlements.grant`), in force now.
     public let grants: [GrantView]
+    /// The entitlements these give, by the catalog's names, in its order (`ActiveEntitlements`): a product
+    /// the catalog does not list gives none, and counts above by its product ID alone.
+    public let active: [ActiveEntitlementView]
 
-    /// The answer for a customer's subscriptions, purchases and grants, their apps named by bundle ID.
+    /// The answer for a customer's subscriptions, purchases and grants, their apps named by bundle ID, and
+    /// the entitlements they give by `catalog`.
     init(
         tenant: Tenant, customerId: String, subscriptions: [SubscriptionState], purchases: [OneTimePurchase], grants: [Grant] = [],
-        directory: AppDirectory
+        catalog: Catalog = Catalog(), directory: AppDirectory
     ) async throws {
         let bundles = try await directory.bundleIds(
             tenant: tenant, covering: subscriptions.map(\.subscription.appId) + purchases.map(\.appId) + grants.compactMap(\.appId))
@@ -152,5 +156,7 @@ import Foundation
         self.subscriptions = subscriptions.map { SubscriptionStatus($0, bundleId: bundles[$0.subscription.appId] ?? "") }
         self.purchases = purchases.map { OwnedPurchase($0, bundleId: bundles[$0.appId] ?? "") }
         self.grants = grants.map { GrantView($0, bundleId: $0.appId.flatMap { bundles[$0] }) }
+        active = ActiveEntitlements(catalog: catalog, subscriptions: subscriptions, purchases: purchases, grants: grants, bundleIds: bundles)
+            .entitlements.map { ActiveEntitlementView($0, bundleIds: bundles) }
     }
 }

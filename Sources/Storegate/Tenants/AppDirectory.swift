@@ -24,9 +24,14 @@ final class AppDirectory: Sendable {
 
     /// The bundle IDs of `appIds` (of apps of `tenant`); a removed app has none.
     func bundleIds(tenant: Tenant, covering appIds: some Sequence<UUID>) async throws -> [UUID: String] {
+        try await bundleIds(tenant: tenant, covering: appIds) { [persistence] in try await persistence.inTenant(tenant, .read) { try await $0.apps.list() } }
+    }
+
+    /// The same, the tenant's apps listed by `load` when one is not known (through a unit of the caller's).
+    func bundleIds(tenant: Tenant, covering appIds: some Sequence<UUID>, load: () async throws -> [App]) async throws -> [UUID: String] {
         let keys = Set(appIds.map { Key(tenantId: tenant.id, appId: $0) })
         if let known = lookup(keys) { return known }
-        let apps = try await persistence.inTenant(tenant, .read) { try await $0.apps.list() }
+        let apps = try await load()
         entries.withLock { entries in
             if entries.count + apps.count > capacity { entries.removeAll() }
             for app in apps { entries[Key(tenantId: tenant.id, appId: app.id)] = .some(app.bundleId) }

@@ -73,17 +73,20 @@ public struct ManifestApplier: Sendable {
         }
         let reconciliation = try Self.reconciliation(manifest.reconciliation)
         let catalog = try manifest.catalog?.validated(field: "catalog.")
-        return try await capabilities.persistence.control(.schemaChange) { unit in
+        let (result, catalogChanged) = try await capabilities.persistence.control(.schemaChange) { unit in
             var result = try await write(
                 slug: slug, name: name, apps: apps, labels: labels, webhooks: webhooks, reconciliation: reconciliation, actor: actor, in: unit)
+            var catalogChanged = false
             if let (catalog, warnings) = catalog {
-                if try await CatalogService.write(catalog, actor: actor, field: "catalog.", in: try unit.inTenant(result.tenant)) {
-                    result.changes.append("catalog: \(catalog.products.count) products, \(catalog.entitlements.count) entitlements set")
-                }
+                catalogChanged = try await CatalogService.write(catalog, actor: actor, field: "catalog.", in: try unit.inTenant(result.tenant))
+                if catalogChanged { result.changes.append("catalog: \(catalog.products.count) products, \(catalog.entitlements.count) entitlements set") }
                 result.warnings += warnings
             }
-            return result
+            return (result, catalogChanged)
         }
+        // Other processes hear of it from the change feed; this one answers with the new catalog at once.
+        if catalogChanged { capabilities.catalog.cache.changed(tenant: result.tenant.id) }
+        return result
     }
 
     /// The manifest's reconciliation settings, checked; what is left out is the server's (nil).

@@ -12,12 +12,18 @@ struct CatalogRepository: CatalogStore {
             .map { try JSONColumn.decode(Catalog.self, from: $0, column: "catalog.document") }
     }
 
+    /// Announces the tenant on the change feed in the same statement (heard as the unit commits): every
+    /// process's `CatalogCache` drops the tenant's catalog. Tenant schemas have no triggers (`ChangeFeed`).
     func setCatalog(_ catalog: Catalog, by actor: String) async throws {
         let json = try JSONColumn.encode(catalog)
         try await scope.run(
             """
-            INSERT INTO \(unescaped: schema).catalog (document, updated_by) VALUES (\(json)::jsonb, \(actor))
-            ON CONFLICT (one) DO UPDATE SET document = excluded.document, updated_at = now(), updated_by = excluded.updated_by
+            WITH saved AS (
+                INSERT INTO \(unescaped: schema).catalog (document, updated_by) VALUES (\(json)::jsonb, \(actor))
+                ON CONFLICT (one) DO UPDATE SET document = excluded.document, updated_at = now(), updated_by = excluded.updated_by
+                RETURNING one
+            )
+            SELECT pg_notify(\(ChangeFeed.channel), \(scope.tenantId.uuidString.lowercased())) FROM saved
             """)
     }
 

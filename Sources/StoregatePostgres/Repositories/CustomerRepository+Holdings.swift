@@ -16,44 +16,13 @@ extension CustomerRepository {
             WHERE c.customer_id = \(customerId)
             ORDER BY h.kind, h.app_id, h.subscription_group_identifier, h.signed_date DESC, h.p_purchase_date
             """
-        ) { row -> (UUID, Held?) in
+        ) { row -> (UUID, HoldingsSQL.Held?) in
             var cells = Cells(row)
             let customer: UUID = try cells.next("id")
-            switch try cells.next("kind", String?.self) {
-            case "subscription"?:
-                return (customer, .subscription(try SubscriptionRepository.subscription(&cells)))
-            case "purchase"?:
-                cells.skip(SubscriptionRepository.columns.count)
-                cells.prefix = HoldingsSQL.purchasePrefix
-                return (customer, .purchase(try TransactionRepository.purchase(&cells)))
-            case "grant"?:
-                cells.skip(SubscriptionRepository.columns.count + TransactionRepository.oneTimeColumns.count)
-                cells.prefix = HoldingsSQL.grantPrefix
-                return (customer, .grant(try GrantRepository.grant(&cells)))
-            case nil:
-                return (customer, nil)
-            case let kind?:
-                throw DatabaseError.unreadable("a holdings row of unknown kind \(kind)")
-            }
+            return (customer, try HoldingsSQL.held(&cells))
         }
         guard let customer = rows.first?.0 else { return nil }
-        var subscriptions: [Subscription] = []
-        var oneTime: [OneTimePurchase] = []
-        var grants: [Grant] = []
-        for case (_, let held?) in rows {
-            switch held {
-            case .subscription(let subscription): subscriptions.append(subscription)
-            case .purchase(let purchase): oneTime.append(purchase)
-            case .grant(let grant): grants.append(grant)
-            }
-        }
-        return Holdings(customer: customer, subscriptions: subscriptions, purchases: oneTime, grants: grants)
-    }
-
-    private enum Held {
-        case subscription(Subscription)
-        case purchase(OneTimePurchase)
-        case grant(Grant)
+        return HoldingsSQL.holdings(customer: customer, rows.map(\.1))
     }
 }
 
@@ -68,6 +37,48 @@ enum HoldingsSQL {
     static let namedPurchaseNulls = TransactionRepository.oneTimeColumns.nulls(named: purchasePrefix)
     static let grantNulls = GrantRepository.columns.nulls()
     static let namedGrantNulls = GrantRepository.columns.nulls(named: grantPrefix)
+
+    /// One row's holding, read from its `kind` column on.
+    enum Held {
+        case subscription(Subscription)
+        case purchase(OneTimePurchase)
+        case grant(Grant)
+    }
+
+    /// The holding of a row whose next cell is `kind`; nil for a customer's row with none.
+    static func held(_ cells: inout Cells) throws -> Held? {
+        switch try cells.next("kind", String?.self) {
+        case "subscription"?:
+            return .subscription(try SubscriptionRepository.subscription(&cells))
+        case "purchase"?:
+            cells.skip(SubscriptionRepository.columns.count)
+            cells.prefix = purchasePrefix
+            return .purchase(try TransactionRepository.purchase(&cells))
+        case "grant"?:
+            cells.skip(SubscriptionRepository.columns.count + TransactionRepository.oneTimeColumns.count)
+            cells.prefix = grantPrefix
+            return .grant(try GrantRepository.grant(&cells))
+        case nil:
+            return nil
+        case let kind?:
+            throw DatabaseError.unreadable("a holdings row of unknown kind \(kind)")
+        }
+    }
+
+    /// One customer's rows as their holdings.
+    static func holdings(customer: UUID, _ rows: [Held?]) -> Holdings {
+        var subscriptions: [Subscription] = []
+        var oneTime: [OneTimePurchase] = []
+        var grants: [Grant] = []
+        for case let held? in rows {
+            switch held {
+            case .subscription(let subscription): subscriptions.append(subscription)
+            case .purchase(let purchase): oneTime.append(purchase)
+            case .grant(let grant): grants.append(grant)
+            }
+        }
+        return Holdings(customer: customer, subscriptions: subscriptions, purchases: oneTime, grants: grants)
+    }
 
     /// Subscription rows; with the grants' columns (NULL) when grant rows follow.
     static func subscriptions(_ schema: String, grants: Bool = false) -> String {

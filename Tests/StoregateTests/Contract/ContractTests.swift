@@ -98,6 +98,7 @@ import Testing
             _ = try await result("subscriptions.status", ["customerId": "ivy", "refresh": true])
             let grant = try await result("entitlements.grant", ["customerId": "ivy", "entitlement": "premium", "days": 3, "reason": "an outage"])
             _ = try await result("entitlements.list", ["customerId": "ivy"])
+            _ = try await result("entitlements.check", ["customerId": "ivy", "entitlement": "premium"])
             _ = try await result("entitlements.revokeGrant", ["customerId": "ivy", "grantId": grant["grantId"] as? String ?? "", "reason": "a mistake"])
             _ = try await result("entitlements.grants", ["customerId": "ivy"])
             _ = try await result("catalog.get")
