@@ -180,6 +180,11 @@ try await withThrowingTaskGroup(of: Void.self) { group in
                 """, logger: logger)
             try await conn.run("ANALYZE \(unescaped: schema).subscriptions", logger: logger)
         }
+        // A catalog in which her product unlocks "pro", for entitlements.check.
+        let catalog =
+            #"{"products":[{"bundleId":"\#(bundleId)","productId":"com.example.monthly","type":"Auto-Renewable Subscription","displayName":"Pro"}],"#
+            + #""entitlements":[{"name":"pro","description":"","productIds":["com.example.monthly"]}]}"#
+        _ = try await capabilitiesWithApple.catalog.setCatalog(tenant: tenant, try JSONDecoder().decode(Catalog.self, from: Data(catalog.utf8)), actor: .cli)
         // --probe: one call at a time through each layer (pool, unit of work with deadlines, the statement, the
         // service, HTTP), for where a status read's time goes.
         if arguments.contains("--probe") {
@@ -221,6 +226,9 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         let wrkEntitlements = await Wrk.run(
             url: base + "/rpc", body: call("entitlements.list", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization, connections: 8,
             seconds: seconds)
+        let checkParams = #"{"customerId":"bench-customer","entitlement":"pro"}"#
+        let wrkCheck = await Wrk.run(
+            url: base + "/rpc", body: call("entitlements.check", checkParams, id: 1), authorization: authorization, connections: 8, seconds: seconds)
         let wrkTenant = await Wrk.run(url: base + "/rpc", body: call("tenant.get", "{}", id: 1), authorization: authorization, connections: 8, seconds: seconds)
         let wrkStatusMiss = await Wrk.run(
             url: missBase + "/rpc", body: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization,
@@ -228,6 +236,8 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         let wrkEntitlementsMiss = await Wrk.run(
             url: missBase + "/rpc", body: call("entitlements.list", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization,
             connections: 8, seconds: seconds)
+        let wrkCheckMiss = await Wrk.run(
+            url: missBase + "/rpc", body: call("entitlements.check", checkParams, id: 1), authorization: authorization, connections: 8, seconds: seconds)
         line("subscriptions.status, 8 in flight (100,000 others' in tenant)", String(format: "%.0f reads/s (%d failed)", statuses.perSecond, statuses.failed))
         line(
             "subscriptions.status at 2,000/s (open loop)",
@@ -235,8 +245,9 @@ try await withThrowingTaskGroup(of: Void.self) { group in
                 format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 < 5 ms); %.0f/s, %d failed", pacedStatus.percentile(0.5),
                 pacedStatus.percentile(0.99), pacedStatus.latencies.max() ?? .nan, pacedStatus.perSecond, pacedStatus.failed))
         for (label, figures) in [
-            ("wrk -c 8: subscriptions.status", wrkStatus), ("wrk -c 8: entitlements.list", wrkEntitlements), ("wrk -c 8: tenant.get", wrkTenant),
-            ("wrk -c 8: subscriptions.status, every read a miss", wrkStatusMiss), ("wrk -c 8: entitlements.list, every read a miss", wrkEntitlementsMiss),
+            ("wrk -c 8: subscriptions.status", wrkStatus), ("wrk -c 8: entitlements.list", wrkEntitlements), ("wrk -c 8: entitlements.check", wrkCheck),
+            ("wrk -c 8: tenant.get", wrkTenant), ("wrk -c 8: subscriptions.status, every read a miss", wrkStatusMiss),
+            ("wrk -c 8: entitlements.list, every read a miss", wrkEntitlementsMiss), ("wrk -c 8: entitlements.check, every holdings read a miss", wrkCheckMiss),
         ] {
             line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
         }
