@@ -30,6 +30,16 @@ public enum OpenRPC {
             if !method.errors.isEmpty {
                 members.append(("errors", .array(method.errors.map { .object([("$ref", .string("#/components/errors/\($0.name)"))]) })))
             }
+            if !method.examples.isEmpty {
+                let pairings: [JSONValue] = method.examples.map { example in
+                    [
+                        "name": .string(example.name), "summary": .string(example.summary),
+                        "params": .array(example.params.map { ["name": .string($0.name), "value": $0.value] }),
+                        "result": ["name": .string(method.resultName), "value": example.result],
+                    ]
+                }
+                members.append(("examples", .array(pairings)))
+            }
             return .object(members)
         }
         let errorComponents: [(key: String, value: JSONValue)] = errors.map { error in

@@ -19,10 +19,12 @@ public struct RPCMethodDescription: Sendable {
     public let resultSchema: JSONValue
     public let errors: [RPCErrorDescription]
     public let tag: String
+    /// Calls and their answers, shown as OpenRPC's example pairings.
+    public let examples: [RPCExample]
 
     public init(
         _ name: String, tag: String, summary: String, description: String = "", params: [RPCParam] = [], result resultName: String,
-        schema resultSchema: JSONValue, errors: [RPCErrorDescription] = []
+        schema resultSchema: JSONValue, errors: [RPCErrorDescription] = [], examples: [RPCExample] = []
     ) {
         self.name = name
         self.tag = tag
@@ -32,12 +34,39 @@ public struct RPCMethodDescription: Sendable {
         self.resultName = resultName
         self.resultSchema = resultSchema
         self.errors = errors
+        self.examples = examples
+    }
+}
+
+/// A call and its answer, as an OpenRPC example pairing: `params` by name, and the `result`.
+public struct RPCExample: Sendable {
+    public let name: String
+    public let summary: String
+    public let params: [(name: String, value: JSONValue)]
+    public let result: JSONValue
+
+    public init(_ name: String, summary: String, params: [(name: String, value: JSONValue)], result: JSONValue) {
+        self.name = name
+        self.summary = summary
+        self.params = params
+        self.result = result
+    }
+}
+
+extension RPCMethod {
+    /// The same method, with example pairings in its description.
+    public func with(examples: [RPCExample]) -> RPCMethod {
+        var copy = self
+        copy.description = RPCMethodDescription(
+            description.name, tag: description.tag, summary: description.summary, description: description.description, params: description.params,
+            result: description.resultName, schema: description.resultSchema, errors: description.errors, examples: examples)
+        return copy
     }
 }
 
 /// A method: its description and a type-erased handler that decodes `Params` and encodes `Result`.
 public struct RPCMethod<Context: Sendable>: Sendable {
-    public let description: RPCMethodDescription
+    public private(set) var description: RPCMethodDescription
     let invoke: @Sendable (_ params: JSONValue, _ context: Context) async throws -> [UInt8]
     /// The type that decodes the method's parameters, for contract tests.
     public let paramsType: any RPCParams.Type

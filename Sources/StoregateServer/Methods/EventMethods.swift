@@ -36,7 +36,7 @@ enum EventMethods {
         let page = try await call.capabilities.events.list(
             tenant: call.caller.tenant, after: params.after, types: params.types, customerId: params.customerId, limit: params.limit)
         return ListResult(events: try page.events.map(EventView.init), next: page.next)
-    }
+    }.with(examples: lifecycleExamples)
 }
 
 /// An event as `events.list` returns it and a webhook sends it: the domain's JSON of it, documented here.
