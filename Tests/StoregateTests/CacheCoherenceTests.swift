@@ -39,6 +39,32 @@ import Testing
         }
     }
 
+    /// `entitlements.check` answers from this process's catalog cache: a catalog another process sets reaches
+    /// it through the change feed, not after the entry's minute.
+    @Test func aCatalogSetByAnotherProcessAnswersTheNextCheck() async throws {
+        try await TestDatabase.with(authCacheTTL: Self.longTTL) { capabilities, url in
+            let a = try await Fixtures.tenant(capabilities, slug: "cataloged", bundleId: "com.example.cataloged")
+            _ = try await capabilities.accounts.ensure(tenant: a.tenant.tenant, customerId: "kim", actor: Actor("cli"))
+            _ = try await capabilities.subscriptions.grant(
+                tenant: a.tenant.tenant, customerId: "kim", bundleId: nil, productId: nil, entitlement: "beta", days: 3, expiresDate: nil,
+                reason: "early access", actor: Actor("cli"))
+            try await TestServer.with(capabilities) { server in
+                try await eventually("the server follows changes") { capabilities.coherence.isFollowing }
+                let check = #"{"jsonrpc":"2.0","method":"entitlements.check","params":{"customerId":"kim","entitlement":"beta"},"id":1}"#
+                #expect(try await server.rpc(raw: check, apiKey: a.apiKey).text.contains(#""active":true"#), "no catalog: any grant's name")
+                let catalog = try JSONDecoder().decode(
+                    Catalog.self, from: Data(#"{"products":[],"entitlements":[{"name":"gamma","description":"","productIds":[]}]}"#.utf8))
+                try await OtherProcess.with(url: url, vault: capabilities.vault) { other in
+                    _ = try await other.catalog.setCatalog(tenant: a.tenant.tenant, catalog, actor: Actor("cli"))
+                    try await eventually("the new catalog answers", timeout: .seconds(15)) {
+                        let reply = try await server.rpc(raw: check, apiKey: a.apiKey).text
+                        return reply.contains("-32602") && reply.contains("entitlement")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func aKeyImportedByAnotherProcessSignsTheNextOffer() async throws {
         try await TestDatabase.with(authCacheTTL: Self.longTTL) { capabilities, url in
             let a = try await Fixtures.tenant(capabilities, slug: "rotating", bundleId: "com.example.rotating")
@@ -97,6 +123,7 @@ struct OtherProcess {
     var tenants: TenantService { capabilities.tenants }
     var apiKeys: APIKeyService { capabilities.apiKeys }
     var apps: AppService { capabilities.apps }
+    var catalog: CatalogService { capabilities.catalog }
 
     static func with(url: String, vault: KeyVault, _ body: @Sendable (OtherProcess) async throws -> Void) async throws {
         let logger = TestLog.logger("other")
