@@ -220,7 +220,7 @@ END
 $function$;
 
 
--- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 23.
+-- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 24.
 
 CREATE TABLE {{schema}}.account_links (
     app_id uuid NOT NULL,
@@ -368,6 +368,35 @@ CREATE TABLE {{schema}}.grants (
     CONSTRAINT grants_pkey PRIMARY KEY (id)
 );
 CREATE INDEX grants_customer ON {{schema}}.grants USING btree (customer, expires_at);
+
+CREATE TABLE {{schema}}.metrics_daily (
+    day date NOT NULL,
+    app_id uuid NOT NULL,
+    environment text NOT NULL,
+    product_id text NOT NULL,
+    storefront text NOT NULL,
+    currency text NOT NULL,
+    new_subscriptions bigint NOT NULL DEFAULT 0,
+    reactivations bigint NOT NULL DEFAULT 0,
+    trial_starts bigint NOT NULL DEFAULT 0,
+    trial_conversions bigint NOT NULL DEFAULT 0,
+    renewals bigint NOT NULL DEFAULT 0,
+    purchases bigint NOT NULL DEFAULT 0,
+    cancellations bigint NOT NULL DEFAULT 0,
+    billing_issues bigint NOT NULL DEFAULT 0,
+    churned_voluntary bigint NOT NULL DEFAULT 0,
+    churned_billing bigint NOT NULL DEFAULT 0,
+    churned_other bigint NOT NULL DEFAULT 0,
+    refunds bigint NOT NULL DEFAULT 0,
+    revenue bigint NOT NULL DEFAULT 0,
+    proceeds bigint NOT NULL DEFAULT 0,
+    refunded bigint NOT NULL DEFAULT 0,
+    refunded_proceeds bigint NOT NULL DEFAULT 0,
+    active_change bigint NOT NULL DEFAULT 0,
+    trials_change bigint NOT NULL DEFAULT 0,
+    mrr_change bigint NOT NULL DEFAULT 0,
+    CONSTRAINT metrics_daily_pkey PRIMARY KEY (day, app_id, environment, product_id, storefront, currency)
+);
 
 CREATE TABLE {{schema}}.notification_sweeps (
     app_id uuid NOT NULL,

@@ -53,6 +53,8 @@ public struct Capabilities: Sendable {
     public let advancedCommerce: AdvancedCommerceService
     /// The tenant's products and the entitlements they unlock.
     public let catalog: CatalogService
+    /// Figures a business runs on, rolled up from lifecycle events.
+    public let metrics: MetricsService
     public let events: EventService
     public let webhooks: WebhookService
     /// Runs the durable job queue (notification processing, consumption answers).
@@ -126,6 +128,7 @@ public struct Capabilities: Sendable {
             logger: logger, pollInterval: workerPollInterval, lease: webhooks.jobLease, coherence: coherence, signal: jobs)
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification, directory: directory)
         self.advancedCommerce = AdvancedCommerceService(persistence: persistence, gateway: gateway, verification: verification)
+        self.metrics = MetricsService(persistence: persistence)
         self.events = EventService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)
         self.consoleUsers = ConsoleUserService(persistence: persistence, settings: console)

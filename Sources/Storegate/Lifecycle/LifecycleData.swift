@@ -22,6 +22,12 @@ struct LifecycleData: Encodable, Equatable {
     var periodType: LifecyclePeriodType?
     var offer: LifecycleOffer?
     var expiresDate: Date?
+    /// For a subscription's charge: when the period it pays for starts (a renewal charged early starts at
+    /// the end of the period before), so the period is `periodStart` to `expiresDate`.
+    var periodStart: Date?
+    /// For a charge that begins a subscription: `initialBuy` (the customer's first in the series) or
+    /// `resubscribe` (a return after it lapsed), as Apple's `SUBSCRIBED` subtypes say.
+    var subscribed: LifecycleRules.Subscribed?
     /// Whether the subscription renews at `expiresDate`, as Apple last said.
     var autoRenewStatus: Bool?
     /// For `subscription.expired` and `subscription.renewalCancelled`: why, when Apple says
@@ -38,6 +44,8 @@ struct LifecycleData: Encodable, Equatable {
     /// True for an event the customer's history implies but no data Storegate applied showed by itself
     /// (a billing issue before an expiry for billing, when the failure's notification is later or lost).
     var implied: Bool?
+    /// For an upgrade made at once: the period it ends early (the metrics stop counting it now).
+    var replacedPeriod: ReplacedPeriod?
     /// True for a family member's access to a purchase shared with Family Sharing (no money: the purchaser paid).
     var familyShared: Bool?
 }
@@ -98,4 +106,12 @@ struct ProductChange: Encodable, Equatable {
     /// By the catalog's levels when both products have one; else Apple's rule: a change that takes effect at
     /// once is an upgrade, one at the next renewal a downgrade.
     var direction: Direction
+}
+
+/// A subscription period an upgrade ended before its expiry: its transaction, dates and price.
+struct ReplacedPeriod: Encodable, Equatable {
+    var transactionId: String
+    var periodStart: Date?
+    var expiresDate: Date
+    var price: Int64?
 }

@@ -37,8 +37,19 @@ enum LifecycleEvents {
             let kind: Event.Kind
             if purchase.isSubscription {
                 let series = try await unit.transactions.series(appId: app.id, originalTransactionId: purchase.originalTransactionId)
-                let (named, from) = LifecycleRules.charge(me, originalTransactionId: purchase.originalTransactionId, series: series, before: change?.previous)
+                let (named, from, subscribed) = LifecycleRules.charge(
+                    me, originalTransactionId: purchase.originalTransactionId, series: series, before: change?.previous)
                 kind = named
+                charge.subscribed = subscribed
+                charge.periodStart = LifecycleRules.periodStart(me, series: series)
+                if from != nil, me.transactionReason != .renewal, let replaced = SeriesTransaction.previous(of: me, in: series),
+                    let ended = replaced.expiresDate, ended > (me.purchaseDate ?? ended)
+                {
+                    // An upgrade ends the period it replaces now.
+                    charge.replacedPeriod = ReplacedPeriod(
+                        transactionId: replaced.transactionId, periodStart: LifecycleRules.periodStart(replaced, series: series), expiresDate: ended,
+                        price: replaced.price)
+                }
                 if let from {
                     charge.productChange = ProductChange(
                         from: from, to: me.productId,
@@ -91,6 +102,7 @@ enum LifecycleEvents {
             }
             data.refundPercentage = share
             let series = purchase.isSubscription ? try await unit.transactions.series(appId: app.id, originalTransactionId: purchase.originalTransactionId) : []
+            if purchase.isSubscription { data.periodStart = LifecycleRules.periodStart(me, series: series) }
             var paid = me
             paid.revocationDate = nil
             if var money = money(paid, storefront: purchase.transaction.storefront, familyShared: false, series: series, catalog: catalog) {

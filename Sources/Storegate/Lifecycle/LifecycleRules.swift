@@ -17,7 +17,7 @@ enum LifecycleRules {
     /// and, for a change of product, the product before.
     static func charge(
         _ t: SeriesTransaction, originalTransactionId: String, series: [SeriesTransaction], before: SubscriptionChange.State?
-    ) -> (kind: Event.Kind, changedFrom: String?) {
+    ) -> (kind: Event.Kind, changedFrom: String?, subscribed: Subscribed?) {
         let period = t.periodType
         let started: Event.Kind =
             switch period {
@@ -29,23 +29,37 @@ enum LifecycleRules {
         guard let previous = earlier.max(by: SeriesTransaction.purchaseOrder) else {
             // The series' history before it is not stored: a renewal is still a renewal.
             let renewal = t.transactionId != originalTransactionId && t.transactionReason == .renewal
-            return (renewal ? .subscriptionRenewed : started, nil)
+            return renewal ? (.subscriptionRenewed, nil, nil) : (started, nil, .initialBuy)
         }
         if t.transactionReason != .renewal {
             // Bought by the customer: after the last period ended, a return; while it ran, a change of product.
             if let ended = previous.expiresDate, let bought = t.purchaseDate, ended <= bought {
-                return (period == .normal ? .subscriptionResubscribed : started, nil)
+                return (period == .normal ? .subscriptionResubscribed : started, nil, .resubscribe)
             }
-            if t.productId != previous.productId { return (.subscriptionProductChanged, previous.productId) }
-            return (period == .normal ? .subscriptionRenewed : .subscriptionOfferStarted, nil)
+            if t.productId != previous.productId { return (.subscriptionProductChanged, previous.productId, nil) }
+            return (period == .normal ? .subscriptionRenewed : .subscriptionOfferStarted, nil, nil)
         }
-        if t.productId != previous.productId { return (.subscriptionProductChanged, previous.productId) }
-        if let before, before.status == .billingRetry || before.status == .billingGracePeriod { return (.subscriptionBillingRecovered, nil) }
-        if previous.periodType == .trial && period != .trial { return (.subscriptionTrialConverted, nil) }
+        if t.productId != previous.productId { return (.subscriptionProductChanged, previous.productId, nil) }
+        if let before, before.status == .billingRetry || before.status == .billingGracePeriod { return (.subscriptionBillingRecovered, nil, nil) }
+        if previous.periodType == .trial && period != .trial { return (.subscriptionTrialConverted, nil, nil) }
         if period != .normal && (previous.offerType != t.offerType || previous.offerIdentifier != t.offerIdentifier) {
-            return (.subscriptionOfferStarted, nil)
+            return (.subscriptionOfferStarted, nil, nil)
         }
-        return (.subscriptionRenewed, nil)
+        return (.subscriptionRenewed, nil, nil)
+    }
+
+    /// How a charge began a subscription, in Apple's words: the customer's first in the group
+    /// (`INITIAL_BUY`), or a return after it lapsed (`RESUBSCRIBE`).
+    enum Subscribed: String, Encodable {
+        case initialBuy, resubscribe
+    }
+
+    /// When a subscription charge's period starts: a renewal charged before the last period ended starts
+    /// at its end; anything else when it was bought.
+    static func periodStart(_ t: SeriesTransaction, series: [SeriesTransaction]) -> Date? {
+        guard let bought = t.purchaseDate else { return nil }
+        guard t.transactionReason == .renewal, let ended = SeriesTransaction.previous(of: t, in: series)?.expiresDate else { return bought }
+        return max(bought, ended)
     }
 
     /// A change of the subscription's state as events say it.

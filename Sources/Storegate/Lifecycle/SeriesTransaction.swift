@@ -48,6 +48,11 @@ public struct SeriesTransaction: Sendable, Equatable {
         (a.purchaseDate ?? .distantFuture, a.transactionId) < (b.purchaseDate ?? .distantFuture, b.transactionId)
     }
 
+    /// The transaction of the series bought last before `t`.
+    static func previous(of t: SeriesTransaction, in series: [SeriesTransaction]) -> SeriesTransaction? {
+        series.filter { $0.transactionId != t.transactionId && purchaseOrder($0, t) }.max(by: purchaseOrder)
+    }
+
     /// What the period is, by its offer.
     var periodType: LifecyclePeriodType { LifecyclePeriodType(offerType: offerType, discount: offerDiscountType) }
 }

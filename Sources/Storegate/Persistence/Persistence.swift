@@ -122,6 +122,8 @@ public protocol TenantUnit: Sendable {
     /// The entitlement names last evented per customer, and what their new ones are worked out from.
     var entitlementsEvented: any EntitlementsEventedStore { get }
     var catalog: any CatalogStore { get }
+    /// Daily figures rolled up from lifecycle events (`metrics.get`).
+    var metrics: any MetricsStore { get }
     var sweeps: any NotificationSweepStore { get }
     /// Figures per day for the console's overview.
     var figures: any DailyFiguresStore { get }

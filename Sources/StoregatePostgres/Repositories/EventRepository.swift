@@ -11,7 +11,8 @@ struct EventRepository: EventStore {
     /// One statement: the numbering row moves by the count (and stays locked until commit); the events
     /// are inserted numbered after its old value, in the order given; each event is due at every
     /// endpoint of the tenant whose filter it passes (locked as a foreign key would: an endpoint being
-    /// deleted waits, or is not seen), and each such endpoint's delivery job is due now.
+    /// deleted waits, or is not seen), and each such endpoint's delivery job is due now; the lifecycle
+    /// events' figures are added to the daily metrics (`MetricsRollup`).
     /// Optional values travel as text arrays, an empty string for none.
     func append(_ events: [NewEvent]) async throws {
         guard !events.isEmpty else { return }
@@ -28,7 +29,9 @@ struct EventRepository: EventStore {
                                       \(events.map { $0.environment?.rawValue ?? "" })::text[], \(events.map { $0.customer?.uuidString ?? "" })::text[],
                                       \(events.map { $0.notificationUUID?.uuidString ?? "" })::text[], \(events.map(\.data))::text[])
                      WITH ORDINALITY AS e(id, type, app_id, environment, customer, notification_uuid, data, n)
-                RETURNING sequence, type, app_id, environment
+                RETURNING sequence, type, app_id, environment, data
+            ), rolled AS (
+                \(unescaped: MetricsRollup.insert(into: schema, MetricsRollup.rows(from: "inserted")))
             ), due AS (
                 INSERT INTO \(unescaped: schema).webhook_deliveries (endpoint_id, event_sequence)
                 SELECT w.id, i.sequence FROM inserted i JOIN storegate.webhook_endpoints w ON w.tenant_id = \(scope.tenantId)

@@ -8,11 +8,11 @@ extension EventMethods {
     static let lifecycleSamples: [String] = [
         #"""
         {
-          "id": "evt_owrmwys47ne2vhbt2akg3vadfi",
+          "id": "evt_fgoujjrztvfrtm7g3ywyjazzki",
           "type": "subscription.started",
           "sequence": 6,
-          "createdAt": "2026-11-27T18:31:47Z",
-          "appId": "02d1313d-4938-43dd-b510-b6950245b10a",
+          "createdAt": "2026-11-27T19:23:33Z",
+          "appId": "9dc77ef0-49cc-4986-b96e-72da8bce1f47",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "dan",
@@ -22,20 +22,22 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2026-10-23T18:31:46Z",
+            "expiresDate": "2026-10-23T19:23:33Z",
             "money": {
-              "commissionPercent": 30,
               "price": 990,
+              "commissionPercent": 30,
+              "currency": "USD",
               "estimatedProceeds": 693,
-              "commissionRule": "standard",
-              "currency": "USD"
+              "commissionRule": "standard"
             },
-            "occurredAt": "2025-10-23T18:31:46Z",
+            "occurredAt": "2025-10-23T19:23:33Z",
             "originalTransactionId": "2000000000000001",
+            "periodStart": "2025-10-23T19:23:33Z",
             "periodType": "normal",
             "productId": "com.example.monthly",
             "productType": "Auto-Renewable Subscription",
             "storefront": "USA",
+            "subscribed": "initialBuy",
             "subscriptionGroupIdentifier": "group.premium",
             "transactionId": "2000000000000001"
           }
@@ -43,11 +45,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_obfrkfuwnnfotov6l7525zmk6q",
+          "id": "evt_di6ykrkkjfgahgpwm7us3qejnu",
           "type": "subscription.trialStarted",
           "sequence": 6,
-          "createdAt": "2026-11-27T18:31:47Z",
-          "appId": "5ffb0016-3fde-42e0-8307-eab54b79d5be",
+          "createdAt": "2026-11-27T19:23:33Z",
+          "appId": "51cede76-329e-41c3-b117-04692173ea1b",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "ana",
@@ -57,26 +59,28 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2026-12-27T18:31:46Z",
+            "expiresDate": "2026-12-27T19:23:33Z",
             "money": {
-              "commissionPercent": 30,
               "currency": "USD",
+              "commissionPercent": 30,
               "commissionRule": "standard",
               "estimatedProceeds": 0,
               "price": 0
             },
-            "occurredAt": "2026-11-27T18:31:46Z",
+            "occurredAt": "2026-11-27T19:23:33Z",
             "offer": {
               "period": "P1W",
-              "name": "introductoryOffer",
+              "type": 1,
               "discountType": "FREE_TRIAL",
-              "type": 1
+              "name": "introductoryOffer"
             },
             "originalTransactionId": "2000000000000001",
+            "periodStart": "2026-11-27T19:23:33Z",
             "periodType": "trial",
             "productId": "com.example.monthly",
             "productType": "Auto-Renewable Subscription",
             "storefront": "USA",
+            "subscribed": "initialBuy",
             "subscriptionGroupIdentifier": "group.premium",
             "transactionId": "2000000000000001"
           }
@@ -84,11 +88,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_trgarzpokrcwpd3hnrjti34bx4",
+          "id": "evt_gmsk6fehs5co7l2cbylpubb5ta",
           "type": "subscription.offerStarted",
-          "sequence": 14,
-          "createdAt": "2026-11-27T18:31:48Z",
-          "appId": "0d6ec58e-529c-470d-902b-0b8a81566dc6",
+          "sequence": 15,
+          "createdAt": "2026-11-27T19:23:33Z",
+          "appId": "04376fc1-27bb-4885-b18f-13e25cd1b5b8",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "cleo",
@@ -98,25 +102,27 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2026-12-27T18:31:48Z",
+            "expiresDate": "2026-12-27T19:23:33Z",
             "money": {
-              "commissionPercent": 15,
               "price": 490,
+              "commissionPercent": 15,
+              "currency": "USD",
               "estimatedProceeds": 417,
-              "commissionRule": "smallBusiness",
-              "currency": "USD"
+              "commissionRule": "smallBusiness"
             },
-            "occurredAt": "2026-11-27T18:31:48Z",
+            "occurredAt": "2026-11-27T19:23:33Z",
             "offer": {
-              "type": 1,
               "discountType": "PAY_AS_YOU_GO",
-              "name": "introductoryOffer"
+              "name": "introductoryOffer",
+              "type": 1
             },
             "originalTransactionId": "2000000000000004",
+            "periodStart": "2026-11-27T19:23:33Z",
             "periodType": "introductory",
             "productId": "com.example.monthly",
             "productType": "Auto-Renewable Subscription",
             "storefront": "USA",
+            "subscribed": "initialBuy",
             "subscriptionGroupIdentifier": "group.premium",
             "transactionId": "2000000000000004"
           }
@@ -124,11 +130,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_5jpmr5y7gvf2pljxrenqaqlrty",
+          "id": "evt_sj3gog6nofh6vkkeceeqsrcdme",
           "type": "subscription.resubscribed",
-          "sequence": 52,
-          "createdAt": "2026-11-27T18:31:54Z",
-          "appId": "5ffb0016-3fde-42e0-8307-eab54b79d5be",
+          "sequence": 58,
+          "createdAt": "2026-11-27T19:23:35Z",
+          "appId": "51cede76-329e-41c3-b117-04692173ea1b",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "ana",
@@ -138,7 +144,7 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2026-12-27T18:31:54Z",
+            "expiresDate": "2026-12-27T19:23:35Z",
             "money": {
               "currency": "USD",
               "price": 1290,
@@ -146,12 +152,14 @@ extension EventMethods {
               "commissionRule": "standard",
               "commissionPercent": 30
             },
-            "occurredAt": "2026-11-27T18:31:54Z",
+            "occurredAt": "2026-11-27T19:23:35Z",
             "originalTransactionId": "2000000000000001",
+            "periodStart": "2026-11-27T19:23:35Z",
             "periodType": "normal",
             "productId": "com.example.monthly",
             "productType": "Auto-Renewable Subscription",
             "storefront": "USA",
+            "subscribed": "resubscribe",
             "subscriptionGroupIdentifier": "group.premium",
             "transactionId": "2000000000000012"
           }
@@ -159,30 +167,31 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_oi67elgzcbgzbdfung6nnfrhuq",
+          "id": "evt_mhdyc2upbvfunh2dwck2edysoq",
           "type": "subscription.renewed",
-          "sequence": 10,
-          "createdAt": "2026-11-27T18:31:47Z",
-          "appId": "02d1313d-4938-43dd-b510-b6950245b10a",
+          "sequence": 8,
+          "createdAt": "2026-11-27T19:23:33Z",
+          "appId": "d541b47f-5ed9-4430-af99-676bbfc0c67e",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
-          "customerId": "dan",
+          "customerId": "fay",
           "data": {
             "autoRenewStatus": true,
             "entitlements": [
               "pro",
               "basic"
             ],
-            "expiresDate": "2027-11-27T18:31:46Z",
+            "expiresDate": "2027-01-26T19:23:33Z",
             "money": {
-              "commissionPercent": 15,
-              "commissionRule": "reducedAfterFirstYear",
               "price": 990,
-              "estimatedProceeds": 842,
-              "currency": "USD"
+              "commissionPercent": 30,
+              "currency": "USD",
+              "estimatedProceeds": 693,
+              "commissionRule": "standard"
             },
-            "occurredAt": "2026-11-27T18:31:46Z",
+            "occurredAt": "2026-11-27T19:23:33Z",
             "originalTransactionId": "2000000000000001",
+            "periodStart": "2026-12-27T19:23:33Z",
             "periodType": "normal",
             "productId": "com.example.monthly",
             "productType": "Auto-Renewable Subscription",
@@ -194,11 +203,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_35tbcsqmabhklebf5kjilen7bm",
+          "id": "evt_rbq6kiqlxvgo7lv6od5kculq7u",
           "type": "subscription.trialConverted",
-          "sequence": 10,
-          "createdAt": "2026-11-27T18:31:47Z",
-          "appId": "5ffb0016-3fde-42e0-8307-eab54b79d5be",
+          "sequence": 11,
+          "createdAt": "2026-11-27T19:23:33Z",
+          "appId": "51cede76-329e-41c3-b117-04692173ea1b",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "ana",
@@ -208,16 +217,17 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2027-01-26T18:31:46Z",
+            "expiresDate": "2027-01-26T19:23:33Z",
             "money": {
-              "commissionPercent": 30,
-              "commissionRule": "standard",
-              "price": 990,
               "estimatedProceeds": 693,
-              "currency": "USD"
+              "price": 990,
+              "currency": "USD",
+              "commissionPercent": 30,
+              "commissionRule": "standard"
             },
-            "occurredAt": "2026-11-27T18:31:47Z",
+            "occurredAt": "2026-11-27T19:23:33Z",
             "originalTransactionId": "2000000000000001",
+            "periodStart": "2026-12-27T19:23:33Z",
             "periodType": "normal",
             "productId": "com.example.monthly",
             "productType": "Auto-Renewable Subscription",
@@ -229,11 +239,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_bh6nndgv25ggtf6glg5z62sovm",
+          "id": "evt_ebs2szd4dbb6rcnavy54f5mazu",
           "type": "subscription.renewalCancelled",
-          "sequence": 13,
-          "createdAt": "2026-11-27T18:31:48Z",
-          "appId": "5ffb0016-3fde-42e0-8307-eab54b79d5be",
+          "sequence": 14,
+          "createdAt": "2026-11-27T19:23:34Z",
+          "appId": "51cede76-329e-41c3-b117-04692173ea1b",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "ana",
@@ -243,8 +253,8 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2027-01-26T18:31:46Z",
-            "occurredAt": "2026-11-27T18:31:48Z",
+            "expiresDate": "2027-01-26T19:23:33Z",
+            "occurredAt": "2026-11-27T19:23:34Z",
             "originalTransactionId": "2000000000000001",
             "periodType": "normal",
             "productId": "com.example.monthly",
@@ -257,11 +267,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_euzfnztlerbetmepzfcskoecke",
+          "id": "evt_odb3lvje2bhdrcxzod6sl2pmxy",
           "type": "subscription.renewalEnabled",
-          "sequence": 16,
-          "createdAt": "2026-11-27T18:31:49Z",
-          "appId": "5ffb0016-3fde-42e0-8307-eab54b79d5be",
+          "sequence": 17,
+          "createdAt": "2026-11-27T19:23:34Z",
+          "appId": "51cede76-329e-41c3-b117-04692173ea1b",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "ana",
@@ -271,8 +281,8 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2027-01-26T18:31:46Z",
-            "occurredAt": "2026-11-27T18:31:49Z",
+            "expiresDate": "2027-01-26T19:23:33Z",
+            "occurredAt": "2026-11-27T19:23:34Z",
             "originalTransactionId": "2000000000000001",
             "periodType": "normal",
             "productId": "com.example.monthly",
@@ -285,11 +295,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_kcbwxg36ajg53asg6k4iu2elpy",
+          "id": "evt_2d3sztfc6ve7bli3pyoz257vye",
           "type": "subscription.billingIssue",
-          "sequence": 13,
-          "createdAt": "2026-11-27T18:31:48Z",
-          "appId": "b9d77005-cad7-4ac4-8d4a-73a19234c0d6",
+          "sequence": 11,
+          "createdAt": "2026-11-27T19:23:33Z",
+          "appId": "872b54c4-b199-4101-a07f-dbc749b034bb",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "eve",
@@ -299,8 +309,8 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2026-11-27T18:31:46Z",
-            "occurredAt": "2027-01-26T18:31:47Z",
+            "expiresDate": "2026-11-27T19:23:32Z",
+            "occurredAt": "2027-01-26T19:23:33Z",
             "originalTransactionId": "2000000000000001",
             "periodType": "normal",
             "productId": "com.example.monthly",
@@ -313,11 +323,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_z2ycp4snlraqxnnvxe3evk4ys4",
+          "id": "evt_hamyhrgrh5fwfldhnsmfah22wm",
           "type": "subscription.gracePeriodEntered",
-          "sequence": 14,
-          "createdAt": "2026-11-27T18:31:48Z",
-          "appId": "b9d77005-cad7-4ac4-8d4a-73a19234c0d6",
+          "sequence": 12,
+          "createdAt": "2026-11-27T19:23:33Z",
+          "appId": "872b54c4-b199-4101-a07f-dbc749b034bb",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "eve",
@@ -327,8 +337,8 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2026-11-27T18:31:46Z",
-            "occurredAt": "2026-11-27T18:31:47Z",
+            "expiresDate": "2026-11-27T19:23:32Z",
+            "occurredAt": "2026-11-27T19:23:33Z",
             "originalTransactionId": "2000000000000001",
             "periodType": "normal",
             "productId": "com.example.monthly",
@@ -341,11 +351,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_34j45hohv5amzjoodymse66qbe",
+          "id": "evt_ppdvw6cy3zc47fza7pvofagmtq",
           "type": "subscription.gracePeriodEnded",
-          "sequence": 31,
-          "createdAt": "2026-11-27T18:31:51Z",
-          "appId": "5ffb0016-3fde-42e0-8307-eab54b79d5be",
+          "sequence": 32,
+          "createdAt": "2026-11-27T19:23:59Z",
+          "appId": "88185066-2b2e-469f-a03c-7e00c66425f5",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "ana",
@@ -355,8 +365,8 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2026-11-27T18:31:50Z",
-            "occurredAt": "2026-11-27T18:31:51Z",
+            "expiresDate": "2026-11-27T19:23:57Z",
+            "occurredAt": "2026-11-27T19:23:59Z",
             "originalTransactionId": "2000000000000001",
             "periodType": "normal",
             "productId": "com.example.monthly",
@@ -369,11 +379,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_hylusagou5hj3efnyezinzhwoi",
+          "id": "evt_xq4g6il6inbp3mecdj3jzquagy",
           "type": "subscription.billingRecovered",
-          "sequence": 18,
-          "createdAt": "2026-11-27T18:31:48Z",
-          "appId": "b9d77005-cad7-4ac4-8d4a-73a19234c0d6",
+          "sequence": 16,
+          "createdAt": "2026-11-27T19:23:33Z",
+          "appId": "872b54c4-b199-4101-a07f-dbc749b034bb",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "eve",
@@ -383,16 +393,17 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2026-12-27T18:31:46Z",
+            "expiresDate": "2026-12-27T19:23:32Z",
             "money": {
               "currency": "USD",
+              "commissionPercent": 30,
               "price": 990,
               "estimatedProceeds": 693,
-              "commissionRule": "standard",
-              "commissionPercent": 30
+              "commissionRule": "standard"
             },
-            "occurredAt": "2026-11-27T18:31:47Z",
+            "occurredAt": "2026-11-27T19:23:33Z",
             "originalTransactionId": "2000000000000001",
+            "periodStart": "2026-11-27T19:23:33Z",
             "periodType": "normal",
             "productId": "com.example.monthly",
             "productType": "Auto-Renewable Subscription",
@@ -404,11 +415,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_ydqwvathsnbfrfcz6pxlrwapde",
+          "id": "evt_4uoxmaqe3rahhglztndweafqfy",
           "type": "subscription.expired",
-          "sequence": 13,
-          "createdAt": "2026-11-27T18:31:49Z",
-          "appId": "60fd4004-e653-409c-ba41-84d3d53014e9",
+          "sequence": 14,
+          "createdAt": "2026-11-27T19:23:34Z",
+          "appId": "d541b47f-5ed9-4430-af99-676bbfc0c67e",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "fay",
@@ -418,8 +429,8 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2026-11-27T18:31:48Z",
-            "occurredAt": "2026-11-27T18:31:49Z",
+            "expiresDate": "2026-11-27T19:23:33Z",
+            "occurredAt": "2026-11-27T19:23:34Z",
             "originalTransactionId": "2000000000000001",
             "periodType": "normal",
             "productId": "com.example.monthly",
@@ -433,11 +444,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_6so5yhnjorfelimnbqpa6tmzbi",
+          "id": "evt_nfn7qytl25bbfpdh5tixjzyl6u",
           "type": "subscription.productChangeScheduled",
-          "sequence": 8,
-          "createdAt": "2026-11-27T18:31:48Z",
-          "appId": "db0327fd-6b9e-4c18-aeca-2223048bdb60",
+          "sequence": 9,
+          "createdAt": "2026-11-27T19:23:34Z",
+          "appId": "5bf8c0a4-f7ce-463b-85b9-52f9630030de",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "ben",
@@ -447,14 +458,14 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2026-12-27T18:31:47Z",
-            "occurredAt": "2026-11-27T18:31:48Z",
+            "expiresDate": "2026-12-27T19:23:33Z",
+            "occurredAt": "2026-11-27T19:23:34Z",
             "originalTransactionId": "2000000000000001",
             "periodType": "normal",
             "productChange": {
               "from": "com.example.monthly",
-              "to": "com.example.basic",
-              "direction": "downgrade"
+              "direction": "downgrade",
+              "to": "com.example.basic"
             },
             "productId": "com.example.monthly",
             "productType": "Auto-Renewable Subscription",
@@ -466,11 +477,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_ymxwtazttvhnhhtj4kitux2tpy",
+          "id": "evt_jkhth45pdfcgnou6lvdoz2e7he",
           "type": "subscription.productChangeCancelled",
-          "sequence": 10,
-          "createdAt": "2026-11-27T18:31:49Z",
-          "appId": "db0327fd-6b9e-4c18-aeca-2223048bdb60",
+          "sequence": 11,
+          "createdAt": "2026-11-27T19:23:34Z",
+          "appId": "5bf8c0a4-f7ce-463b-85b9-52f9630030de",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "ben",
@@ -480,70 +491,78 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2026-12-27T18:31:47Z",
-            "occurredAt": "2026-11-27T18:31:49Z",
+            "expiresDate": "2026-12-27T19:23:33Z",
+            "occurredAt": "2026-11-27T19:23:34Z",
             "originalTransactionId": "2000000000000001",
             "periodType": "normal",
             "productChange": {
+              "from": "com.example.basic",
               "to": "com.example.monthly",
+              "direction": "upgrade"
+            },
+            "productId": "com.example.monthly",
+            "productType": "Auto-Renewable Subscription",
+            "storefront": "DEU",
+            "subscriptionGroupIdentifier": "group.premium",
+            "transactionId": "2000000000000001"
+          }
+        }
+        """#,
+        #"""
+        {
+          "id": "evt_wgvnqfjadbbc5j3ix4xp62f4re",
+          "type": "subscription.productChanged",
+          "sequence": 22,
+          "createdAt": "2026-11-27T19:23:34Z",
+          "appId": "5bf8c0a4-f7ce-463b-85b9-52f9630030de",
+          "bundleId": "com.example.simulated",
+          "environment": "Sandbox",
+          "customerId": "ben",
+          "data": {
+            "autoRenewStatus": true,
+            "entitlements": [
+              "pro",
+              "basic"
+            ],
+            "expiresDate": "2026-12-27T19:23:34Z",
+            "money": {
+              "estimatedProceeds": 5876,
+              "price": 9990,
+              "currency": "EUR",
+              "commissionRule": "standard",
+              "taxBasisPoints": 1900,
+              "commissionPercent": 30
+            },
+            "occurredAt": "2026-11-27T19:23:34Z",
+            "originalTransactionId": "2000000000000001",
+            "periodStart": "2026-11-27T19:23:34Z",
+            "periodType": "normal",
+            "productChange": {
               "direction": "upgrade",
+              "to": "com.example.monthly",
               "from": "com.example.basic"
             },
             "productId": "com.example.monthly",
             "productType": "Auto-Renewable Subscription",
-            "storefront": "DEU",
-            "subscriptionGroupIdentifier": "group.premium",
-            "transactionId": "2000000000000001"
-          }
-        }
-        """#,
-        #"""
-        {
-          "id": "evt_nqn42uggnrh5bdempg3gn2f7yq",
-          "type": "subscription.productChanged",
-          "sequence": 16,
-          "createdAt": "2026-11-27T18:31:50Z",
-          "appId": "db0327fd-6b9e-4c18-aeca-2223048bdb60",
-          "bundleId": "com.example.simulated",
-          "environment": "Sandbox",
-          "customerId": "ben",
-          "data": {
-            "autoRenewStatus": true,
-            "entitlements": [
-              "basic"
-            ],
-            "expiresDate": "2027-01-26T18:31:47Z",
-            "money": {
-              "commissionPercent": 30,
-              "commissionRule": "standard",
-              "taxBasisPoints": 1900,
-              "estimatedProceeds": 5876,
+            "replacedPeriod": {
+              "transactionId": "2000000000000004",
               "price": 9990,
-              "currency": "EUR"
+              "expiresDate": "2027-01-26T19:23:33Z",
+              "periodStart": "2026-12-27T19:23:33Z"
             },
-            "occurredAt": "2026-11-27T18:31:50Z",
-            "originalTransactionId": "2000000000000001",
-            "periodType": "normal",
-            "productChange": {
-              "from": "com.example.monthly",
-              "to": "com.example.basic",
-              "direction": "downgrade"
-            },
-            "productId": "com.example.basic",
-            "productType": "Auto-Renewable Subscription",
             "storefront": "DEU",
             "subscriptionGroupIdentifier": "group.premium",
-            "transactionId": "2000000000000004"
+            "transactionId": "2000000000000006"
           }
         }
         """#,
         #"""
         {
-          "id": "evt_dcxbetibnvhbhnqc3foxlqpmce",
+          "id": "evt_66otxzd4lndrjlk625wkympoje",
           "type": "subscription.priceIncreasePending",
-          "sequence": 18,
-          "createdAt": "2026-11-27T18:31:49Z",
-          "appId": "5ffb0016-3fde-42e0-8307-eab54b79d5be",
+          "sequence": 19,
+          "createdAt": "2026-11-27T19:23:34Z",
+          "appId": "51cede76-329e-41c3-b117-04692173ea1b",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "ana",
@@ -553,8 +572,8 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2027-01-26T18:31:46Z",
-            "occurredAt": "2026-11-27T18:31:49Z",
+            "expiresDate": "2027-01-26T19:23:33Z",
+            "occurredAt": "2026-11-27T19:23:34Z",
             "originalTransactionId": "2000000000000001",
             "periodType": "normal",
             "productId": "com.example.monthly",
@@ -567,11 +586,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_7m2imfdcsfe23acaf2leaed2ku",
+          "id": "evt_lg5irsavcbagjffvewbvoib2sm",
           "type": "subscription.priceIncreaseConsented",
-          "sequence": 20,
-          "createdAt": "2026-11-27T18:31:50Z",
-          "appId": "5ffb0016-3fde-42e0-8307-eab54b79d5be",
+          "sequence": 21,
+          "createdAt": "2026-11-27T19:23:34Z",
+          "appId": "51cede76-329e-41c3-b117-04692173ea1b",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "ana",
@@ -581,8 +600,8 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2027-01-26T18:31:46Z",
-            "occurredAt": "2026-11-27T18:31:50Z",
+            "expiresDate": "2027-01-26T19:23:33Z",
+            "occurredAt": "2026-11-27T19:23:34Z",
             "originalTransactionId": "2000000000000001",
             "periodType": "normal",
             "productId": "com.example.monthly",
@@ -595,11 +614,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_3szmil44ozgaff6nnd2dxoj77a",
+          "id": "evt_otwbtirlqves7n4pnvamoawpia",
           "type": "subscription.priceIncreaseRefused",
-          "sequence": 63,
-          "createdAt": "2026-11-27T18:31:54Z",
-          "appId": "5ffb0016-3fde-42e0-8307-eab54b79d5be",
+          "sequence": 72,
+          "createdAt": "2026-11-27T19:23:35Z",
+          "appId": "51cede76-329e-41c3-b117-04692173ea1b",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "ana",
@@ -609,14 +628,14 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2026-11-27T18:31:53Z",
+            "expiresDate": "2026-11-27T19:23:34Z",
             "implied": true,
-            "occurredAt": "2026-11-27T18:31:54Z",
+            "occurredAt": "2026-11-27T19:23:35Z",
             "offer": {
+              "discountType": "PAY_UP_FRONT",
               "identifier": "COMEBACK",
               "name": "winBackOffer",
-              "type": 4,
-              "discountType": "PAY_UP_FRONT"
+              "type": 4
             },
             "originalTransactionId": "2000000000000001",
             "periodType": "winBack",
@@ -630,11 +649,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_2e3vojpbtbddzn5vf47fm7p3ni",
+          "id": "evt_hztd5vrxmzhlhatuwl5zlqxmgm",
           "type": "subscription.extended",
-          "sequence": 36,
-          "createdAt": "2026-11-27T18:31:52Z",
-          "appId": "db0327fd-6b9e-4c18-aeca-2223048bdb60",
+          "sequence": 39,
+          "createdAt": "2026-11-27T19:23:34Z",
+          "appId": "5bf8c0a4-f7ce-463b-85b9-52f9630030de",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "ben",
@@ -644,9 +663,9 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2027-04-03T18:31:50Z",
+            "expiresDate": "2027-04-03T19:23:34Z",
             "extendedByDays": 7,
-            "occurredAt": "2027-04-03T18:31:50Z",
+            "occurredAt": "2027-04-03T19:23:34Z",
             "originalTransactionId": "2000000000000001",
             "periodType": "normal",
             "productId": "com.example.monthly",
@@ -658,11 +677,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_2bpumqmfe5g3tbhkt23f3ykx6a",
+          "id": "evt_6g7nyvwd5zfv7bfoy7c6iogope",
           "type": "purchase.oneTime",
           "sequence": 5,
-          "createdAt": "2026-11-27T18:31:47Z",
-          "appId": "0d6ec58e-529c-470d-902b-0b8a81566dc6",
+          "createdAt": "2026-11-27T19:23:33Z",
+          "appId": "04376fc1-27bb-4885-b18f-13e25cd1b5b8",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "cleo",
@@ -671,13 +690,13 @@ extension EventMethods {
               "pro"
             ],
             "money": {
-              "commissionPercent": 15,
-              "price": 29990,
-              "estimatedProceeds": 25492,
               "commissionRule": "smallBusiness",
-              "currency": "USD"
+              "price": 29990,
+              "commissionPercent": 15,
+              "currency": "USD",
+              "estimatedProceeds": 25492
             },
-            "occurredAt": "2026-11-27T18:31:47Z",
+            "occurredAt": "2026-11-27T19:23:33Z",
             "originalTransactionId": "2000000000000001",
             "productId": "com.example.lifetime",
             "productType": "Non-Consumable",
@@ -688,24 +707,24 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_36d76mdgdnf4rb2b4kefu5z43e",
+          "id": "evt_2pudrye4pvfv5jr5cuxaubyrqi",
           "type": "purchase.consumable",
-          "sequence": 9,
-          "createdAt": "2026-11-27T18:31:47Z",
-          "appId": "0d6ec58e-529c-470d-902b-0b8a81566dc6",
+          "sequence": 10,
+          "createdAt": "2026-11-27T19:23:33Z",
+          "appId": "04376fc1-27bb-4885-b18f-13e25cd1b5b8",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "cleo",
           "data": {
             "entitlements": [],
             "money": {
-              "commissionPercent": 15,
-              "commissionRule": "smallBusiness",
               "price": 3960,
+              "currency": "USD",
+              "commissionPercent": 15,
               "estimatedProceeds": 3366,
-              "currency": "USD"
+              "commissionRule": "smallBusiness"
             },
-            "occurredAt": "2026-11-27T18:31:47Z",
+            "occurredAt": "2026-11-27T19:23:33Z",
             "originalTransactionId": "2000000000000003",
             "productId": "com.example.coins",
             "productType": "Consumable",
@@ -716,11 +735,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_uw23s6b4c5egpbtmsg6gvip3s4",
+          "id": "evt_yiytksje55hdznczul4gh5fqje",
           "type": "purchase.refunded",
-          "sequence": 40,
-          "createdAt": "2026-11-27T18:31:53Z",
-          "appId": "db0327fd-6b9e-4c18-aeca-2223048bdb60",
+          "sequence": 43,
+          "createdAt": "2026-11-27T19:23:34Z",
+          "appId": "5bf8c0a4-f7ce-463b-85b9-52f9630030de",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "ben",
@@ -729,22 +748,23 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2027-02-25T18:31:50Z",
+            "expiresDate": "2027-02-25T19:23:34Z",
             "money": {
-              "commissionPercent": 30,
               "currency": "EUR",
               "price": -4995,
               "estimatedProceeds": -2938,
               "commissionRule": "standard",
-              "taxBasisPoints": 1900
+              "taxBasisPoints": 1900,
+              "commissionPercent": 30
             },
-            "occurredAt": "2026-11-27T18:31:52Z",
+            "occurredAt": "2026-11-27T19:23:34Z",
             "offer": {
-              "type": 5,
+              "name": "retentionOffer",
               "identifier": "STAY",
-              "name": "retentionOffer"
+              "type": 5
             },
             "originalTransactionId": "2000000000000001",
+            "periodStart": "2027-01-26T19:23:34Z",
             "periodType": "retention",
             "productId": "com.example.monthly",
             "productType": "Auto-Renewable Subscription",
@@ -757,11 +777,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_cs2z3e6n4vckvdildyy5uuqwpe",
+          "id": "evt_7mwznjitw5f2leq6fzi7yrmfqa",
           "type": "purchase.refundReversed",
-          "sequence": 43,
-          "createdAt": "2026-11-27T18:31:53Z",
-          "appId": "db0327fd-6b9e-4c18-aeca-2223048bdb60",
+          "sequence": 46,
+          "createdAt": "2026-11-27T19:23:34Z",
+          "appId": "5bf8c0a4-f7ce-463b-85b9-52f9630030de",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "ben",
@@ -770,22 +790,23 @@ extension EventMethods {
               "pro",
               "basic"
             ],
-            "expiresDate": "2027-02-25T18:31:50Z",
+            "expiresDate": "2027-02-25T19:23:34Z",
             "money": {
               "commissionPercent": 30,
-              "commissionRule": "standard",
               "taxBasisPoints": 1900,
               "estimatedProceeds": 2938,
-              "price": 4995,
-              "currency": "EUR"
+              "commissionRule": "standard",
+              "currency": "EUR",
+              "price": 4995
             },
-            "occurredAt": "2026-11-27T18:31:53Z",
+            "occurredAt": "2026-11-27T19:23:34Z",
             "offer": {
               "identifier": "STAY",
-              "type": 5,
-              "name": "retentionOffer"
+              "name": "retentionOffer",
+              "type": 5
             },
             "originalTransactionId": "2000000000000001",
+            "periodStart": "2027-01-26T19:23:34Z",
             "periodType": "retention",
             "productId": "com.example.monthly",
             "productType": "Auto-Renewable Subscription",
@@ -798,11 +819,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_6tlkna76ynfjjivrmyztinwlda",
+          "id": "evt_kofiwlsbajestpeq5kid24muwu",
           "type": "purchase.familyRevoked",
-          "sequence": 25,
-          "createdAt": "2026-11-27T18:31:50Z",
-          "appId": "0d6ec58e-529c-470d-902b-0b8a81566dc6",
+          "sequence": 27,
+          "createdAt": "2026-11-27T19:23:34Z",
+          "appId": "04376fc1-27bb-4885-b18f-13e25cd1b5b8",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "cleo",
@@ -811,7 +832,7 @@ extension EventMethods {
               "pro"
             ],
             "familyShared": true,
-            "occurredAt": "2026-11-27T18:31:50Z",
+            "occurredAt": "2026-11-27T19:23:34Z",
             "originalTransactionId": "2000000000000008",
             "productId": "com.example.lifetime",
             "productType": "Non-Consumable",
@@ -822,11 +843,11 @@ extension EventMethods {
         """#,
         #"""
         {
-          "id": "evt_gcktcpepnbekvizhhlqslg3av4",
+          "id": "evt_hcfdqigwqbbxfhaalqst4liezq",
           "type": "purchase.transferred",
-          "sequence": 27,
-          "createdAt": "2026-11-27T18:31:50Z",
-          "appId": "0d6ec58e-529c-470d-902b-0b8a81566dc6",
+          "sequence": 29,
+          "createdAt": "2026-11-27T19:23:34Z",
+          "appId": "04376fc1-27bb-4885-b18f-13e25cd1b5b8",
           "bundleId": "com.example.simulated",
           "environment": "Sandbox",
           "customerId": "dora",
@@ -834,8 +855,8 @@ extension EventMethods {
             "entitlements": [
               "basic"
             ],
-            "expiresDate": "2026-12-27T18:31:49Z",
-            "occurredAt": "2026-11-27T18:31:50Z",
+            "expiresDate": "2026-12-27T19:23:34Z",
+            "occurredAt": "2026-11-27T19:23:34Z",
             "originalTransactionId": "2000000000000006",
             "previousCustomerId": "cleo",
             "productId": "com.example.basic",

@@ -60,7 +60,8 @@ enum EventMethods {
     /// `.expired`, `.productChanged`, …, `purchase.oneTime`, `.consumable`, `.refunded`, `.refundReversed`, `.familyRevoked`,
     /// `.transferred`) share one shape: `occurredAt` (by Apple's dates), originalTransactionId, transactionId, productId, productType,
     /// subscriptionGroupIdentifier, `entitlements` (the catalog's names), storefront, `periodType`, `offer` {type, name, identifier,
-    /// discountType, period}, expiresDate, autoRenewStatus, `reason` (voluntary, billingError, priceIncrease, productUnavailable,
+    /// discountType, period}, expiresDate, autoRenewStatus, `periodStart` and `subscribed` (initialBuy, resubscribe) on charges,
+    /// `replacedPeriod` on an upgrade, `reason` (voluntary, billingError, priceIncrease, productUnavailable,
     /// other), `productChange` {from, to, direction}, `implied`, `familyShared`, and on charges and refunds `money` {price, currency
     /// (Apple's milliunits), commissionPercent, commissionRule, taxBasisPoints, estimatedProceeds (an estimate)}; docs/API.md has a
     /// sample of each.

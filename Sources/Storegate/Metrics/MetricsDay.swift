@@ -1,0 +1,61 @@
+import AppStoreServer
+import Foundation
+
+/// One day's figures, summed over whatever a query filters (apps, products, storefronts), in one currency:
+/// the counts of what happened that day, Apple's money charged and refunded (milliunits), and the day's
+/// change to the active subscriptions, active trials and monthly recurring revenue. Rows whose events carry
+/// no money are in the currency "".
+public struct MetricsDay: Sendable, Equatable {
+    public var day: Date
+    public var currency: String
+    public var newSubscriptions: Int64 = 0
+    public var reactivations: Int64 = 0
+    public var trialStarts: Int64 = 0
+    public var trialConversions: Int64 = 0
+    public var renewals: Int64 = 0
+    public var purchases: Int64 = 0
+    public var cancellations: Int64 = 0
+    public var billingIssues: Int64 = 0
+    public var churnedVoluntary: Int64 = 0
+    public var churnedBilling: Int64 = 0
+    public var churnedOther: Int64 = 0
+    public var refunds: Int64 = 0
+    public var revenue: Int64 = 0
+    public var proceeds: Int64 = 0
+    public var refunded: Int64 = 0
+    public var refundedProceeds: Int64 = 0
+    public var activeChange: Int64 = 0
+    public var trialsChange: Int64 = 0
+    public var mrrChange: Int64 = 0
+
+    public init(day: Date, currency: String, values: [Int64]) {
+        self.day = day
+        self.currency = currency
+        let v = values + Array(repeating: 0, count: max(0, 19 - values.count))
+        (newSubscriptions, reactivations, trialStarts, trialConversions, renewals, purchases, cancellations) = (v[0], v[1], v[2], v[3], v[4], v[5], v[6])
+        (billingIssues, churnedVoluntary, churnedBilling, churnedOther, refunds) = (v[7], v[8], v[9], v[10], v[11])
+        (revenue, proceeds, refunded, refundedProceeds, activeChange, trialsChange, mrrChange) = (v[12], v[13], v[14], v[15], v[16], v[17], v[18])
+    }
+}
+
+/// What a metrics query keeps: one app, one environment, some products, one storefront (each when given).
+public struct MetricsFilter: Sendable, Equatable {
+    public var appId: UUID?
+    public var environment: AppStoreEnvironment?
+    public var productIds: [String]?
+    public var storefront: String?
+
+    public init(appId: UUID? = nil, environment: AppStoreEnvironment? = nil, productIds: [String]? = nil, storefront: String? = nil) {
+        self.appId = appId
+        self.environment = environment
+        self.productIds = productIds
+        self.storefront = storefront
+    }
+}
+
+public protocol MetricsStore: Sendable {
+    /// The figures of every day up to `through` (inclusive) that passes `filter`, by day and currency, oldest first.
+    func days(through: Date, filter: MetricsFilter) async throws -> [MetricsDay]
+    /// Makes `metrics_daily` again from the stored lifecycle events alone.
+    func rebuild() async throws
+}

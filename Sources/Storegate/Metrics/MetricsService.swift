@@ -1,0 +1,186 @@
+import AppStoreServer
+import Contract
+import Foundation
+
+/// How long each point of a metrics series is.
+public enum MetricsStep: String, Sendable, CaseIterable, Codable, JSONSchemaType {
+    case day, week, month
+}
+
+/// One currency's money in a period, in Apple's milliunits of it.
+@RPCObject(title: "MetricsMoney") public struct MetricsMoney: Sendable, Equatable {
+    public let currency: String
+    /// What customers were charged (offers' discounts and quantities included), before refunds.
+    public let revenue: Int64
+    /// The estimated proceeds of those charges (lifecycle events' `money.estimatedProceeds`).
+    public let proceeds: Int64
+    /// Refunds less refunds reversed: 0 or negative.
+    public let refunded: Int64
+    public let refundedProceeds: Int64
+    /// Monthly recurring revenue at the period's end: every active paid period's price per month.
+    public let mrr: Int64
+}
+
+/// One period of a metrics series: what happened in it, and what stood at its end.
+@RPCObject(title: "MetricsPoint") public struct MetricsPoint: Sendable, Equatable {
+    /// The period's first day (UTC midnight); it ends where the next begins.
+    public let start: Date
+    /// First purchases of a subscription (Apple's `INITIAL_BUY`), trials included.
+    public let newSubscriptions: Int64
+    /// Returns after a subscription lapsed (`RESUBSCRIBE`).
+    public let reactivations: Int64
+    public let trialStarts: Int64
+    public let trialConversions: Int64
+    /// Charges that continued a subscription: renewals, recoveries, conversions, changes of product.
+    public let renewals: Int64
+    /// Non-consumables, non-renewing subscriptions and consumables bought.
+    public let purchases: Int64
+    /// Auto-renew turned off.
+    public let cancellations: Int64
+    public let billingIssues: Int64
+    /// Subscriptions that expired: the customer's choice, billing, any other reason (price increase
+    /// refused, product off sale).
+    public let churnedVoluntary: Int64
+    public let churnedBilling: Int64
+    public let churnedOther: Int64
+    /// Refunds less refunds reversed.
+    public let refunds: Int64
+    /// Paid subscription periods running at the period's end (trials and grace periods not counted).
+    public let activeSubscriptions: Int64
+    /// Free trials running at the period's end.
+    public let activeTrials: Int64
+    /// By currency.
+    public let money: [MetricsMoney]
+}
+
+@RPCObject(title: "Metrics") public struct MetricsReport: Sendable {
+    public let from: Date
+    public let to: Date
+    public let step: MetricsStep
+    public let points: [MetricsPoint]
+}
+
+/// Figures a business runs on, from the daily rollup of lifecycle events: any range, by day, week or month,
+/// of one app, environment, product set, entitlement or storefront.
+public struct MetricsService: Sendable {
+    let persistence: any Persistence
+
+    /// At most this many points in one answer.
+    public static let mostPoints = 1_000
+
+    public func metrics(
+        tenant: Tenant, from: Date, to: Date, step: MetricsStep, bundleId: String?, productIds: [String]?, entitlement: String?,
+        environment: AppStoreEnvironment?, storefront: String?
+    ) async throws -> MetricsReport {
+        guard from <= to else { throw StoregateError.invalid(field: "to", reason: "must not be before from") }
+        let starts = Self.periods(from: from, to: to, step: step)
+        guard starts.count <= Self.mostPoints else {
+            throw StoregateError.invalid(field: "step", reason: "makes \(starts.count) points; at most \(Self.mostPoints): a longer step, or a shorter range")
+        }
+        if let storefront, storefront.count != 3 { throw StoregateError.invalid(field: "storefront", reason: "must be an ISO 3166-1 alpha-3 code") }
+        var appId: UUID?
+        if let bundleId { appId = try await persistence.app(tenant, bundleId: bundleId).id }
+        let days = try await persistence.inTenant(tenant, .read) { unit -> [MetricsDay] in
+            var products = productIds
+            if let entitlement {
+                let catalog = try await unit.catalog.catalog() ?? Catalog()
+                guard let found = catalog.entitlements.first(where: { $0.name == entitlement }) else {
+                    throw StoregateError.invalid(field: "entitlement", reason: "is not an entitlement of the catalog (catalog.get)")
+                }
+                products = products.map { Array(Set($0).intersection(found.productIds)) } ?? found.productIds
+            }
+            let end = Self.calendar.date(byAdding: Self.component(step), value: 1, to: starts.last ?? from) ?? to
+            return try await unit.metrics.days(
+                through: end.addingTimeInterval(-1),
+                filter: MetricsFilter(appId: appId, environment: environment, productIds: products, storefront: storefront))
+        }
+        return MetricsReport(from: from, to: to, step: step, points: Self.points(days, starts: starts, step: step))
+    }
+
+    /// Rolls the days into periods: flows summed within each period, stocks summed from the first day on.
+    static func points(_ days: [MetricsDay], starts: [Date], step: MetricsStep) -> [MetricsPoint] {
+        var index = 0
+        var active: Int64 = 0
+        var trials: Int64 = 0
+        var mrr: [String: Int64] = [:]
+        var points: [MetricsPoint] = []
+        for start in starts {
+            let end = calendar.date(byAdding: component(step), value: 1, to: start) ?? start
+            var sum = MetricsDay(day: start, currency: "", values: [])
+            var money: [String: [Int64]] = [:]
+            while index < days.count, days[index].day < end {
+                let d = days[index]
+                index += 1
+                active += d.activeChange
+                trials += d.trialsChange
+                if !d.currency.isEmpty, d.mrrChange != 0 { mrr[d.currency, default: 0] += d.mrrChange }
+                guard d.day >= start else { continue }
+                sum.newSubscriptions += d.newSubscriptions
+                sum.reactivations += d.reactivations
+                sum.trialStarts += d.trialStarts
+                sum.trialConversions += d.trialConversions
+                sum.renewals += d.renewals
+                sum.purchases += d.purchases
+                sum.cancellations += d.cancellations
+                sum.billingIssues += d.billingIssues
+                sum.churnedVoluntary += d.churnedVoluntary
+                sum.churnedBilling += d.churnedBilling
+                sum.churnedOther += d.churnedOther
+                sum.refunds += d.refunds
+                if !d.currency.isEmpty {
+                    let m = money[d.currency] ?? [0, 0, 0, 0]
+                    money[d.currency] = [m[0] + d.revenue, m[1] + d.proceeds, m[2] + d.refunded, m[3] + d.refundedProceeds]
+                }
+            }
+            let currencies = Set(money.keys).union(mrr.filter { $0.value != 0 }.keys).sorted()
+            points.append(
+                MetricsPoint(
+                    start: start, newSubscriptions: sum.newSubscriptions, reactivations: sum.reactivations, trialStarts: sum.trialStarts,
+                    trialConversions: sum.trialConversions, renewals: sum.renewals, purchases: sum.purchases, cancellations: sum.cancellations,
+                    billingIssues: sum.billingIssues, churnedVoluntary: sum.churnedVoluntary, churnedBilling: sum.churnedBilling,
+                    churnedOther: sum.churnedOther, refunds: sum.refunds, activeSubscriptions: active, activeTrials: trials,
+                    money: currencies.map { c in
+                        let m = money[c] ?? [0, 0, 0, 0]
+                        return MetricsMoney(currency: c, revenue: m[0], proceeds: m[1], refunded: m[2], refundedProceeds: m[3], mrr: mrr[c] ?? 0)
+                    }))
+        }
+        return points
+    }
+
+    /// UTC, weeks from Monday (ISO 8601).
+    static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
+    static func component(_ step: MetricsStep) -> Calendar.Component {
+        switch step {
+        case .day: .day
+        case .week: .weekOfYear
+        case .month: .month
+        }
+    }
+
+    /// The first day of each period from the one holding `from` to the one holding `to`.
+    static func periods(from: Date, to: Date, step: MetricsStep) -> [Date] {
+        let first: Date
+        switch step {
+        case .day: first = calendar.startOfDay(for: from)
+        case .week: first = calendar.dateInterval(of: .weekOfYear, for: from)?.start ?? calendar.startOfDay(for: from)
+        case .month: first = calendar.dateInterval(of: .month, for: from)?.start ?? calendar.startOfDay(for: from)
+        }
+        var starts: [Date] = []
+        var next = first
+        while next <= to, starts.count <= mostPoints {
+            starts.append(next)
+            next = calendar.date(byAdding: component(step), value: 1, to: next) ?? to.addingTimeInterval(1)
+        }
+        return starts
+    }
+
+    /// Makes the tenant's daily figures again from its stored lifecycle events (`storegate metrics rebuild`).
+    public func rebuild(tenant: Tenant) async throws {
+        try await persistence.inTenant(tenant) { unit in try await unit.metrics.rebuild() }
+    }
+}
