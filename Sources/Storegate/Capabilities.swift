@@ -55,6 +55,8 @@ public struct Capabilities: Sendable {
     public let catalog: CatalogService
     /// Figures a business runs on, rolled up from lifecycle events.
     public let metrics: MetricsService
+    /// Transactions, events and subscriptions as CSV or newline-delimited JSON.
+    public let exports: ExportService
     public let events: EventService
     public let webhooks: WebhookService
     /// Runs the durable job queue (notification processing, consumption answers).
@@ -129,6 +131,7 @@ public struct Capabilities: Sendable {
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification, directory: directory)
         self.advancedCommerce = AdvancedCommerceService(persistence: persistence, gateway: gateway, verification: verification)
         self.metrics = MetricsService(persistence: persistence)
+        self.exports = ExportService(persistence: persistence)
         self.events = EventService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)
         self.consoleUsers = ConsoleUserService(persistence: persistence, settings: console)

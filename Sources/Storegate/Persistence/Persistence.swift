@@ -124,6 +124,8 @@ public protocol TenantUnit: Sendable {
     var catalog: any CatalogStore { get }
     /// Daily figures rolled up from lifecycle events (`metrics.get`).
     var metrics: any MetricsStore { get }
+    /// Pages of transactions, events and subscriptions for exports.
+    var exports: any ExportStore { get }
     var sweeps: any NotificationSweepStore { get }
     /// Figures per day for the console's overview.
     var figures: any DailyFiguresStore { get }

@@ -31,6 +31,9 @@ private struct ProbeDecoder: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { ProbeSingle(probe: probe, depth: depth) }
 }
 
+/// An enumeration's first case (an empty string is none of its cases).
+private func firstCase<C: CaseIterable>(_ type: C.Type) -> Any { type.allCases.first as Any }
+
 /// A placeholder of a type, where the type's own decoding would refuse an empty string or zero.
 private func placeholder<T: Decodable>(_ type: T.Type, probe: ParamsProbe, depth: Int) throws -> T {
     switch type {
@@ -38,6 +41,7 @@ private func placeholder<T: Decodable>(_ type: T.Type, probe: ParamsProbe, depth
     case is Date.Type: return Date() as! T
     case is String.Type: return "" as! T
     case is Bool.Type: return false as! T
+    case let cases as any CaseIterable.Type: return firstCase(cases) as! T
     default: return try T(from: ProbeDecoder(probe: probe, depth: depth + 1))
     }
 }
