@@ -15,6 +15,7 @@ struct PostgresControlUnit: ControlUnit {
     var jobs: any Storegate.JobQueue { JobRepository(conn: conn, logger: logger, tenantId: nil) }
     var inbox: any NotificationInbox { NotificationInboxRepository(conn: conn, logger: logger) }
     var console: any ConsoleStore { ConsoleRepository(conn: conn, logger: logger) }
+    var exchangeRates: any ExchangeRateStore { ExchangeRateRepository(conn: conn, logger: logger) }
 
     func notificationURL(token: String) async throws -> (notificationURL: NotificationURL, app: App, tenant: Tenant)? {
         try await NotificationURLLookup(conn: conn, logger: logger).find(token: token)

@@ -102,6 +102,19 @@ import Testing
             let refused = try await s.call("metrics.get", ["from": "2026-11-30T00:00:00Z", "to": "2026-10-01T00:00:00Z", "step": "day"])
             #expect(((refused["error"] as? [String: Any])?["data"] as? [String: Any])?["field"] as? String == "to")
 
+            // In one currency at the operator's rates: each figure at its day's rate, MRR at the period's end's.
+            let rates = try ExchangeRate.parse(csv: "date,currency,target,rate\n2026-09-01,EUR,USD,1.05\n2026-10-20,EUR,USD,1.10\n")
+            try await s.capabilities.metrics.load(rates: rates)
+            let usd = try await report(["convertTo": "USD"])[1]
+            let converted = usd["converted"] as? [String: Any]
+            #expect(converted?["currency"] as? String == "USD")
+            #expect(converted?["revenue"] as? Int == 8220, "2980 + 4990 × 1.05 (October 10th's rate)")
+            #expect(converted?["mrr"] as? Int == 1462, "1004 + 416 × 1.10 (October 31st's)")
+            #expect(usd["unconverted"] as? [String] == [])
+            let pounds = try await report(["convertTo": "GBP"])[1]
+            #expect(pounds["unconverted"] as? [String] == ["EUR", "USD"])
+            #expect(points[1]["converted"] == nil, "none asked for")
+
             // Made again from the stored events alone: the same figures, to the milliunit.
             let everyDay: [String: Any] = ["to": ISO8601DateFormatter().string(from: Date()), "step": "day"]
             let daily = try await report(everyDay)

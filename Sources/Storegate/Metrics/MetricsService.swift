@@ -51,6 +51,11 @@ public enum MetricsStep: String, Sendable, CaseIterable, Codable, JSONSchemaType
     public let activeTrials: Int64
     /// By currency.
     public let money: [MetricsMoney]
+    /// With `convertTo`: all of `money` in that currency, each day's figures at that day's rate (the latest
+    /// the operator loaded on or before it), MRR at the period's end's; absent without it.
+    public let converted: MetricsMoney?
+    /// With `convertTo`: the currencies with figures in the period but no rate into it (left out of `converted`).
+    public let unconverted: [String]?
 }
 
 @RPCObject(title: "Metrics") public struct MetricsReport: Sendable {
@@ -70,8 +75,11 @@ public struct MetricsService: Sendable {
 
     public func metrics(
         tenant: Tenant, from: Date, to: Date, step: MetricsStep, bundleId: String?, productIds: [String]?, entitlement: String?,
-        environment: AppStoreEnvironment?, storefront: String?
+        environment: AppStoreEnvironment?, storefront: String?, convertTo target: String? = nil
     ) async throws -> MetricsReport {
+        if let target, !(target.count == 3 && target.allSatisfy({ $0.isASCII && $0.isUppercase })) {
+            throw StoregateError.invalid(field: "convertTo", reason: "must be an ISO 4217 code such as USD")
+        }
         guard from <= to else { throw StoregateError.invalid(field: "to", reason: "must not be before from") }
         let starts = Self.periods(from: from, to: to, step: step)
         guard starts.count <= Self.mostPoints else {
@@ -94,11 +102,34 @@ public struct MetricsService: Sendable {
                 through: end.addingTimeInterval(-1),
                 filter: MetricsFilter(appId: appId, environment: environment, productIds: products, storefront: storefront))
         }
-        return MetricsReport(from: from, to: to, step: step, points: Self.points(days, starts: starts, step: step))
+        var rates: Rates?
+        if let target {
+            let currencies = Array(Set(days.map(\.currency)).subtracting(["", target]))
+            let loaded = try await persistence.control(.read) { try await $0.exchangeRates.rates(target: target, currencies: currencies, through: to) }
+            rates = Rates(target: target, loaded: loaded)
+        }
+        return MetricsReport(from: from, to: to, step: step, points: Self.points(days, starts: starts, step: step, rates: rates))
+    }
+
+    /// The operator's rates into one currency, by currency, oldest first.
+    struct Rates {
+        let target: String
+        let byCurrency: [String: [ExchangeRate]]
+
+        init(target: String, loaded: [ExchangeRate]) {
+            self.target = target
+            byCurrency = Dictionary(grouping: loaded, by: \.currency)
+        }
+
+        /// What one unit of `currency` is worth in the target on `day`: the latest rate on or before it.
+        func rate(_ currency: String, on day: Date) -> Decimal? {
+            if currency == target { return 1 }
+            return byCurrency[currency]?.last { $0.day <= day }?.rate
+        }
     }
 
     /// Rolls the days into periods: flows summed within each period, stocks summed from the first day on.
-    static func points(_ days: [MetricsDay], starts: [Date], step: MetricsStep) -> [MetricsPoint] {
+    static func points(_ days: [MetricsDay], starts: [Date], step: MetricsStep, rates: Rates? = nil) -> [MetricsPoint] {
         var index = 0
         var active: Int64 = 0
         var trials: Int64 = 0
@@ -108,6 +139,8 @@ public struct MetricsService: Sendable {
             let end = calendar.date(byAdding: component(step), value: 1, to: start) ?? start
             var sum = MetricsDay(day: start, currency: "", values: [])
             var money: [String: [Int64]] = [:]
+            var converted: [Decimal] = [0, 0, 0, 0]
+            var unconverted: Set<String> = []
             while index < days.count, days[index].day < end {
                 let d = days[index]
                 index += 1
@@ -130,7 +163,25 @@ public struct MetricsService: Sendable {
                 if !d.currency.isEmpty {
                     let m = money[d.currency] ?? [0, 0, 0, 0]
                     money[d.currency] = [m[0] + d.revenue, m[1] + d.proceeds, m[2] + d.refunded, m[3] + d.refundedProceeds]
+                    if let rates {
+                        if let rate = rates.rate(d.currency, on: d.day) {
+                            for (i, amount) in [d.revenue, d.proceeds, d.refunded, d.refundedProceeds].enumerated() { converted[i] += Decimal(amount) * rate }
+                        } else if d.revenue != 0 || d.proceeds != 0 || d.refunded != 0 || d.refundedProceeds != 0 {
+                            unconverted.insert(d.currency)
+                        }
+                    }
                 }
+            }
+            var convertedMoney: MetricsMoney?
+            if let rates {
+                let last = end.addingTimeInterval(-86_400)
+                var mrrConverted: Decimal = 0
+                for (currency, amount) in mrr where amount != 0 {
+                    if let rate = rates.rate(currency, on: last) { mrrConverted += Decimal(amount) * rate } else { unconverted.insert(currency) }
+                }
+                convertedMoney = MetricsMoney(
+                    currency: rates.target, revenue: Self.rounded(converted[0]), proceeds: Self.rounded(converted[1]),
+                    refunded: Self.rounded(converted[2]), refundedProceeds: Self.rounded(converted[3]), mrr: Self.rounded(mrrConverted))
             }
             let currencies = Set(money.keys).union(mrr.filter { $0.value != 0 }.keys).sorted()
             points.append(
@@ -142,9 +193,17 @@ public struct MetricsService: Sendable {
                     money: currencies.map { c in
                         let m = money[c] ?? [0, 0, 0, 0]
                         return MetricsMoney(currency: c, revenue: m[0], proceeds: m[1], refunded: m[2], refundedProceeds: m[3], mrr: mrr[c] ?? 0)
-                    }))
+                    }, converted: convertedMoney, unconverted: rates.map { _ in unconverted.sorted() }))
         }
         return points
+    }
+
+    /// Milliunits, rounded half away from zero.
+    static func rounded(_ value: Decimal) -> Int64 {
+        var value = value
+        var result = Decimal()
+        NSDecimalRound(&result, &value, 0, .plain)
+        return NSDecimalNumber(decimal: result).int64Value
     }
 
     /// UTC, weeks from Monday (ISO 8601).
@@ -177,6 +236,11 @@ public struct MetricsService: Sendable {
             next = calendar.date(byAdding: component(step), value: 1, to: next) ?? to.addingTimeInterval(1)
         }
         return starts
+    }
+
+    /// Loads the operator's exchange rates (`storegate rates load`).
+    public func load(rates: [ExchangeRate]) async throws {
+        try await persistence.control { try await $0.exchangeRates.load(rates) }
     }
 
     /// Makes the tenant's daily figures again from its stored lifecycle events (`storegate metrics rebuild`).

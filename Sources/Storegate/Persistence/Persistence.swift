@@ -99,6 +99,8 @@ public protocol ControlUnit: Sendable {
     var inbox: any NotificationInbox { get }
     /// The console's people, their sessions and sign-in links.
     var console: any ConsoleStore { get }
+    /// Exchange rates the operator loaded, for metrics in one currency.
+    var exchangeRates: any ExchangeRateStore { get }
     /// Appends audit entries in order.
     func audit(_ entries: [NewAuditEntry]) async throws
     /// The same unit of work, scoped to one tenant.

@@ -23,6 +23,8 @@ enum MetricsMethods {
         @Field(.appStoreEnvironment) let environment: String?
         /// Only this storefront (ISO 3166-1 alpha-3, such as DEU).
         @Field(.characters("A-Z", count: 3...3)) let storefront: String?
+        /// Also all money in this currency (ISO 4217), at the exchange rates the operator loaded (`storegate rates load`).
+        @Field(.characters("A-Z", count: 3...3)) let convertTo: String?
     }
 
     static let get = RPCMethod<RPCCall>(
@@ -37,6 +39,7 @@ enum MetricsMethods {
     ) { (params: GetParams, call) in
         try await call.capabilities.metrics.metrics(
             tenant: call.caller.tenant, from: params.from, to: params.to, step: params.step ?? .month, bundleId: params.bundleId, productIds: params.productIds,
-            entitlement: params.entitlement, environment: params.environment.map(AppStoreEnvironment.init(rawValue:)), storefront: params.storefront)
+            entitlement: params.entitlement, environment: params.environment.map(AppStoreEnvironment.init(rawValue:)), storefront: params.storefront,
+            convertTo: params.convertTo)
     }
 }
