@@ -16,8 +16,8 @@ import Synchronization
 
 // Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
 // STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
-// Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--tenants N] [--tenant-pools N] [--tenant-pool-tenants N]; the phases: signing,
-// reads, storm (console sign-ins for 30 s), tenants, ingest, stale, crash, and (only when named) failover with --failover-command, --kill-command,
+// Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--metrics-transactions N] [--tenants N] [--tenant-pools N] [--tenant-pool-tenants N]; the phases: signing,
+// reads, metrics (1,000,000 transactions, then metrics.get), storm (console sign-ins for 30 s), tenants, ingest, stale, crash, and (only when named) failover with --failover-command, --kill-command,
 // --move-command (run with STOREGATE_BENCH_SCHEMA, the tenant's schema) and --wait-command (see deploy/local/ha
 // and deploy/local/citus). Like `storegate serve`, 20 connections: 4 tenant pools of 4 and 4 for the
 // control schema (`--tenant-pools 0`: all 20 shared).
@@ -253,6 +253,39 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         }
     }
 
+    if runs("metrics") {
+        // A year of 1,000,000 transactions and their lifecycle events, the rollup made from them, then
+        // metrics.get for the year by month, as a backend calls it.
+        let count = option("--metrics-transactions").flatMap(Int.init) ?? 1_000_000
+        let seeded = ContinuousClock.now
+        try await MetricsFigures.seed(postgres, schema: schema, appId: appId, count: count, logger: quiet)
+        let seedTime = ContinuousClock.now - seeded
+        let rebuilt = ContinuousClock.now
+        try await capabilitiesWithApple.metrics.rebuild(tenant: tenant)
+        let rebuildTime = ContinuousClock.now - rebuilt
+        let days = try await postgres.withConnection { @Sendable conn in
+            try await conn.first("SELECT count(*)::bigint FROM \(unescaped: schema).metrics_daily", as: Int64.self, logger: quiet) ?? 0
+        }
+        line(
+            "metrics: \(count) transactions and events written",
+            String(format: "%.1f s; rollup rebuilt in %.1f s, %d rows", seedTime.inSeconds, rebuildTime.inSeconds, days))
+        let year = #"{"from":"2025-11-01T00:00:00Z","to":"2026-10-31T00:00:00Z","step":"month"}"#
+        let yearInUSD = #"{"from":"2025-11-01T00:00:00Z","to":"2026-10-31T00:00:00Z","step":"month","convertTo":"USD"}"#
+        var single: [Double] = []
+        for _ in 0..<50 {
+            let started = ContinuousClock.now
+            _ = await rpc.send(ByteBuffer(string: call("metrics.get", year, id: 1)))
+            single.append((ContinuousClock.now - started).inSeconds * 1000)
+        }
+        single.sort()
+        line("metrics.get, a year by month, one at a time", String(format: "p50 %.1f ms, p99 %.1f ms (target < 100 ms)", single[24], single[49]))
+        let authorization = "Bearer " + apiKey
+        for (label, params) in [("wrk -c 8: metrics.get, a year by month", year), ("wrk -c 8: metrics.get, a year by month in USD", yearInUSD)] {
+            let figures = await Wrk.run(
+                url: base + "/rpc", body: call("metrics.get", params, id: 1), authorization: authorization, connections: 8, seconds: seconds)
+            line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
+        }
+    }
     if runs("storm") {
         // Console sign-ins, wrong passwords, for 30 s from wrk, while status is read and readiness checked.
         _ = try await capabilitiesWithApple.consoleUsers.add(

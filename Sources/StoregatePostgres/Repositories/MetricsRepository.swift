@@ -32,7 +32,10 @@ struct MetricsRepository: MetricsStore {
         }
     }
 
+    /// Two statements over every stored event, with no statement timeout: the unit's own deadline (a
+    /// schema change's, `MetricsService.rebuild`) bounds them.
     func rebuild() async throws {
+        try await scope.all("SET LOCAL statement_timeout = 0") { _ in () }
         try await scope.all("DELETE FROM \(unescaped: schema).metrics_daily") { _ in () }
         let events = "(SELECT type, app_id, environment, data FROM \(schema).events)"
         try await scope.all(PostgresQuery(unsafeSQL: MetricsRollup.insert(into: schema, MetricsRollup.rows(from: events)))) { _ in () }
