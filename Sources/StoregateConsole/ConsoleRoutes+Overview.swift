@@ -10,9 +10,112 @@ extension ConsoleRoutes {
         @Trimmed var q: String?
     }
 
+    /// The figures' range on the overview, as its form sends it (all optional: the last 30 days by day).
+    struct FiguresQuery: Decodable {
+        @Trimmed var from: String?
+        @Trimmed var to: String?
+        @Trimmed var step: String?
+        @Trimmed var app: String?
+        /// For the CSV download: which chart.
+        @Trimmed var chart: String?
+    }
+
+    /// The range asked for, checked: dates as YYYY-MM-DD (UTC), a step Storegate knows.
+    struct FiguresRange {
+        let from: Date
+        let to: Date
+        let step: MetricsStep
+        let app: String?
+
+        init(_ query: FiguresQuery, now: Date = Date()) throws {
+            func day(_ text: String?, _ field: String, _ fallback: Date) throws -> Date {
+                guard let text, !text.isEmpty else { return fallback }
+                guard let date = try? Date(text + "T00:00:00Z", strategy: .iso8601) else {
+                    throw StoregateError.invalid(field: field, reason: "must be a date such as 2026-11-01")
+                }
+                return date
+            }
+            let today = MetricsService.calendar.startOfDay(for: now)
+            to = try day(query.to, "to", today)
+            from = try day(query.from, "from", to.addingTimeInterval(-29 * 86_400))
+            guard let step = MetricsStep(rawValue: query.step.flatMap { $0.isEmpty ? nil : $0 } ?? "day") else {
+                throw StoregateError.invalid(field: "step", reason: "must be day, week or month")
+            }
+            self.step = step
+            app = query.app.flatMap { $0.isEmpty ? nil : $0 }
+        }
+
+        static func text(_ date: Date) -> String { String(ISO8601DateFormatter().string(from: date).prefix(10)) }
+
+        /// The range as the overview's and the CSV's query.
+        var query: String {
+            "from=\(Self.text(from))&to=\(Self.text(to))&step=\(step.rawValue)" + (app.map { "&app=" + ConsoleRoutes.query($0) } ?? "")
+        }
+    }
+
+    /// The overview's charts: the counts, then each currency's revenue and MRR (the largest by revenue
+    /// first, at most three), each with its values by period.
+    static func charts(_ report: MetricsReport) -> [(key: String, title: String, values: [Double], money: String?)] {
+        let points = report.points
+        var charts: [(key: String, title: String, values: [Double], money: String?)] = [
+            ("activeSubscriptions", "Active subscriptions", points.map { Double($0.activeSubscriptions) }, nil),
+            ("newSubscriptions", "New subscriptions", points.map { Double($0.newSubscriptions) }, nil),
+            ("trialConversions", "Trial conversions", points.map { Double($0.trialConversions) }, nil),
+            ("churned", "Churned", points.map { Double($0.churnedVoluntary + $0.churnedBilling + $0.churnedOther) }, nil),
+            ("refunds", "Refunds", points.map { Double($0.refunds) }, nil),
+        ]
+        var revenue: [String: Int64] = [:]
+        for point in points { for money in point.money { revenue[money.currency, default: 0] += money.revenue } }
+        for currency in revenue.filter({ $0.value > 0 }).sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }).prefix(3).map(\.key) {
+            let amount = { (point: MetricsPoint, figure: (MetricsMoney) -> Int64) in
+                Double(point.money.first { $0.currency == currency }.map(figure) ?? 0) / 1000
+            }
+            charts.append(("revenue-\(currency)", "Revenue (\(currency))", points.map { amount($0, \.revenue) }, currency))
+            charts.append(("mrr-\(currency)", "MRR (\(currency))", points.map { amount($0, \.mrr) }, currency))
+        }
+        return charts
+    }
+
+    /// One chart's data as CSV: the period and its value.
+    @Sendable func figuresCSV(_ request: Request, context: Context) async throws -> Response {
+        let session = try context.requireIdentity()
+        let query = try request.uri.decodeQuery(as: FiguresQuery.self, context: context)
+        let range: FiguresRange
+        let chart: (key: String, title: String, values: [Double], money: String?)
+        let report: MetricsReport
+        do {
+            range = try FiguresRange(query)
+            report = try await capabilities.metrics.metrics(
+                tenant: session.tenant, from: range.from, to: range.to, step: range.step, bundleId: range.app, productIds: nil, entitlement: nil,
+                environment: nil, storefront: nil)
+            guard let found = Self.charts(report).first(where: { $0.key == query.chart }) else {
+                throw StoregateError.invalid(field: "chart", reason: "is not a chart of the overview")
+            }
+            chart = found
+        } catch let error as StoregateError {
+            return pages.message("Figures", FailureMessage(error).text, session: session, status: Self.status(error))
+        }
+        var csv = "period," + ExportWriter.cell(chart.title) + "\r\n"
+        for (point, value) in zip(report.points, chart.values) {
+            csv += FiguresRange.text(point.start) + "," + (chart.money == nil ? String(Int(value)) : String(format: "%.3f", value)) + "\r\n"
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/csv; charset=utf-8"
+        headers[.contentDisposition] = "attachment; filename=\"\(chart.key)-\(FiguresRange.text(range.from))-\(FiguresRange.text(range.to)).csv\""
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: csv)))
+    }
+
     @Sendable func overview(_ request: Request, context: Context) async throws -> Response {
         let session = try context.requireIdentity()
         let tenant = session.tenant
+        let query = try request.uri.decodeQuery(as: FiguresQuery.self, context: context)
+        var rangeError: String?
+        var range = try FiguresRange(FiguresQuery())
+        do { range = try FiguresRange(query) } catch let error as StoregateError { rangeError = FailureMessage(error).text }
+        let asked = range
+        async let report = capabilities.metrics.metrics(
+            tenant: tenant, from: asked.from, to: asked.to, step: asked.step, bundleId: asked.app, productIds: nil, entitlement: nil, environment: nil,
+            storefront: nil)
         async let overview = capabilities.overview(tenant: tenant)
         async let apps = capabilities.apps.list(tenant: tenant)
         async let endpoints = capabilities.webhooks.list(tenant: tenant)
@@ -20,31 +123,33 @@ extension ConsoleRoutes {
             tenant: tenant, endpointId: nil, status: WebhookDelivery.Status.failed.rawValue, before: nil, limit: 20)
         async let catalog = capabilities.catalog.catalog(tenant: tenant)
         let (figures, appList, endpointList, failed, products) = try await (overview, apps, endpoints, failing, catalog)
+        var metrics: MetricsReport?
+        do { metrics = try await report } catch let error as StoregateError { rangeError = FailureMessage(error).text }
         let bundleIds = Dictionary(appList.map { ($0.app.id, $0.app.bundleId) }, uniquingKeysWith: { first, _ in first })
         let urls = Dictionary(endpointList.map { ($0.id, $0.url) }, uniquingKeysWith: { first, _ in first })
 
-        let days = figures.days
-        let (first, last) = (days.first.map { shown($0.day).prefix(10) } ?? "", days.last.map { shown($0.day).prefix(10) } ?? "")
-        let count = { (value: Double) in String(Int(value)) }
-        let percent = { (value: Double) in String(format: "%.1f%%", value * 100) }
-        let charts = [
-            ("Active subscriptions", days.map { Double($0.activeSubscriptions) }, count),
-            ("New purchases", days.map { Double($0.purchases) }, count),
-            ("Renewals", days.map { Double($0.renewals) }, count),
-            ("Refunds", days.map { Double($0.refunds) }, count),
-            ("Refund rate", days.map(\.refundRate), percent),
-        ].map { title, values, format in
-            let chart = Chart(title: title, values: values, format: format, firstLabel: String(first), lastLabel: String(last))
-            return [
-                "title": title, "latest": format(values.last ?? 0), "svg": chart.svg, "max": chart.maxLabel, "first": chart.firstLabel, "last": chart.lastLabel,
-            ]
-        }
+        let points = metrics?.points ?? []
+        let (first, last) = (points.first.map { FiguresRange.text($0.start) } ?? "", points.last.map { FiguresRange.text($0.start) } ?? "")
+        let charts =
+            metrics.map(Self.charts)?.map { key, title, values, money in
+                let format = { (value: Double) in money == nil ? String(Int(value)) : String(format: "%.2f", value) }
+                let chart = Chart(title: title, values: values, format: format, firstLabel: first, lastLabel: last)
+                return [
+                    "title": title, "latest": format(values.last ?? 0), "svg": chart.svg, "max": chart.maxLabel, "first": chart.firstLabel,
+                    "last": chart.lastLabel,
+                    "csv": "/console/figures.csv?\(range.query)&chart=\(Self.query(key))",
+                ]
+            } ?? []
         let own = tenant.reconciliation
         let sweeps = own.sweepMinutes.map { $0 == 0 ? "Not swept (the tenant's manifest)." : "Swept every \($0) minutes (the tenant's manifest)." }
         let checks = own.renewalCheckMinutes.map { " Renewals checked \($0) minutes after expiry (the tenant's manifest)." } ?? ""
         let model: [String: Any] = [
             "reconciliation": (sweeps ?? "Swept as the server is set (storegate serve --sweep-minutes).") + checks,
             "charts": charts,
+            "from": FiguresRange.text(range.from), "to": FiguresRange.text(range.to), "rangeError": rangeError ?? "",
+            "steps": MetricsStep.allCases.map { ["value": $0.rawValue, "selected": $0 == range.step] },
+            "appChoices": [["value": "", "label": "every app", "selected": range.app == nil]]
+                + appList.map { ["value": $0.app.bundleId, "label": $0.app.bundleId, "selected": $0.app.bundleId == range.app] },
             "entitlements": products.entitlements.map { entitlement in
                 [
                     "name": entitlement.name, "description": entitlement.description,

@@ -42,6 +42,7 @@ public struct ConsoleRoutes<ParentContext: RequestContext>: Sendable {
         signedIn.group()
             .add(middleware: SignedInMiddleware { Pages.redirect("/console/sign-in") })
             .get(use: overview)
+            .get("figures.csv", use: figuresCSV)
             .get("search", use: search)
             .get("customer", use: customerPage)
             .get("people", use: people)

@@ -10,9 +10,13 @@ viewer cannot act.
 Screenshots go to --screenshots. Exit status 0 when every check held; each failure is printed.
 """
 import argparse
+import csv
+import io
 import os
+import ssl
 import sys
 import urllib.parse
+import urllib.request
 
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
@@ -20,7 +24,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 failures = []
 
@@ -98,7 +102,27 @@ def main():
         shot("1-sign-in")
         submit(driver.find_element(By.ID, "sign-in"))
         check(heading() == "Overview", "signed in, the overview is shown")
-        check(len(driver.find_elements(By.CSS_SELECTOR, "svg.chart")) == 5, "the overview has its five 30-day charts")
+        charts = driver.find_elements(By.CSS_SELECTOR, "svg.chart")
+        titles = [c.text.split("\n")[0] for c in driver.find_elements(By.CSS_SELECTOR, "figure.card figcaption")]
+        check(len(charts) >= 5 and "Active subscriptions" in titles[0], "the overview charts its figures for 30 days: %s" % titles)
+        check(any(t.startswith("Revenue (") for t in titles) and any(t.startswith("MRR (") for t in titles), "money charted by currency: %s" % titles)
+        # Another range and step, from the form: the charts follow, and a chart's CSV is its data.
+        Select(driver.find_element(By.NAME, "step")).select_by_value("week")
+        submit(driver.find_element(By.ID, "show-figures"))
+        check("step=week" in driver.current_url and len(driver.find_elements(By.CSS_SELECTOR, "svg.chart")) == len(charts),
+              "the form shows the figures by week")
+        href = driver.find_element(By.CSS_SELECTOR, "figure.card a.csv").get_attribute("href")
+        # The page's policy lets no script fetch: the download is fetched as the browser would, with its session cookie.
+        session = driver.get_cookie("__Host-storegate-session")["value"]
+        request = urllib.request.Request(href, headers={"Cookie": "__Host-storegate-session=" + session})
+        with urllib.request.urlopen(request, context=ssl._create_unverified_context(), timeout=20) as response:
+            check(response.headers.get("Content-Type") == "text/csv; charset=utf-8" and "attachment" in response.headers.get("Content-Disposition", ""),
+                  "the CSV link is a download")
+            csv_text = response.read().decode()
+        rows = list(csv.reader(io.StringIO(csv_text)))
+        check(rows[0] == ["period", "Active subscriptions"] and len(rows) >= 5 and all(len(r) == 2 for r in rows),
+              "a chart's CSV opens as its periods and values (%d rows)" % len(rows))
+        driver.get(a.url + "/console")
         cookie = driver.get_cookie("__Host-storegate-session")
         check(cookie is not None and cookie.get("secure") and cookie.get("httpOnly") and cookie.get("sameSite") == "Strict",
               "the session cookie is Secure, HttpOnly and SameSite=Strict: %s" % {k: cookie.get(k) for k in ("secure", "httpOnly", "sameSite")}

@@ -40,8 +40,26 @@ import Testing
             let overview = try await browser.get("/console")
             #expect(overview.status == 200 && overview.text.contains("<h1>Overview</h1>"), "\(overview.status) \(overview.text.prefix(600))")
             #expect(overview.headers.first(name: "content-security-policy")?.contains("default-src 'none'") == true)
-            #expect(overview.text.components(separatedBy: "<svg class=\"chart\"").count == 6, "five charts")
+            #expect(overview.text.components(separatedBy: "<svg class=\"chart\"").count == 6, "five charts: no money yet")
             #expect(overview.text.components(separatedBy: "<div class=\"chart-axis\"").count == 6 && !overview.text.contains("<text"), "labels in HTML")
+            // A subscription bought: its money is charted too, and each chart's data is a CSV download.
+            var bought = AppStoreServerAPIClientTests.subscription("ann-device")
+            bought.purchaseDate = Date().addingTimeInterval(-2 * 86_400)
+            _ = try await s.simulator.purchase(bought)
+            try await s.processed(1)
+            let charted = try await browser.get("/console?step=week")
+            #expect(charted.text.contains("Revenue (USD)") && charted.text.contains("MRR (USD)"), "the money in its currency")
+            #expect(charted.text.components(separatedBy: "<svg class=\"chart\"").count == 8, "five counts, revenue and MRR")
+            let csv = try await browser.get("/console/figures.csv?step=day&chart=revenue-USD")
+            #expect(csv.status == 200 && csv.headers.first(name: "content-type") == "text/csv; charset=utf-8")
+            let lines = csv.text.split(separator: "\r\n")
+            #expect(lines.first == "period,Revenue (USD)")
+            #expect(lines.count == 31, "30 days and the header")
+            #expect(lines.contains { $0.hasSuffix(",0.990") }, "the purchase's 0.99 USD on its day: \(csv.text)")
+            let badRange = try await browser.get("/console?from=yesterday")
+            #expect(badRange.status == 200 && badRange.text.contains("from must be a date"), "a bad range is said, the page still shown")
+            let unknownChart = try await browser.get("/console/figures.csv?chart=nothing")
+            #expect(unknownChart.status == 400)
             #expect(overview.text.contains("<td>pro</td><td>com.example.monthly, com.example.lifetime</td><td>Everything</td>"), "the catalog's entitlements")
             #expect(overview.text.contains("<td>com.example.coins</td><td>\(Storefront.bundleId)</td><td>Consumable</td><td>Coins</td>"), "and products")
 
@@ -421,7 +439,7 @@ import Testing
     /// The overview's figures are the tenant's own day by day: a subscription bought and renewed before its
     /// period ended (the renewal is charged now, its period starting at the old one's end) and coins bought
     /// and refunded, each on the UTC day of its own date; another tenant's count nowhere.
-    @Test func theOverviewCountsTheTenantsDays() async throws {
+    @Test func theOverviewsFiguresAreTheTenantsOwn() async throws {
         try await Storefront.with(slug: "console-figures") { s in
             let ann = try await s.result("accounts.ensure", ["customerId": "ann"])
             let token = try #require(UUID(uuidString: ann["appAccountToken"] as? String ?? ""))
@@ -437,23 +455,21 @@ import Testing
             let other = try await s.capabilities.tenants.create(slug: "figures-other", name: "Other", actor: Actor("test"))
             _ = try await s.capabilities.apps.add(tenant: other, bundleId: "com.example.other", appAppleId: 7, environments: ["Sandbox"], actor: Actor("test"))
 
-            let overview = try await s.capabilities.overview(tenant: s.tenant.tenant)
-            #expect(overview.days.count == 30)
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC")!
-            func count(_ dates: [Date?], on day: Date) -> Int { dates.filter { $0.map { calendar.isDate($0, inSameDayAs: day) } ?? false }.count }
-            for day in overview.days {
-                let expected = DailyFigures(
-                    day: day.day, purchases: count([bought.purchaseDate?.date, coin.purchaseDate?.date], on: day.day),
-                    renewals: count([renewed.purchaseDate?.date], on: day.day), refunds: count([refunded.revocationDate?.date], on: day.day),
-                    activeSubscriptions: day == overview.days.last ? 1 : 0)
-                #expect(day == expected)
+            // The overview's figures are metrics.get's: today holds the purchases, the renewal and the refund.
+            let today = Date()
+            func figures(_ tenant: Tenant) async throws -> MetricsPoint? {
+                try await s.capabilities.metrics.metrics(
+                    tenant: tenant, from: today, to: today, step: .day, bundleId: nil, productIds: nil, entitlement: nil, environment: nil,
+                    storefront: nil
+                ).points.first
             }
-            let today = try #require(overview.days.last)
-            #expect(today.purchases >= 1 && today.renewals == 1 && today.refunds == 1, "the purchases, renewal and refund were today: \(today)")
+            let day = try #require(try await figures(s.tenant.tenant))
+            #expect(day.newSubscriptions == 1 && day.renewals == 1 && day.purchases == 1 && day.refunds == 1, "\(day)")
+            #expect(day.activeSubscriptions == 1)
             #expect(renewed.expiresDate == Timestamp((bought.expiresDate?.date ?? .distantPast).addingTimeInterval(30 * 86_400)), "one period on")
-            let empty = try await s.capabilities.overview(tenant: other)
-            #expect(empty.days.allSatisfy { $0.purchases == 0 && $0.activeSubscriptions == 0 })
+            _ = refunded
+            let empty = try #require(try await figures(other))
+            #expect(empty.newSubscriptions == 0 && empty.purchases == 0 && empty.activeSubscriptions == 0 && empty.money.isEmpty, "another tenant's figures")
         }
     }
 }

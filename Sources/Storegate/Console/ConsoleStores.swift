@@ -30,7 +30,3 @@ public protocol ConsoleStore: Sendable {
     /// Forgets the key's attempts (a sign-in that succeeded).
     func clearAttempts(userKey: String) async throws
 }
-public protocol DailyFiguresStore: Sendable {
-    /// The last `days` days (UTC) up to today, oldest first, each day present.
-    func daily(days: Int) async throws -> [DailyFigures]
-}

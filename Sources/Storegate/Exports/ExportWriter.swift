@@ -1,7 +1,10 @@
 import Foundation
 
 /// Writes export rows as CSV or newline-delimited JSON.
-enum ExportWriter {
+public enum ExportWriter {
+    /// A text cell of CSV, as exports write one (quoted when needed, a formula made text).
+    public static func cell(_ text: String) -> String { csvCell(text, kind: .text) }
+
     static func text(_ rows: [[String?]], columns: [ExportColumn], format: ExportFormat, header: Bool) -> String {
         switch format {
         case .csv:

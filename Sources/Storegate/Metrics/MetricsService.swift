@@ -207,7 +207,7 @@ public struct MetricsService: Sendable {
     }
 
     /// UTC, weeks from Monday (ISO 8601).
-    static let calendar: Calendar = {
+    public static let calendar: Calendar = {
         var calendar = Calendar(identifier: .iso8601)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar

@@ -129,8 +129,6 @@ public protocol TenantUnit: Sendable {
     /// Pages of transactions, events and subscriptions for exports.
     var exports: any ExportStore { get }
     var sweeps: any NotificationSweepStore { get }
-    /// Figures per day for the console's overview.
-    var figures: any DailyFiguresStore { get }
     var webhookEndpoints: any WebhookEndpointStore { get }
     var webhookDeliveries: any WebhookDeliveryStore { get }
     /// Adds a job for this tenant, or moves an existing one earlier (never later) when `due` is sooner.

@@ -1,14 +1,24 @@
-/// The tenant at a glance: the last 30 days as charts, webhook endpoints and failing deliveries, and how
+/// The tenant at a glance: its figures as charts over a range it picks (the last 30 days by default), with each
+/// chart's data as CSV, webhook endpoints and failing deliveries, and how
 /// the reconciliation sweeps are doing.
 enum OverviewTemplate {
     static let text = """
         <h1>Overview</h1>
-        <section aria-labelledby="last30">
-          <h2 id="last30">Last 30 days</h2>
+        <section aria-labelledby="figures">
+          <h2 id="figures">Figures</h2>
+          <form method="get" action="/console" class="range" id="range">
+            <label>From <input type="date" name="from" value="{{from}}"></label>
+            <label>To <input type="date" name="to" value="{{to}}"></label>
+            <label>By <select name="step">{{#steps}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/steps}}</select></label>
+            <label>App <select name="app">{{#appChoices}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/appChoices}}</select></label>
+            <button type="submit" id="show-figures">Show</button>
+          </form>
+          {{#rangeError}}<p class="error" role="alert" id="range-error">{{rangeError}}</p>{{/rangeError}}
           <div class="charts">
           {{#charts}}
             <figure class="card"><figcaption>{{title}} <strong>{{latest}}</strong> <span class="chart-max">{{max}}</span></figcaption>{{{svg}}}
-            <div class="chart-axis" aria-hidden="true"><span>{{first}}</span><span>{{last}}</span></div></figure>
+            <div class="chart-axis" aria-hidden="true"><span>{{first}}</span><span>{{last}}</span></div>
+            <a class="csv" href="{{csv}}" download>CSV</a></figure>
           {{/charts}}
           </div>
         </section>
