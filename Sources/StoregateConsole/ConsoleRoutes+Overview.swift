@@ -143,10 +143,10 @@ extension ConsoleRoutes {
         let own = tenant.reconciliation
         let sweeps = own.sweepMinutes.map { $0 == 0 ? "Not swept (the tenant's manifest)." : "Swept every \($0) minutes (the tenant's manifest)." }
         let checks = own.renewalCheckMinutes.map { " Renewals checked \($0) minutes after expiry (the tenant's manifest)." } ?? ""
-        let model: [String: Any] = [
+        var model: [String: Any] = [
             "reconciliation": (sweeps ?? "Swept as the server is set (storegate serve --sweep-minutes).") + checks,
             "charts": charts,
-            "from": FiguresRange.text(range.from), "to": FiguresRange.text(range.to), "rangeError": rangeError ?? "",
+            "from": FiguresRange.text(range.from), "to": FiguresRange.text(range.to),
             "steps": MetricsStep.allCases.map { ["value": $0.rawValue, "selected": $0 == range.step] },
             "appChoices": [["value": "", "label": "every app", "selected": range.app == nil]]
                 + appList.map { ["value": $0.app.bundleId, "label": $0.app.bundleId, "selected": $0.app.bundleId == range.app] },
@@ -190,6 +190,7 @@ extension ConsoleRoutes {
                 ]
             },
         ]
+        if let rangeError { model["rangeError"] = rangeError }
         return pages.page("overview", model, frame: Pages.Frame(title: "Overview", session: session))
     }
 
