@@ -398,6 +398,7 @@ CREATE TABLE {{schema}}.metrics_daily (
     churned_billing bigint NOT NULL DEFAULT 0,
     churned_other bigint NOT NULL DEFAULT 0,
     refunds bigint NOT NULL DEFAULT 0,
+    paid_charges bigint NOT NULL DEFAULT 0,
     revenue bigint NOT NULL DEFAULT 0,
     proceeds bigint NOT NULL DEFAULT 0,
     refunded bigint NOT NULL DEFAULT 0,

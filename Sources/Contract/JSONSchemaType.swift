@@ -98,6 +98,12 @@ extension Bool: JSONSchemaType {
     public static func json(_ value: Bool) -> JSONValue? { .bool(value) }
 }
 
+/// A fraction (a rate): `number`. Results only; no rule applies.
+extension Double: JSONSchemaType {
+    public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("number", [], description) }
+    public static func json(_ value: Double) -> JSONValue? { .number(String(value)) }
+}
+
 extension Date: JSONSchemaType {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("string", [("format", "date-time")], description) }
 }

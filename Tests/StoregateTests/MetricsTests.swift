@@ -78,6 +78,8 @@ import Testing
             #expect(oct["trialStarts"] as? Int == 1)
             #expect(oct["purchases"] as? Int == 1)
             #expect(oct["refunds"] as? Int == 0, "the refund is today's")
+            #expect(oct["paidCharges"] as? Int == 3, "the trial is free")
+            #expect(oct["refundRate"] as? Double == 0)
             #expect(oct["activeSubscriptions"] as? Int == 2, "the annual and October's monthly: September's ended on October 5th")
             #expect(oct["activeTrials"] as? Int == 1, "until November 4th")
             #expect(Self.money(oct, "USD")["revenue"] as? Int == 2980, "990 + 1990")
@@ -88,6 +90,7 @@ import Testing
             let today = ISO8601DateFormatter().string(from: Date())
             let now = try #require(try await s.result("metrics.get", ["from": today, "to": today, "step": "day"])["points"] as? [[String: Any]]).first
             #expect(now?["refunds"] as? Int == 1)
+            #expect(now?["refundRate"] == nil, "nothing was charged today")
             #expect(Self.money(now ?? [:], "USD")["refunded"] as? Int == -990)
             #expect(Self.money(now ?? [:], "USD")["refundedProceeds"] as? Int == -693)
 

@@ -20,6 +20,8 @@ public struct MetricsDay: Sendable, Equatable {
     public var churnedBilling: Int64 = 0
     public var churnedOther: Int64 = 0
     public var refunds: Int64 = 0
+    /// Charges with a price above zero (what a refund rate divides by).
+    public var paidCharges: Int64 = 0
     public var revenue: Int64 = 0
     public var proceeds: Int64 = 0
     public var refunded: Int64 = 0
@@ -31,10 +33,10 @@ public struct MetricsDay: Sendable, Equatable {
     public init(day: Date, currency: String, values: [Int64]) {
         self.day = day
         self.currency = currency
-        let v = values + Array(repeating: 0, count: max(0, 19 - values.count))
+        let v = values + Array(repeating: 0, count: max(0, 20 - values.count))
         (newSubscriptions, reactivations, trialStarts, trialConversions, renewals, purchases, cancellations) = (v[0], v[1], v[2], v[3], v[4], v[5], v[6])
-        (billingIssues, churnedVoluntary, churnedBilling, churnedOther, refunds) = (v[7], v[8], v[9], v[10], v[11])
-        (revenue, proceeds, refunded, refundedProceeds, activeChange, trialsChange, mrrChange) = (v[12], v[13], v[14], v[15], v[16], v[17], v[18])
+        (billingIssues, churnedVoluntary, churnedBilling, churnedOther, refunds, paidCharges) = (v[7], v[8], v[9], v[10], v[11], v[12])
+        (revenue, proceeds, refunded, refundedProceeds, activeChange, trialsChange, mrrChange) = (v[13], v[14], v[15], v[16], v[17], v[18], v[19])
     }
 }
 

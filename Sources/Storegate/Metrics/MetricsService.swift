@@ -45,6 +45,10 @@ public enum MetricsStep: String, Sendable, CaseIterable, Codable, JSONSchemaType
     public let churnedOther: Int64
     /// Refunds less refunds reversed.
     public let refunds: Int64
+    /// Charges with a price (trials and family sharing not counted).
+    public let paidCharges: Int64
+    /// Refunds ÷ paid charges in the period; absent when there were no paid charges.
+    public let refundRate: Double?
     /// Paid subscription periods running at the period's end (trials and grace periods not counted).
     public let activeSubscriptions: Int64
     /// Free trials running at the period's end.
@@ -160,6 +164,7 @@ public struct MetricsService: Sendable {
                 sum.churnedBilling += d.churnedBilling
                 sum.churnedOther += d.churnedOther
                 sum.refunds += d.refunds
+                sum.paidCharges += d.paidCharges
                 if !d.currency.isEmpty {
                     let m = money[d.currency] ?? [0, 0, 0, 0]
                     money[d.currency] = [m[0] + d.revenue, m[1] + d.proceeds, m[2] + d.refunded, m[3] + d.refundedProceeds]
@@ -189,7 +194,8 @@ public struct MetricsService: Sendable {
                     start: start, newSubscriptions: sum.newSubscriptions, reactivations: sum.reactivations, trialStarts: sum.trialStarts,
                     trialConversions: sum.trialConversions, renewals: sum.renewals, purchases: sum.purchases, cancellations: sum.cancellations,
                     billingIssues: sum.billingIssues, churnedVoluntary: sum.churnedVoluntary, churnedBilling: sum.churnedBilling,
-                    churnedOther: sum.churnedOther, refunds: sum.refunds, activeSubscriptions: active, activeTrials: trials,
+                    churnedOther: sum.churnedOther, refunds: sum.refunds, paidCharges: sum.paidCharges,
+                    refundRate: sum.paidCharges > 0 ? Double(sum.refunds) / Double(sum.paidCharges) : nil, activeSubscriptions: active, activeTrials: trials,
                     money: currencies.map { c in
                         let m = money[c] ?? [0, 0, 0, 0]
                         return MetricsMoney(currency: c, revenue: m[0], proceeds: m[1], refunded: m[2], refundedProceeds: m[3], mrr: mrr[c] ?? 0)

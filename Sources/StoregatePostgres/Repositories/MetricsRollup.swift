@@ -12,8 +12,8 @@
 enum MetricsRollup {
     static let columns = [
         "new_subscriptions", "reactivations", "trial_starts", "trial_conversions", "renewals", "purchases", "cancellations", "billing_issues",
-        "churned_voluntary", "churned_billing", "churned_other", "refunds", "revenue", "proceeds", "refunded", "refunded_proceeds", "active_change",
-        "trials_change", "mrr_change",
+        "churned_voluntary", "churned_billing", "churned_other", "refunds", "paid_charges", "revenue", "proceeds", "refunded", "refunded_proceeds",
+        "active_change", "trials_change", "mrr_change",
     ]
 
     /// `SELECT` of grouped rows from `source`, a relation with `type`, `app_id`, `environment` and `data`
@@ -41,7 +41,7 @@ enum MetricsRollup {
         let whole = "(coalesce((\(d) ->> 'refundPercentage')::int, 100000) = 100000)"
         let refundSign = "(CASE e.type WHEN 'purchase.refunded' THEN -1 ELSE 1 END)"
         let refundMRR = "CASE WHEN \(whole) THEN \(monthly("abs(\(price))", from: "\(d) ->> 'periodStart'", to: "\(d) ->> 'expiresDate'")) ELSE 0 END"
-        let zeros = Array(repeating: "0", count: 16).joined(separator: ", ")
+        let zeros = Array(repeating: "0", count: 17).joined(separator: ", ")
         return """
             SELECT r.day, e.app_id, coalesce(e.environment, ''), coalesce(\(d) ->> 'productId', ''), coalesce(\(d) ->> 'storefront', ''),
                    coalesce(\(d) #>> '{money,currency}', ''), \(columns.map { "sum(r.\($0))" }.joined(separator: ", "))
@@ -57,6 +57,7 @@ enum MetricsRollup {
                  coalesce(e.type = 'subscription.expired' AND \(d) ->> 'reason' = 'billingError', false)::int,
                  (e.type = 'subscription.expired' AND coalesce(\(d) ->> 'reason', '') NOT IN ('voluntary', 'billingError'))::int,
                  (e.type = 'purchase.refunded')::int - (e.type = 'purchase.refundReversed')::int,
+                 (\(isCharge) AND \(price) > 0)::int,
                  CASE WHEN \(isCharge) THEN \(price) ELSE 0 END,
                  CASE WHEN \(isCharge) THEN coalesce((\(d) #>> '{money,estimatedProceeds}')::bigint, 0) ELSE 0 END,
                  CASE WHEN \(isRefund) THEN \(price) ELSE 0 END,
