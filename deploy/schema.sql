@@ -230,7 +230,7 @@ END
 $function$;
 
 
--- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 24.
+-- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 25.
 
 CREATE TABLE {{schema}}.account_links (
     app_id uuid NOT NULL,
@@ -379,6 +379,32 @@ CREATE TABLE {{schema}}.grants (
 );
 CREATE INDEX grants_customer ON {{schema}}.grants USING btree (customer, expires_at);
 
+CREATE TABLE {{schema}}.metrics_cohort_members (
+    app_id uuid NOT NULL,
+    environment text NOT NULL,
+    member text NOT NULL,
+    first_purchase timestamp with time zone NOT NULL,
+    product_id text NOT NULL,
+    storefront text NOT NULL,
+    CONSTRAINT metrics_cohort_members_pkey PRIMARY KEY (app_id, environment, member)
+);
+
+CREATE TABLE {{schema}}.metrics_cohorts (
+    cohort date NOT NULL,
+    month date NOT NULL,
+    app_id uuid NOT NULL,
+    environment text NOT NULL,
+    product_id text NOT NULL,
+    storefront text NOT NULL,
+    currency text NOT NULL,
+    customers bigint NOT NULL DEFAULT 0,
+    subscribed bigint NOT NULL DEFAULT 0,
+    active bigint NOT NULL DEFAULT 0,
+    revenue bigint NOT NULL DEFAULT 0,
+    proceeds bigint NOT NULL DEFAULT 0,
+    CONSTRAINT metrics_cohorts_pkey PRIMARY KEY (cohort, month, app_id, environment, product_id, storefront, currency)
+);
+
 CREATE TABLE {{schema}}.metrics_daily (
     day date NOT NULL,
     app_id uuid NOT NULL,
@@ -407,6 +433,19 @@ CREATE TABLE {{schema}}.metrics_daily (
     trials_change bigint NOT NULL DEFAULT 0,
     mrr_change bigint NOT NULL DEFAULT 0,
     CONSTRAINT metrics_daily_pkey PRIMARY KEY (day, app_id, environment, product_id, storefront, currency)
+);
+
+CREATE TABLE {{schema}}.metrics_member_months (
+    app_id uuid NOT NULL,
+    environment text NOT NULL,
+    member text NOT NULL,
+    month date NOT NULL,
+    currency text NOT NULL,
+    periods bigint NOT NULL DEFAULT 0,
+    charges bigint NOT NULL DEFAULT 0,
+    revenue bigint NOT NULL DEFAULT 0,
+    proceeds bigint NOT NULL DEFAULT 0,
+    CONSTRAINT metrics_member_months_pkey PRIMARY KEY (app_id, environment, member, month, currency)
 );
 
 CREATE TABLE {{schema}}.notification_sweeps (

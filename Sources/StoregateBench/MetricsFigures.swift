@@ -5,8 +5,9 @@ import StoregatePostgres
 
 /// The metrics phase's data: `count` transactions in the bench tenant's schema, each with its lifecycle event
 /// (a year of charges across 10 products, 20 storefronts, 5 currencies, periods of 30 or 365 days, a trial
-/// in every 10th, a refund in every 50th), numbered after the tenant's events; then the daily rollup is made
-/// from them (`metrics rebuild`'s statement).
+/// in every 10th, a refund in every 50th; 12 transactions a series, each series a customer of the cohorts),
+/// numbered after the tenant's events; then the daily rollup and the cohorts are made from them (`metrics
+/// rebuild`'s statements).
 enum MetricsFigures {
     static func seed(_ postgres: DatabaseClient, schema: String, appId: UUID, count: Int, logger: Logger) async throws {
         try await postgres.withConnection { @Sendable conn in
@@ -35,6 +36,7 @@ enum MetricsFigures {
                            'periodStart', to_char(d AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
                            'expiresDate', to_char((d + (CASE WHEN i % 7 = 0 THEN 365 ELSE 30 END) * interval '1 day') AT TIME ZONE 'UTC',
                                                   'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                           'originalTransactionId', (5000000000000000 + i / 12)::text,
                            'productId', 'com.example.p' || (i % 10), 'storefront', 'S' || lpad((i % 20)::text, 2, '0'),
                            'periodType', CASE WHEN i % 10 = 0 THEN 'trial' ELSE 'normal' END,
                            'subscribed', CASE WHEN i % 12 = 1 THEN 'initialBuy' END,

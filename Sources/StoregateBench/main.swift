@@ -263,12 +263,17 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         let rebuilt = ContinuousClock.now
         try await capabilitiesWithApple.metrics.rebuild(tenant: tenant)
         let rebuildTime = ContinuousClock.now - rebuilt
-        let days = try await postgres.withConnection { @Sendable conn in
-            try await conn.first("SELECT count(*)::bigint FROM \(unescaped: schema).metrics_daily", as: Int64.self, logger: quiet) ?? 0
+        let (days, members, cohortRows) = try await postgres.withConnection { @Sendable conn in
+            let count = { (table: String) in
+                try await conn.first("SELECT count(*)::bigint FROM \(unescaped: schema).\(unescaped: table)", as: Int64.self, logger: quiet) ?? 0
+            }
+            return (try await count("metrics_daily"), try await count("metrics_cohort_members"), try await count("metrics_cohorts"))
         }
         line(
             "metrics: \(count) transactions and events written",
-            String(format: "%.1f s; rollup rebuilt in %.1f s, %d rows", seedTime.inSeconds, rebuildTime.inSeconds, days))
+            String(
+                format: "%.1f s; rollups rebuilt in %.1f s: %d daily rows, %d cohort members, %d cohort rows", seedTime.inSeconds, rebuildTime.inSeconds,
+                days, members, cohortRows))
         let year = #"{"from":"2025-11-01T00:00:00Z","to":"2026-10-31T00:00:00Z","step":"month"}"#
         let yearInUSD = #"{"from":"2025-11-01T00:00:00Z","to":"2026-10-31T00:00:00Z","step":"month","convertTo":"USD"}"#
         var single: [Double] = []
@@ -279,10 +284,24 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         }
         single.sort()
         line("metrics.get, a year by month, one at a time", String(format: "p50 %.1f ms, p99 %.1f ms (target < 100 ms)", single[24], single[49]))
+        let cohorts = #"{"from":"2025-11-01T00:00:00Z","to":"2026-10-31T00:00:00Z"}"#
+        var cohortCalls: [Double] = []
+        for _ in 0..<50 {
+            let started = ContinuousClock.now
+            _ = await rpc.send(ByteBuffer(string: call("metrics.cohorts", cohorts, id: 1)))
+            cohortCalls.append((ContinuousClock.now - started).inSeconds * 1000)
+        }
+        cohortCalls.sort()
+        line(
+            "metrics.cohorts, a year's cohorts, one at a time",
+            String(format: "p50 %.1f ms, p99 %.1f ms (target < 100 ms)", cohortCalls[24], cohortCalls[49]))
         let authorization = "Bearer " + apiKey
-        for (label, params) in [("wrk -c 8: metrics.get, a year by month", year), ("wrk -c 8: metrics.get, a year by month in USD", yearInUSD)] {
+        for (label, method, params) in [
+            ("wrk -c 8: metrics.get, a year by month", "metrics.get", year), ("wrk -c 8: metrics.get, a year by month in USD", "metrics.get", yearInUSD),
+            ("wrk -c 8: metrics.cohorts, a year's cohorts", "metrics.cohorts", cohorts),
+        ] {
             let figures = await Wrk.run(
-                url: base + "/rpc", body: call("metrics.get", params, id: 1), authorization: authorization, connections: 8, seconds: seconds)
+                url: base + "/rpc", body: call(method, params, id: 1), authorization: authorization, connections: 8, seconds: seconds)
             line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
         }
     }

@@ -18,6 +18,14 @@ struct TypedQuery: ExpressibleByStringInterpolation, Sendable {
         types = []
     }
 
+    /// SQL of its own whose parameters `$1`, `$2`, … are the given text arrays, in order.
+    init(unsafeSQL sql: String, textArrays: [[String]]) {
+        var binds = PostgresBindings()
+        for array in textArrays { binds.append(array) }
+        query = PostgresQuery(unsafeSQL: sql, binds: binds)
+        types = textArrays.map { _ in [String].psqlType }
+    }
+
     init(stringInterpolation: StringInterpolation) {
         query = PostgresQuery(stringInterpolation: stringInterpolation.query)
         types = stringInterpolation.types

@@ -3,8 +3,9 @@ import Foundation
 import Storegate
 import Testing
 
-/// The daily rollup kept as events are appended, against a rebuild and against what the events say, after
-/// 10,000 random lifecycle events appended in random batches (seeded: a failure replays).
+/// The daily rollup and the monthly cohorts kept as events are appended, against a rebuild and against what
+/// the events say, after 10,000 random lifecycle events appended in random batches, in no order of their
+/// dates (so a member's first purchase often arrives after later ones; seeded: a failure replays).
 @Suite struct MetricsRollupPropertyTests {
     /// SplitMix64: a small seeded generator.
     struct SplitMix: RandomNumberGenerator {
@@ -64,6 +65,9 @@ import Testing
         .subscriptionUpdated, .purchaseCreated, .accountLinked,
     ]
 
+    /// Customers the events are of: half of the events have one of these, half only a series.
+    static let customers = (0..<150).map { _ in UUID() }
+
     static func event(_ random: inout SplitMix, appId: UUID) throws -> (NewEvent, revenue: (String, Int64)?) {
         let start = Date(timeIntervalSince1970: 1_735_689_600)  // 2025-01-01
         let occurred = start.addingTimeInterval(Double(Int.random(in: 0..<(700 * 86_400), using: &random)))
@@ -71,6 +75,8 @@ import Testing
         let currency = ["USA": "USD", "DEU": "EUR", "JPN": "JPY"][storefront]!
         let days = [3.0, 7, 30, 365].randomElement(using: &random)!
         var data = Data(occurredAt: occurred, productId: ["monthly", "annual", "coins"].randomElement(using: &random)!, storefront: storefront)
+        data.originalTransactionId = String(Int.random(in: 1...300, using: &random))
+        let customer = Bool.random(using: &random) ? customers.randomElement(using: &random) : nil
         let isCharge = Int.random(in: 0..<2, using: &random) == 0
         let kind = isCharge ? charges.randomElement(using: &random)! : others.randomElement(using: &random)!
         var revenue: (String, Int64)?
@@ -109,7 +115,7 @@ import Testing
             default: break
             }
         }
-        return (try NewEvent(kind, appId: appId, environment: .sandbox, customer: nil, data: data), revenue)
+        return (try NewEvent(kind, appId: appId, environment: .sandbox, customer: customer, data: data), revenue)
     }
 
     @Test func incrementalFiguresEqualARebuildAfterTenThousandRandomEvents() async throws {
@@ -118,6 +124,8 @@ import Testing
             let tenant = caller.tenant
             var random = SplitMix(state: 0x5EED_2026)
             var revenue: [String: Int64] = [:]
+            var firstCharges: [String: Date] = [:]
+            var money: [(member: String, month: Date, currency: String, price: Int64)] = []
             var appended = 0
             while appended < 10_000 {
                 var batch: [NewEvent] = []
@@ -125,6 +133,11 @@ import Testing
                     let (event, charged) = try Self.event(&random, appId: appId)
                     batch.append(event)
                     if let (currency, price) = charged { revenue[currency, default: 0] += price }
+                    if let facts = try Self.cohortFacts(event) {
+                        let month = MetricsService.calendar.dateInterval(of: .month, for: facts.occurred)!.start
+                        if facts.charge { firstCharges[facts.member] = min(firstCharges[facts.member] ?? month, month) }
+                        money.append((facts.member, month, facts.currency, facts.price))
+                    }
                 }
                 let events = batch
                 try await capabilities.persistence.inTenant(tenant) { unit in try await unit.events.append(events) }
@@ -134,9 +147,24 @@ import Testing
             func figures() async throws -> [MetricsDay] {
                 try await capabilities.persistence.inTenant(tenant, .read) { try await $0.metrics.days(through: far, filter: MetricsFilter()) }
             }
+            func cohorts() async throws -> [CohortMonth] {
+                try await capabilities.persistence.inTenant(tenant, .read) {
+                    try await $0.metrics.cohorts(from: Date(timeIntervalSince1970: 0), through: far, filter: MetricsFilter())
+                }
+            }
             let kept = try await figures()
+            let keptCohorts = try await cohorts()
             try await capabilities.metrics.rebuild(tenant: tenant)
             let rebuilt = try await figures()
+            let rebuiltCohorts = try await cohorts()
+            #expect(keptCohorts.count > 100)
+            #expect(keptCohorts == rebuiltCohorts, "the cohorts kept as events arrived are a rebuild's")
+            #expect(keptCohorts.reduce(0) { $0 + $1.customers } == Int64(firstCharges.count), "each member counted once, in one cohort")
+            // A member's money from its first charge's month on (a refund before any charge has no cohort).
+            var net: [String: Int64] = [:]
+            for m in money where m.month >= firstCharges[m.member] ?? .distantFuture { net[m.currency, default: 0] += m.price }
+            let keptNet = Dictionary(keptCohorts.map { ($0.currency, $0.netRevenue) }, uniquingKeysWith: +).filter { $0.value != 0 }
+            #expect(keptNet == net.filter { $0.value != 0 })
             #expect(kept.count > 1_000)
             #expect(kept == rebuilt, "the figures kept as events arrived are a rebuild's")
             // What the events say, summed apart: every charge's price, and every period that began has ended.
@@ -146,5 +174,18 @@ import Testing
             #expect(kept.reduce(0) { $0 + $1.trialsChange } == 0)
             #expect(kept.reduce(0) { $0 + $1.mrrChange } == 0)
         }
+    }
+
+    /// What a priced event gives the cohorts, read back from the event: its member (a customer, or its
+    /// series), whether it is a charge, when, and its price (a refund's is negative). Family-shared charges
+    /// give nothing.
+    static func cohortFacts(_ event: NewEvent) throws -> (member: String, charge: Bool, occurred: Date, currency: String, price: Int64)? {
+        guard LifecycleEvents.priced.contains(event.type) else { return nil }
+        let object = try JSONSerialization.jsonObject(with: Foundation.Data(event.data.utf8)) as? [String: Any] ?? [:]
+        guard let money = object["money"] as? [String: Any], object["familyShared"] as? Bool != true else { return nil }
+        let refund = event.type == .purchaseRefunded || event.type == .purchaseRefundReversed
+        let member = event.customer.map(\.uuidString).map { $0.lowercased() } ?? "series:\(object["originalTransactionId"] as? String ?? "")"
+        let occurred = try Date(object["occurredAt"] as? String ?? "", strategy: .iso8601)
+        return (member, !refund, occurred, money["currency"] as? String ?? "", (money["price"] as? NSNumber)?.int64Value ?? 0)
     }
 }

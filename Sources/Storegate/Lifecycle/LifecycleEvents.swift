@@ -4,15 +4,23 @@ import Foundation
 /// Makes lifecycle events in the unit of work that stores what caused them (so they exist exactly when it
 /// committed), from `LifecycleRules`, the tenant's catalog (entitlements, levels, commission, tax) and the
 /// series' stored history (what a charge is, and the days of paid service behind its commission).
-enum LifecycleEvents {
+public enum LifecycleEvents {
     /// The event types of the lifecycle layer, in the order docs/API.md lists them.
-    static let kinds: [Event.Kind] = [
+    public static let kinds: [Event.Kind] = [
         .subscriptionStarted, .subscriptionTrialStarted, .subscriptionOfferStarted, .subscriptionResubscribed, .subscriptionRenewed,
         .subscriptionTrialConverted, .subscriptionRenewalCancelled, .subscriptionRenewalEnabled, .subscriptionBillingIssue,
         .subscriptionGracePeriodEntered, .subscriptionGracePeriodEnded, .subscriptionBillingRecovered, .subscriptionExpired,
         .subscriptionProductChangeScheduled, .subscriptionProductChangeCancelled, .subscriptionProductChanged, .subscriptionPriceIncreasePending,
         .subscriptionPriceIncreaseConsented, .subscriptionPriceIncreaseRefused, .subscriptionExtended, .purchaseOneTime, .purchaseConsumable,
         .purchaseRefunded, .purchaseRefundReversed, .purchaseFamilyRevoked, .purchaseTransferred,
+    ]
+
+    /// The types whose events can carry money: the charges (`LifecycleRules.charge`'s names and the
+    /// one-time purchases) and refunds with their reversals.
+    public static let priced: Set<Event.Kind> = [
+        .subscriptionStarted, .subscriptionTrialStarted, .subscriptionOfferStarted, .subscriptionResubscribed, .subscriptionRenewed,
+        .subscriptionTrialConverted, .subscriptionBillingRecovered, .subscriptionProductChanged, .purchaseOneTime, .purchaseConsumable,
+        .purchaseRefunded, .purchaseRefundReversed,
     ]
 
     /// The events storing `purchase` made: its charge when its transaction is `new`, and what `change` (the

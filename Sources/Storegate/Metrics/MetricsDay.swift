@@ -55,9 +55,35 @@ public struct MetricsFilter: Sendable, Equatable {
     }
 }
 
+/// One month of one cohort (the customers whose first purchase was in the month `cohort`), summed over
+/// whatever a query filters, in one currency: "" for the counts (the cohort's members, in its first month
+/// only; those subscribed in the month; those subscribed or charged in it), a currency for the money
+/// charged in the month less refunded in it (milliunits).
+public struct CohortMonth: Sendable, Equatable {
+    public var cohort: Date
+    public var month: Date
+    public var currency: String
+    public var customers: Int64 = 0
+    public var subscribed: Int64 = 0
+    public var active: Int64 = 0
+    public var netRevenue: Int64 = 0
+    public var netProceeds: Int64 = 0
+
+    public init(
+        cohort: Date, month: Date, currency: String, customers: Int64 = 0, subscribed: Int64 = 0, active: Int64 = 0, netRevenue: Int64 = 0,
+        netProceeds: Int64 = 0
+    ) {
+        (self.cohort, self.month, self.currency) = (cohort, month, currency)
+        (self.customers, self.subscribed, self.active, self.netRevenue, self.netProceeds) = (customers, subscribed, active, netRevenue, netProceeds)
+    }
+}
+
 public protocol MetricsStore: Sendable {
     /// The figures of every day up to `through` (inclusive) that passes `filter`, by day and currency, oldest first.
     func days(through: Date, filter: MetricsFilter) async throws -> [MetricsDay]
-    /// Makes `metrics_daily` again from the stored lifecycle events alone.
+    /// The months of the cohorts from `from`'s month to `through`, and every cohort's months from `from`'s
+    /// month to `through`, that pass `filter` (by the members' first purchase), oldest first.
+    func cohorts(from: Date, through: Date, filter: MetricsFilter) async throws -> [CohortMonth]
+    /// Makes the daily figures and the cohorts again from the stored lifecycle events alone.
     func rebuild() async throws
 }

@@ -81,18 +81,44 @@ public struct MetricsService: Sendable {
         tenant: Tenant, from: Date, to: Date, step: MetricsStep, bundleId: String?, productIds: [String]?, entitlement: String?,
         environment: AppStoreEnvironment?, storefront: String?, convertTo target: String? = nil
     ) async throws -> MetricsReport {
-        if let target, !(target.count == 3 && target.allSatisfy({ $0.isASCII && $0.isUppercase })) {
-            throw StoregateError.invalid(field: "convertTo", reason: "must be an ISO 4217 code such as USD")
-        }
+        try Self.check(convertTo: target)
         guard from <= to else { throw StoregateError.invalid(field: "to", reason: "must not be before from") }
         let starts = Self.periods(from: from, to: to, step: step)
         guard starts.count <= Self.mostPoints else {
             throw StoregateError.invalid(field: "step", reason: "makes \(starts.count) points; at most \(Self.mostPoints): a longer step, or a shorter range")
         }
+        let end = Self.calendar.date(byAdding: Self.component(step), value: 1, to: starts.last ?? from) ?? to
+        let days = try await inTenant(
+            tenant, bundleId: bundleId, productIds: productIds, entitlement: entitlement, environment: environment, storefront: storefront
+        ) { unit, filter in try await unit.metrics.days(through: end.addingTimeInterval(-1), filter: filter) }
+        let rates = try await rates(into: target, for: Set(days.map(\.currency)), through: to)
+        return MetricsReport(from: from, to: to, step: step, points: Self.points(days, starts: starts, step: step, rates: rates))
+    }
+
+    static func check(convertTo target: String?) throws {
+        if let target, !(target.count == 3 && target.allSatisfy({ $0.isASCII && $0.isUppercase })) {
+            throw StoregateError.invalid(field: "convertTo", reason: "must be an ISO 4217 code such as USD")
+        }
+    }
+
+    /// The operator's rates into `target` for `currencies`, up to `through`; nil without a target.
+    func rates(into target: String?, for currencies: Set<String>, through: Date) async throws -> Rates? {
+        guard let target else { return nil }
+        let wanted = Array(currencies.subtracting(["", target]))
+        let loaded = try await persistence.control(.read) { try await $0.exchangeRates.rates(target: target, currencies: wanted, through: through) }
+        return Rates(target: target, loaded: loaded)
+    }
+
+    /// Runs `body` in the tenant with the filter the parameters say: the app found by its bundle ID, the
+    /// products of an entitlement (those of `productIds` among them, when both are given).
+    func inTenant<T: Sendable>(
+        _ tenant: Tenant, bundleId: String?, productIds: [String]?, entitlement: String?, environment: AppStoreEnvironment?, storefront: String?,
+        _ body: (any TenantUnit, MetricsFilter) async throws -> T
+    ) async throws -> T {
         if let storefront, storefront.count != 3 { throw StoregateError.invalid(field: "storefront", reason: "must be an ISO 3166-1 alpha-3 code") }
         var appId: UUID?
         if let bundleId { appId = try await persistence.app(tenant, bundleId: bundleId).id }
-        let days = try await persistence.inTenant(tenant, .read) { unit -> [MetricsDay] in
+        return try await persistence.inTenant(tenant, .read) { unit -> T in
             var products = productIds
             if let entitlement {
                 let catalog = try await unit.catalog.catalog() ?? Catalog()
@@ -101,18 +127,8 @@ public struct MetricsService: Sendable {
                 }
                 products = products.map { Array(Set($0).intersection(found.productIds)) } ?? found.productIds
             }
-            let end = Self.calendar.date(byAdding: Self.component(step), value: 1, to: starts.last ?? from) ?? to
-            return try await unit.metrics.days(
-                through: end.addingTimeInterval(-1),
-                filter: MetricsFilter(appId: appId, environment: environment, productIds: products, storefront: storefront))
+            return try await body(unit, MetricsFilter(appId: appId, environment: environment, productIds: products, storefront: storefront))
         }
-        var rates: Rates?
-        if let target {
-            let currencies = Array(Set(days.map(\.currency)).subtracting(["", target]))
-            let loaded = try await persistence.control(.read) { try await $0.exchangeRates.rates(target: target, currencies: currencies, through: to) }
-            rates = Rates(target: target, loaded: loaded)
-        }
-        return MetricsReport(from: from, to: to, step: step, points: Self.points(days, starts: starts, step: step, rates: rates))
     }
 
     /// The operator's rates into one currency, by currency, oldest first.

@@ -12,7 +12,9 @@ struct EventRepository: EventStore {
     /// are inserted numbered after its old value, in the order given; each event is due at every
     /// endpoint of the tenant whose filter it passes (locked as a foreign key would: an endpoint being
     /// deleted waits, or is not seen), and each such endpoint's delivery job is due now; the lifecycle
-    /// events' figures are added to the daily metrics (`MetricsRollup`).
+    /// events' figures are added to the daily metrics (`MetricsRollup`). Then, when some of them may carry
+    /// money, two statements more add them to the monthly cohorts (`CohortRollup`), after the numbering
+    /// row is locked: appends to the cohorts are one at a time.
     /// Optional values travel as text arrays, an empty string for none.
     func append(_ events: [NewEvent]) async throws {
         guard !events.isEmpty else { return }
@@ -44,6 +46,8 @@ struct EventRepository: EventStore {
             SELECT DISTINCT \(scope.tenantId), 'deliver_webhooks', endpoint_id::text, now() FROM due
             ON CONFLICT (tenant_id, kind, ref) DO UPDATE SET due_at = least(jobs.due_at, excluded.due_at)
             """)
+        let priced = events.filter { LifecycleEvents.priced.contains($0.type) }.map(\.id)
+        if !priced.isEmpty { try await MetricsRepository(scope: scope).recordCohorts(eventIds: priced) }
     }
 
     /// A customer's events are read by `events_customer` (tenant migration 15): sent unnamed, the statement

@@ -104,6 +104,7 @@ import Testing
             _ = try await result("catalog.get")
             _ = try await result("exports.read", ["what": "events", "from": "2026-01-01T00:00:00Z", "to": "2030-01-01T00:00:00Z", "limit": 5])
             _ = try await result("metrics.get", ["from": "2026-01-01T00:00:00Z", "to": "2026-12-31T00:00:00Z", "step": "month"])
+            _ = try await result("metrics.cohorts", ["from": "2026-01-01T00:00:00Z", "to": "2026-03-31T00:00:00Z", "convertTo": "USD"])
             _ = try await result(
                 "catalog.set",
                 [
