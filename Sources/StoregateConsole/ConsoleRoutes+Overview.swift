@@ -81,27 +81,33 @@ extension ConsoleRoutes {
         let session = try context.requireIdentity()
         let query = try request.uri.decodeQuery(as: FiguresQuery.self, context: context)
         let range: FiguresRange
-        let chart: (key: String, title: String, values: [Double], money: String?)
-        let report: MetricsReport
+        var csv: String
         do {
             range = try FiguresRange(query)
-            report = try await capabilities.metrics.metrics(
-                tenant: session.tenant, from: range.from, to: range.to, step: range.step, bundleId: range.app, productIds: nil, entitlement: nil,
-                environment: nil, storefront: nil)
-            guard let found = Self.charts(report).first(where: { $0.key == query.chart }) else {
-                throw StoregateError.invalid(field: "chart", reason: "is not a chart of the overview")
+            if query.chart == "cohorts" || query.chart == "arpu" {
+                let report = try await capabilities.metrics.cohorts(
+                    tenant: session.tenant, from: range.from, to: range.to, bundleId: range.app, productIds: nil, entitlement: nil, environment: nil,
+                    storefront: nil)
+                csv = query.chart == "cohorts" ? Self.cohortsCSV(report) : Self.arpuCSV(report)
+            } else {
+                let report = try await capabilities.metrics.metrics(
+                    tenant: session.tenant, from: range.from, to: range.to, step: range.step, bundleId: range.app, productIds: nil, entitlement: nil,
+                    environment: nil, storefront: nil)
+                guard let chart = Self.charts(report).first(where: { $0.key == query.chart }) else {
+                    throw StoregateError.invalid(field: "chart", reason: "is not a chart of the overview")
+                }
+                csv = "period," + ExportWriter.cell(chart.title) + "\r\n"
+                for (point, value) in zip(report.points, chart.values) {
+                    csv += FiguresRange.text(point.start) + "," + (chart.money == nil ? String(Int(value)) : String(format: "%.3f", value)) + "\r\n"
+                }
             }
-            chart = found
         } catch let error as StoregateError {
             return pages.message("Figures", FailureMessage(error).text, session: session, status: Self.status(error))
         }
-        var csv = "period," + ExportWriter.cell(chart.title) + "\r\n"
-        for (point, value) in zip(report.points, chart.values) {
-            csv += FiguresRange.text(point.start) + "," + (chart.money == nil ? String(Int(value)) : String(format: "%.3f", value)) + "\r\n"
-        }
+        let name = query.chart ?? "figures"
         var headers = HTTPFields()
         headers[.contentType] = "text/csv; charset=utf-8"
-        headers[.contentDisposition] = "attachment; filename=\"\(chart.key)-\(FiguresRange.text(range.from))-\(FiguresRange.text(range.to)).csv\""
+        headers[.contentDisposition] = "attachment; filename=\"\(name)-\(FiguresRange.text(range.from))-\(FiguresRange.text(range.to)).csv\""
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: csv)))
     }
 
@@ -116,6 +122,8 @@ extension ConsoleRoutes {
         async let report = capabilities.metrics.metrics(
             tenant: tenant, from: asked.from, to: asked.to, step: asked.step, bundleId: asked.app, productIds: nil, entitlement: nil, environment: nil,
             storefront: nil)
+        async let cohortReport = capabilities.metrics.cohorts(
+            tenant: tenant, from: asked.from, to: asked.to, bundleId: asked.app, productIds: nil, entitlement: nil, environment: nil, storefront: nil)
         async let overview = capabilities.overview(tenant: tenant)
         async let apps = capabilities.apps.list(tenant: tenant)
         async let endpoints = capabilities.webhooks.list(tenant: tenant)
@@ -124,7 +132,11 @@ extension ConsoleRoutes {
         async let catalog = capabilities.catalog.catalog(tenant: tenant)
         let (figures, appList, endpointList, failed, products) = try await (overview, apps, endpoints, failing, catalog)
         var metrics: MetricsReport?
-        do { metrics = try await report } catch let error as StoregateError { rangeError = FailureMessage(error).text }
+        var cohorts: CohortsReport?
+        do {
+            metrics = try await report
+            cohorts = try await cohortReport
+        } catch let error as StoregateError { rangeError = FailureMessage(error).text }
         let bundleIds = Dictionary(appList.map { ($0.app.id, $0.app.bundleId) }, uniquingKeysWith: { first, _ in first })
         let urls = Dictionary(endpointList.map { ($0.id, $0.url) }, uniquingKeysWith: { first, _ in first })
 
@@ -190,6 +202,11 @@ extension ConsoleRoutes {
                 ]
             },
         ]
+        if let cohorts {
+            model.merge(Self.cohortModel(cohorts)) { $1 }
+            model["cohortsCSV"] = "/console/figures.csv?\(range.query)&chart=cohorts"
+            model["arpuCSV"] = "/console/figures.csv?\(range.query)&chart=arpu"
+        }
         if let rangeError { model["rangeError"] = rangeError }
         return pages.page("overview", model, frame: Pages.Frame(title: "Overview", session: session))
     }

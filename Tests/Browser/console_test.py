@@ -122,6 +122,16 @@ def main():
         rows = list(csv.reader(io.StringIO(csv_text)))
         check(rows[0] == ["period", "Active subscriptions"] and len(rows) >= 5 and all(len(r) == 2 for r in rows),
               "a chart's CSV opens as its periods and values (%d rows)" % len(rows))
+        # The cohort table and ARPU by month, each with its CSV.
+        check(len(driver.find_elements(By.CSS_SELECTOR, "#cohorts tbody tr")) >= 1 and len(driver.find_elements(By.CSS_SELECTOR, "#arpu tbody tr")) >= 1,
+              "the overview shows the cohorts and ARPU by month")
+        for link, header in [("cohorts-csv", "cohort,customers,monthsLater,month,subscribed,share,currency,netRevenue,netProceeds"),
+                             ("arpu-csv", "month,activeCustomers,currency,netRevenue,arpu")]:
+            request = urllib.request.Request(driver.find_element(By.ID, link).get_attribute("href"),
+                                             headers={"Cookie": "__Host-storegate-session=" + session})
+            with urllib.request.urlopen(request, context=ssl._create_unverified_context(), timeout=20) as response:
+                table = list(csv.reader(io.StringIO(response.read().decode())))
+            check(table[0] == header.split(",") and all(len(r) == len(table[0]) for r in table), "%s opens as a table (%d rows)" % (link, len(table)))
         driver.get(a.url + "/console")
         cookie = driver.get_cookie("__Host-storegate-session")
         check(cookie is not None and cookie.get("secure") and cookie.get("httpOnly") and cookie.get("sameSite") == "Strict",
@@ -242,10 +252,16 @@ def main():
         open_page(customer_url(a.customer))
         check(len(driver.find_elements(By.CSS_SELECTOR, "tr.grant")) == 1, "the viewer granted nothing")
 
-        # Readable on a phone.
+        # Readable on a phone: the customer, and the overview's figures, with nothing wider than the screen
+        # but the tables, which scroll in their own box.
         driver.set_window_size(390, 1400)
         open_page(customer_url(a.customer))
         shot("7-phone")
+        open_page("/console")
+        wide = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        check(wide <= 0, "the overview fits a phone's width (%d px too wide)" % wide)
+        driver.execute_script("document.getElementById('cohorts-heading').scrollIntoView()")
+        shot("10-phone-cohorts")
     finally:
         driver.quit()
     if failures:

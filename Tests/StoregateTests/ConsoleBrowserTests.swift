@@ -59,7 +59,10 @@ import Testing
             let extended = try await s.capabilities.subscriptions.status(
                 tenant: s.tenant.tenant, customerId: "ann@example.org", bundleId: nil, transactionId: nil, refresh: false)
             #expect(extended.first?.expiresDate.map { $0 > (bought.expiresDate?.date ?? .distantFuture) } == true, "stored later, not only shown")
-            for shot in ["1-sign-in", "2-overview", "3-customer", "4-extended", "5-granted", "6-viewer", "7-phone", "8-timeline-earlier", "9-revoked"] {
+            for shot in [
+                "1-sign-in", "2-overview", "3-customer", "4-extended", "5-granted", "6-viewer", "7-phone", "8-timeline-earlier", "9-revoked",
+                "10-phone-cohorts",
+            ] {
                 #expect(FileManager.default.fileExists(atPath: screenshots + "/\(shot).png"), "\(shot).png saved")
             }
         }

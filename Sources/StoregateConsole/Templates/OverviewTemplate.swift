@@ -21,6 +21,24 @@ enum OverviewTemplate {
             <a class="csv" href="{{csv}}" download>CSV</a></figure>
           {{/charts}}
           </div>
+          <h3 id="cohorts-heading">Cohorts</h3>
+          <p class="hint">Customers by the month of their first purchase, and the share subscribed each month since.
+          <a class="csv" id="cohorts-csv" href="{{cohortsCSV}}" download>CSV</a></p>
+          <div class="scroll"><table id="cohorts">
+            <thead><tr><th scope="col">Cohort</th><th scope="col">Customers</th>{{#cohortHeads}}<th scope="col">{{label}}</th>{{/cohortHeads}}<th scope="col">Net revenue</th></tr></thead>
+            <tbody>
+            {{#cohorts}}<tr><th scope="row">{{start}}</th><td>{{customers}}</td>{{#shares}}<td>{{value}}</td>{{/shares}}<td>{{revenue}}</td></tr>{{/cohorts}}
+            </tbody>
+          </table></div>
+          <h3 id="arpu-heading">Average revenue per user</h3>
+          <p class="hint">Each month's net revenue per customer subscribed or charged in it.
+          <a class="csv" id="arpu-csv" href="{{arpuCSV}}" download>CSV</a></p>
+          <div class="scroll"><table id="arpu">
+            <thead><tr><th scope="col">Month</th><th scope="col">Active customers</th><th scope="col">ARPU</th></tr></thead>
+            <tbody>
+            {{#arpu}}<tr><th scope="row">{{start}}</th><td>{{active}}</td><td>{{arpu}}</td></tr>{{/arpu}}
+            </tbody>
+          </table></div>
         </section>
         <section aria-labelledby="apps">
           <h2 id="apps">Apps</h2>
