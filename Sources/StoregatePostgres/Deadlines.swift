@@ -12,6 +12,9 @@ public struct DatabaseDeadlines: Sendable {
     public var unit: Duration = .seconds(10)
     /// The same, for a unit that creates or drops a tenant's schema (`UnitAccess.schemaChange`).
     public var schemaChange: Duration = .seconds(120)
+    /// The same, for a rebuild over a tenant's whole history (`UnitAccess.rebuild`): about 70 s a
+    /// million lifecycle events (deploy/FIGURES.md), so some 50 million.
+    public var rebuild: Duration = .seconds(3600)
     /// The whole readiness check, which must answer well within a second.
     public var readiness: Duration = .milliseconds(800)
 

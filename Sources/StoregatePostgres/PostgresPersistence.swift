@@ -75,7 +75,15 @@ public struct PostgresPersistence: Persistence {
     func withConnection<T: Sendable>(
         _ access: UnitAccess, tenant: UUID? = nil, total: Duration? = nil, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let total = total ?? (access == .schemaChange ? deadlines.schemaChange : deadlines.unit)
+        let total =
+            total
+            ?? {
+                switch access {
+                case .schemaChange: deadlines.schemaChange
+                case .rebuild: deadlines.rebuild
+                case .read, .write: deadlines.unit
+                }
+            }()
         let logger = logger
         do {
             return try await Deadline.run(checkout: min(deadlines.checkout, total), total: total) { held in
@@ -95,7 +103,7 @@ public struct PostgresPersistence: Persistence {
                 }
                 func lease() async throws -> T {
                     if let pools = tenantPools, !pools.isEmpty {
-                        if access == .schemaChange { return try await pools.withSchemaChangeConnection(unit) }
+                        if access == .schemaChange || access == .rebuild { return try await pools.withSchemaChangeConnection(unit) }
                         if let tenant { return try await pools.withConnection(tenant: tenant, unit) }
                     }
                     return try await client.withConnection(unit)

@@ -266,9 +266,9 @@ public struct MetricsService: Sendable {
     }
 
     /// Makes the tenant's daily figures again from its stored lifecycle events (`storegate metrics rebuild`).
-    /// One transaction, allowed a schema change's deadline (minutes, not a request's seconds): it reads
-    /// every stored event of the tenant.
+    /// One transaction, allowed the rebuild deadline (an hour, not a request's seconds): it reads every
+    /// stored event of the tenant.
     public func rebuild(tenant: Tenant) async throws {
-        try await persistence.inTenant(tenant, .schemaChange) { unit in try await unit.metrics.rebuild() }
+        try await persistence.inTenant(tenant, .rebuild) { unit in try await unit.metrics.rebuild() }
     }
 }

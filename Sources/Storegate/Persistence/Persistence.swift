@@ -58,6 +58,9 @@ public enum UnitAccess: Sendable {
     /// every tenant migration) that may wait on catalog locks, so it is allowed the longer
     /// schema-change deadline rather than a request's.
     case schemaChange
+    /// One transaction an operator starts over a tenant's whole history (`storegate metrics rebuild`):
+    /// allowed the rebuild deadline (an hour), on a schema change's connection.
+    case rebuild
 }
 /// A write broke a uniqueness rule (another row has the same key).
 public struct UniqueViolation: Error, Sendable {
