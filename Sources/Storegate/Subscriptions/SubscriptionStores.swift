@@ -6,8 +6,9 @@ public protocol SubscriptionStore: Sendable {
     /// Stores what Apple signed unless newer data is stored; returns what it changed, nil when it did not
     /// apply. The previous state is the one committed when the statement started.
     @discardableResult func upsert(_ subscription: Subscription) async throws -> SubscriptionChange?
-    /// Moves the expiry after a renewal-date extension (never earlier).
-    func extend(appId: UUID, originalTransactionId: String, to date: Date) async throws
+    /// Moves the expiry after a renewal-date extension (never earlier); whether it moved (not when newer
+    /// data Storegate applied, such as Apple's `RENEWAL_EXTENDED`, holds that date already).
+    func extend(appId: UUID, originalTransactionId: String, to date: Date) async throws -> Bool
     /// The customer's subscriptions: stored with the customer or linked to them by `originalTransactionId`.
     func list(customer: UUID) async throws -> [Subscription]
     func list(appId: UUID, originalTransactionId: String) async throws -> [Subscription]

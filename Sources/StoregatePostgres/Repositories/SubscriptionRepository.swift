@@ -113,11 +113,11 @@ struct SubscriptionRepository: SubscriptionStore {
 
     /// The holdings of the subscription's customer, and of the customer its `originalTransactionId` is
     /// linked to, change.
-    func extend(appId: UUID, originalTransactionId: String, to date: Date) async throws {
+    func extend(appId: UUID, originalTransactionId: String, to date: Date) async throws -> Bool {
         let owners = try await scope.all(
             """
-            UPDATE \(unescaped: schema).subscriptions s SET expires_date = greatest(expires_date, \(date)), updated_at = now()
-            WHERE app_id = \(appId) AND original_transaction_id = \(originalTransactionId)
+            UPDATE \(unescaped: schema).subscriptions s SET expires_date = \(date), updated_at = now()
+            WHERE app_id = \(appId) AND original_transaction_id = \(originalTransactionId) AND (expires_date IS NULL OR expires_date < \(date))
             RETURNING customer, (SELECT customer FROM \(unescaped: schema).account_links l
                                  WHERE l.app_id = s.app_id AND l.kind = 'originalTransactionId' AND l.value = s.original_transaction_id)
             """
@@ -126,6 +126,7 @@ struct SubscriptionRepository: SubscriptionStore {
             scope.changes.holdings(of: customer)
             scope.changes.holdings(of: linked)
         }
+        return !owners.isEmpty
     }
 
     /// A UNION of the two index paths: an OR across them made PostgreSQL scan the whole table.
