@@ -13,11 +13,7 @@ import Testing
 @Suite struct LifecycleEventTests {
     static let bundleId = Storefront.bundleId
 
-    /// The raw layer (`purchase.created`, `subscription.updated`) and Storegate's own extension event are not lifecycle events.
-    static let types = Event.Kind.allCases.map(\.rawValue).filter {
-        ($0.hasPrefix("subscription.") || $0.hasPrefix("purchase."))
-            && !["subscription.updated", "subscription.renewalExtended", "purchase.created"].contains($0)
-    }
+    static let types = LifecycleEvents.kinds.map(\.rawValue)
 
     static func product(_ id: String, _ type: String, level: Int? = nil) -> [String: Any] {
         var product: [String: Any] = ["bundleId": bundleId, "productId": id, "type": type, "displayName": id]

@@ -25,8 +25,7 @@ enum LifecycleRules {
             case .normal: .subscriptionStarted
             default: .subscriptionOfferStarted
             }
-        let earlier = series.filter { $0.transactionId != t.transactionId && SeriesTransaction.purchaseOrder($0, t) }
-        guard let previous = earlier.max(by: SeriesTransaction.purchaseOrder) else {
+        guard let previous = SeriesTransaction.previous(of: t, in: series) else {
             // The series' history before it is not stored: a renewal is still a renewal.
             let renewal = t.transactionId != originalTransactionId && t.transactionReason == .renewal
             return renewal ? (.subscriptionRenewed, nil, nil) : (started, nil, .initialBuy)

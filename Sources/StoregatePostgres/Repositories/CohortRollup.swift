@@ -1,3 +1,5 @@
+import Storegate
+
 /// How lifecycle events become monthly cohorts (tenant migration 25), in SQL written once for the two
 /// places that use it: appending events (the events just appended) and `metrics rebuild` (every stored
 /// event), so the two agree to the milliunit.
@@ -20,7 +22,6 @@ enum CohortRollup {
     /// `data`); returns rows of app, environment, member and month (text, '' for every month).
     static func record(into schema: String, from source: String) -> String {
         let d = "e.data"
-        let excluded = "e.type NOT IN ('subscription.updated', 'subscription.renewalExtended', 'purchase.created')"
         let periodMonths = { (from: String) in
             "generate_series(\(from), date_trunc('month', (f.period_end AT TIME ZONE 'UTC') - interval '1 microsecond'), interval '1 month')"
         }
@@ -39,7 +40,7 @@ enum CohortRollup {
                        coalesce((\(d) #>> '{money,price}')::bigint, 0) AS price,
                        coalesce((\(d) #>> '{money,estimatedProceeds}')::bigint, 0) AS proceeds
                 FROM \(source) e
-                WHERE \(d) ? 'money' AND e.app_id IS NOT NULL AND (e.type LIKE 'subscription.%' OR e.type LIKE 'purchase.%') AND \(excluded)
+                WHERE e.type IN (\(MetricsRollup.sqlList(LifecycleEvents.priced))) AND \(d) ? 'money' AND e.app_id IS NOT NULL
                   AND NOT coalesce((\(d) ->> 'familyShared')::boolean, false)
             ), months AS (
                 -- a charge: in the month it was made

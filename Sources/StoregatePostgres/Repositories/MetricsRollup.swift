@@ -1,3 +1,5 @@
+import Storegate
+
 /// How lifecycle events become `metrics_daily` rows (tenant migration 24), in SQL, written once for the
 /// two places that use it: the statement that appends events (which adds the rows of the events it
 /// inserts) and the rebuild (which adds the rows of every stored event): the same expression over the
@@ -81,11 +83,13 @@ enum MetricsRollup {
                     \(utc("(\(d) ->> 'expiresDate')::timestamptz - make_interval(days => (\(d) ->> 'extendedByDays')::int)")) END, \(zeros), 1, 0, 0),
                 (CASE WHEN e.type = 'subscription.extended' THEN \(utc("\(d) ->> 'expiresDate'")) END, \(zeros), -1, 0, 0)
             ) AS r(day, \(columns.joined(separator: ", ")))
-            WHERE r.day IS NOT NULL AND (e.type LIKE 'subscription.%' OR e.type LIKE 'purchase.%')
-              AND e.type NOT IN ('subscription.updated', 'subscription.renewalExtended', 'purchase.created')
+            WHERE r.day IS NOT NULL AND e.type IN (\(sqlList(LifecycleEvents.kinds)))
             GROUP BY 1, 2, 3, 4, 5, 6
             """
     }
+
+    /// Event types as an SQL list of literals (the server's own constants).
+    static func sqlList(_ kinds: some Sequence<Event.Kind>) -> String { kinds.map { "'\($0.rawValue)'" }.sorted().joined(separator: ", ") }
 
     /// Adds grouped rows to `metrics_daily` (each key once: the rows are grouped).
     static func insert(into schema: String, _ select: String) -> String {
