@@ -230,7 +230,7 @@ END
 $function$;
 
 
--- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 25.
+-- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 26.
 
 CREATE TABLE {{schema}}.account_links (
     app_id uuid NOT NULL,
@@ -301,6 +301,26 @@ CREATE TABLE {{schema}}.consumption_requests (
 CREATE INDEX consumption_requests_original ON {{schema}}.consumption_requests USING btree (app_id, original_transaction_id);
 CREATE INDEX consumption_requests_pending ON {{schema}}.consumption_requests USING btree (deadline) WHERE (status = 'pending'::text);
 CREATE INDEX consumption_requests_transaction ON {{schema}}.consumption_requests USING btree (app_id, transaction_id);
+
+CREATE TABLE {{schema}}.customer_attributes (
+    customer uuid NOT NULL,
+    key text NOT NULL,
+    value text NOT NULL,
+    updated_at timestamp with time zone NOT NULL DEFAULT now(),
+    CONSTRAINT customer_attributes_customer_fkey FOREIGN KEY (customer) REFERENCES {{schema}}.customers(id) ON DELETE CASCADE,
+    CONSTRAINT customer_attributes_pkey PRIMARY KEY (customer, key)
+);
+
+CREATE TABLE {{schema}}.customer_notes (
+    id uuid NOT NULL,
+    customer uuid NOT NULL,
+    author text NOT NULL,
+    text text NOT NULL,
+    created_at timestamp with time zone NOT NULL DEFAULT now(),
+    CONSTRAINT customer_notes_customer_fkey FOREIGN KEY (customer) REFERENCES {{schema}}.customers(id) ON DELETE CASCADE,
+    CONSTRAINT customer_notes_pkey PRIMARY KEY (id)
+);
+CREATE INDEX customer_notes_customer ON {{schema}}.customer_notes USING btree (customer, created_at DESC, id DESC);
 
 CREATE TABLE {{schema}}.customers (
     id uuid NOT NULL,

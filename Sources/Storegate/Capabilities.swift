@@ -57,6 +57,8 @@ public struct Capabilities: Sendable {
     public let metrics: MetricsService
     /// Transactions, events and subscriptions as CSV or newline-delimited JSON.
     public let exports: ExportService
+    /// Customers' attributes and support notes.
+    public let customerProfiles: CustomerProfileService
     public let events: EventService
     public let webhooks: WebhookService
     /// Runs the durable job queue (notification processing, consumption answers).
@@ -132,6 +134,7 @@ public struct Capabilities: Sendable {
         self.advancedCommerce = AdvancedCommerceService(persistence: persistence, gateway: gateway, verification: verification)
         self.metrics = MetricsService(persistence: persistence)
         self.exports = ExportService(persistence: persistence)
+        self.customerProfiles = CustomerProfileService(persistence: persistence)
         self.events = EventService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)
         self.consoleUsers = ConsoleUserService(persistence: persistence, settings: console)

@@ -48,6 +48,8 @@ extension ConsoleRoutes {
         async let requests = capabilities.refunds.pendingRequests(tenant: tenant, customerId: customerId)
         async let timeline = capabilities.events.timeline(tenant: tenant, customerId: customerId, at: position, limit: Self.timelinePage)
         async let apps = capabilities.apps.list(tenant: tenant)
+        async let attributes = capabilities.customerProfiles.attributes(tenant: tenant, customerId: customerId)
+        async let notes = capabilities.customerProfiles.notes(tenant: tenant, customerId: customerId, before: nil, limit: 50)
         let now = Date()
         let refundOutcomes = try await refunds
 
@@ -98,6 +100,8 @@ extension ConsoleRoutes {
                 ] as [String: Any]
             },
             "bundleIds": try await apps.map(\.app.bundleId),
+            "notes": try await notes.notes.map { n in ["when": shown(n.createdAt), "author": n.author, "text": n.text, "noteId": n.noteId] },
+            "attributes": try await attributes.attributes.sorted { $0.key < $1.key }.map { ["key": $0.key, "value": $0.value] },
         ]
         let page = "/console/customer?id=\(Self.query(customer.customerId))"
         if let later = try await timeline.later { model["timelineLater"] = page + "&after=\(later)#timeline" }
@@ -121,11 +125,14 @@ extension ConsoleRoutes {
             .post("revoke-grant", use: action(.revoked, revokeGrant))
             .post("sync", use: action(.synced, sync))
             .post("consumption", use: action(.answered, answerConsumption))
+            .post("add-note", use: action(.noted, addNote))
+            .post("delete-note", use: action(.noteDeleted, deleteNote))
+            .post("attributes", use: action(.attributesChanged, changeAttributes))
     }
 
     /// What an action did: `done=` in the customer page's URL, said at its top.
     enum Done: String {
-        case extended, granted, revoked, synced, answered
+        case extended, granted, revoked, synced, answered, noted, noteDeleted, attributesChanged
 
         var sentence: String {
             switch self {
@@ -134,6 +141,9 @@ extension ConsoleRoutes {
             case .revoked: "The grant was revoked."
             case .synced: "The customer's purchases were read again from Apple."
             case .answered: "The consumption information was sent to Apple."
+            case .noted: "The note was added."
+            case .noteDeleted: "The note was deleted."
+            case .attributesChanged: "The attributes were changed."
             }
         }
     }
@@ -220,6 +230,47 @@ extension ConsoleRoutes {
             refundPreference: form.refundPreference.map(RefundPreference.init(rawValue:)))
         _ = try await capabilities.refunds.reportConsumption(
             tenant: session.tenant, bundleId: form.bundleId ?? "", transactionId: form.transactionId ?? "", facts: facts, actor: session.user.actor)
+    }
+}
+
+extension ConsoleRoutes {
+    struct NoteForm: CustomerPageForm {
+        @Trimmed var customerId: String?
+        /// Not trimmed by the form: the service keeps its lines.
+        var text: String?
+    }
+
+    @Sendable func addNote(_ form: NoteForm, _ session: ConsoleSession) async throws {
+        _ = try await capabilities.customerProfiles.addNote(
+            tenant: session.tenant, customerId: form.customerId ?? "", text: form.text ?? "", actor: session.user.actor)
+    }
+
+    struct DeleteNoteForm: CustomerPageForm {
+        @Trimmed var customerId: String?
+        @Trimmed var noteId: String?
+    }
+
+    @Sendable func deleteNote(_ form: DeleteNoteForm, _ session: ConsoleSession) async throws {
+        try await capabilities.customerProfiles.deleteNote(
+            tenant: session.tenant, customerId: form.customerId ?? "", noteId: form.noteId ?? "", actor: session.user.actor)
+    }
+
+    /// Sets one attribute (`key` and `value`) or removes one (`remove`).
+    struct AttributeForm: CustomerPageForm {
+        @Trimmed var customerId: String?
+        @Trimmed var key: String?
+        @Trimmed var value: String?
+        @Trimmed var remove: String?
+    }
+
+    @Sendable func changeAttributes(_ form: AttributeForm, _ session: ConsoleSession) async throws {
+        var set: [String: String] = [:]
+        if let key = form.key {
+            guard let value = form.value else { throw StoregateError.invalid(field: "value", reason: "is required") }
+            set[key] = value
+        }
+        _ = try await capabilities.customerProfiles.setAttributes(
+            tenant: session.tenant, customerId: form.customerId ?? "", set: set, remove: form.remove.map { [$0] } ?? [], actor: session.user.actor)
     }
 }
 

@@ -4,7 +4,7 @@
 Run by ConsoleBrowserTests (Tests/StoregateTests), which starts Storegate with the App Store simulator,
 a tenant with a customer and console users, and another tenant. It signs in, finds the customer by an
 order ID pasted with spaces around it, extends a renewal date and sees the new date, grants an entitlement,
-pages a long timeline back and forth, sees a refunded subscription shown as revoked with nothing to extend,
+adds a support note and sets and removes an attribute, pages a long timeline back and forth, sees a refunded subscription shown as revoked with nothing to extend,
 posts a form without its CSRF token, tries another tenant's customer by URL, signs out, and checks that a
 viewer cannot act.
 Screenshots go to --screenshots. Exit status 0 when every check held; each failure is printed.
@@ -172,6 +172,20 @@ def main():
         check(len(rows) == 1 and "premium" in rows[0].text and "active" in rows[0].text, "the grant is listed as active")
         shot("5-granted")
 
+        # A support note (its lines kept, its author the person signed in) and an attribute set, then removed.
+        driver.find_element(By.ID, "note-text").send_keys("Called about the outage.\nPromised a week free.")
+        submit(driver.find_element(By.ID, "add-note"))
+        notes = driver.find_elements(By.CSS_SELECTOR, "li.note")
+        check(len(notes) == 1 and "Called about the outage.\nPromised a week free." in notes[0].text and a.email in notes[0].text,
+              "the note is shown with its lines and its author")
+        driver.find_element(By.ID, "attribute-key").send_keys("plan")
+        driver.find_element(By.ID, "attribute-value").send_keys("team")
+        submit(driver.find_element(By.ID, "set-attribute"))
+        attributes = driver.find_elements(By.CSS_SELECTOR, "tr.attribute")
+        check(len(attributes) == 1 and "plan" in attributes[0].text and "team" in attributes[0].text, "the attribute is set")
+        submit(attributes[0].find_element(By.TAG_NAME, "button"))
+        check(not driver.find_elements(By.CSS_SELECTOR, "tr.attribute"), "the attribute is removed")
+
         # A long timeline: the newest events first, in sentences; "Earlier events" and "Later events" page both ways.
         def timeline():
             return [item.find_element(By.CLASS_NAME, "sentence").text for item in driver.find_elements(By.CSS_SELECTOR, "li.event")]
@@ -236,8 +250,10 @@ def main():
         sign_in(a.viewer_email, a.viewer_password)
         submit(driver.find_element(By.ID, "sign-in"))
         open_page(customer_url(a.customer))
-        check(not driver.find_elements(By.CSS_SELECTOR, "button.extend") and not driver.find_elements(By.ID, "grant-form"),
+        check(not driver.find_elements(By.CSS_SELECTOR, "button.extend") and not driver.find_elements(By.ID, "grant-form")
+              and not driver.find_elements(By.ID, "note-form") and not driver.find_elements(By.CSS_SELECTOR, "button.delete-note"),
               "a viewer is shown no actions")
+        check(len(driver.find_elements(By.CSS_SELECTOR, "li.note")) == 1, "a viewer reads the notes")
         shot("6-viewer")
         driver.execute_script("""
             const token = document.querySelector('input[name=csrf]').value;

@@ -115,6 +115,8 @@ public protocol TenantUnit: Sendable {
     var apps: any AppRegistry { get }
     var apiKeys: any APIKeyStore { get }
     var customers: any CustomerStore { get }
+    /// Customers' attributes and support notes.
+    var customerProfiles: any CustomerProfileStore { get }
     var transactions: any TransactionStore { get }
     var subscriptions: any SubscriptionStore { get }
     var notifications: any NotificationStore { get }

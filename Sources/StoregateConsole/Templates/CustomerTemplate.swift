@@ -119,6 +119,45 @@ enum CustomerTemplate {
           {{/mayAct}}
         </section>
 
+        <section aria-labelledby="notes-heading">
+          <h2 id="notes-heading">Notes and attributes</h2>
+          <ol class="notes" id="notes">
+          {{#notes}}<li class="note"><p class="meta"><time>{{when}}</time> · {{author}}</p><p class="text">{{text}}</p>
+            {{#mayAct}}<form method="post" action="/console/customer/delete-note" class="inline">
+              <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="customerId" value="{{customerId}}"><input type="hidden" name="noteId" value="{{noteId}}">
+              <button type="submit" class="delete-note">Delete note</button></form>{{/mayAct}}</li>{{/notes}}
+          {{^notes}}<li>No notes.</li>{{/notes}}
+          </ol>
+          {{#mayAct}}
+          <form method="post" action="/console/customer/add-note" class="card" id="note-form">
+            <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="customerId" value="{{customerId}}">
+            <label for="note-text">Note</label>
+            <textarea id="note-text" name="text" required maxlength="4000" rows="3"></textarea>
+            <button type="submit" id="add-note">Add note</button>
+          </form>
+          {{/mayAct}}
+          <div class="scroll"><table id="attributes">
+            <thead><tr><th scope="col">Attribute</th><th scope="col">Value</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+            <tbody>
+            {{#attributes}}<tr class="attribute"><td><code>{{key}}</code></td><td>{{value}}</td><td>
+            {{#mayAct}}<form method="post" action="/console/customer/attributes" class="inline">
+              <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="customerId" value="{{customerId}}"><input type="hidden" name="remove" value="{{key}}">
+              <button type="submit">Remove</button></form>{{/mayAct}}</td></tr>{{/attributes}}
+            {{^attributes}}<tr><td colspan="3">No attributes.</td></tr>{{/attributes}}
+            </tbody>
+          </table></div>
+          {{#mayAct}}
+          <form method="post" action="/console/customer/attributes" class="card row" id="attribute-form">
+            <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="customerId" value="{{customerId}}">
+            <label for="attribute-key">Attribute</label>
+            <input id="attribute-key" name="key" required maxlength="64" pattern="[A-Za-z0-9_.:\\-]+" placeholder="plan">
+            <label for="attribute-value">Value</label>
+            <input id="attribute-value" name="value" required maxlength="500">
+            <button type="submit" id="set-attribute">Set</button>
+          </form>
+          {{/mayAct}}
+        </section>
+
         <section aria-labelledby="timeline">
           <h2 id="timeline">Timeline</h2>
           <p class="hint">Newest first.</p>

@@ -39,6 +39,7 @@ enum Stylesheet {
         .timeline details { display: inline; margin-left: .4rem; } .timeline summary { cursor: pointer; color: var(--accent); font-size: .85em; }
         .timeline details[open] { display: block; } .timeline .ids { font-size: .85em; margin: .2rem 0 .4rem; } time { color: #86868b; font-variant-numeric: tabular-nums; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+        .notes { padding-left: 1.2rem; } .note .text { white-space: pre-wrap; overflow-wrap: anywhere; margin: .2rem 0; } .note .meta { margin: 0; } textarea { width: 100%; box-sizing: border-box; font: inherit; }
         code { font-size: .9em; }
         """
 }

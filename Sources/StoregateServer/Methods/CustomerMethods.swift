@@ -3,9 +3,10 @@ import Foundation
 import JSONRPC
 import Storegate
 
-/// `customers.sync`: a customer's purchases rebuilt from Apple.
+/// `customers.sync`: a customer's purchases rebuilt from Apple; `customers.*Attributes` and `*Note*`: the
+/// tenant's own facts about a customer and support's notes.
 enum CustomerMethods {
-    static let all = [sync]
+    static let all = [sync, attributes, setAttributes, notes, addNote, deleteNote]
 
     @RPCParams struct SyncParams {
         @Field(.customerId) let customerId: String
@@ -20,5 +21,79 @@ enum CustomerMethods {
             """, result: "customerSync", errors: TransactionMethods.lookupErrors
     ) { (p: SyncParams, call) in
         try await call.capabilities.transactions.sync(tenant: call.caller.tenant, customerId: p.customerId, actor: call.caller.actor)
+    }
+
+    @RPCParams struct CustomerParams {
+        @Field(.customerId) let customerId: String
+    }
+
+    static let attributes = RPCMethod<RPCCall>(
+        "customers.attributes", tag: "customers", summary: "The tenant's attributes of a customer.", result: "customerAttributes",
+        errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+    ) { (p: CustomerParams, call) in
+        try await call.capabilities.customerProfiles.attributes(tenant: call.caller.tenant, customerId: p.customerId)
+    }
+
+    @RPCParams struct SetAttributesParams {
+        @Field(.customerId) let customerId: String
+        /// Attributes to set: keys of 1 to 64 characters (A-Z, a-z, 0-9, `_ . : -`), values of 1 to 500 characters.
+        let set: [String: String]?
+        /// Keys of attributes to remove (a key not set is no error).
+        let remove: [String]?
+    }
+
+    static let setAttributes = RPCMethod<RPCCall>(
+        "customers.setAttributes", tag: "customers", summary: "Sets and removes attributes of a customer (at most 50 per customer).",
+        description: """
+            The customer must exist (`accounts.ensure`). All of it or nothing: a bad key or value, a key both set and removed, or more \
+            than 50 attributes in all refuses the call naming the field. Returns the attributes as they now stand. Audited by keys, not values.
+            """,
+        result: "customerAttributes", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+    ) { (p: SetAttributesParams, call) in
+        try await call.capabilities.customerProfiles.setAttributes(
+            tenant: call.caller.tenant, customerId: p.customerId, set: p.set ?? [:], remove: p.remove ?? [], actor: call.caller.actor)
+    }
+
+    @RPCParams struct NotesParams {
+        @Field(.customerId) let customerId: String
+        /// The `next` of the page before: notes older than this one.
+        let before: String?
+        @Field(.page(CustomerProfileService.notePage)) let limit: Int?
+    }
+
+    static let notes = RPCMethod<RPCCall>(
+        "customers.notes", tag: "customers", summary: "Support's notes about a customer, newest first.", result: "customerNotes",
+        errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+    ) { (p: NotesParams, call) in
+        try await call.capabilities.customerProfiles.notes(
+            tenant: call.caller.tenant, customerId: p.customerId, before: p.before, limit: p.limit ?? CustomerProfileService.notePage.standard)
+    }
+
+    @RPCParams struct AddNoteParams {
+        @Field(.customerId) let customerId: String
+        /// 1 to 4,000 characters; lines are kept.
+        @Field(.maxLength(CustomerProfileService.noteLength)) let text: String
+    }
+
+    static let addNote = RPCMethod<RPCCall>(
+        "customers.addNote", tag: "customers", summary: "Adds a support note about a customer, written by the caller.",
+        description: "The note's author is the caller (`apikey:` and the key's prefix; the console writes `console:` and the person's email). Audited.",
+        result: "customerNote", errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+    ) { (p: AddNoteParams, call) in
+        try await call.capabilities.customerProfiles.addNote(tenant: call.caller.tenant, customerId: p.customerId, text: p.text, actor: call.caller.actor)
+    }
+
+    @RPCParams struct DeleteNoteParams {
+        @Field(.customerId) let customerId: String
+        let noteId: String
+    }
+
+    static let deleteNote = RPCMethod<RPCCall>(
+        "customers.deleteNote", tag: "customers", summary: "Deletes one of a customer's notes. Audited.", result: "deleted",
+        errors: [ErrorCode.invalidParams, ErrorCode.notFound]
+    ) { (p: DeleteNoteParams, call) in
+        try await call.capabilities.customerProfiles.deleteNote(
+            tenant: call.caller.tenant, customerId: p.customerId, noteId: p.noteId, actor: call.caller.actor)
+        return Deleted(deleted: true)
     }
 }

@@ -67,10 +67,6 @@ enum WebhookMethods {
         return try await call.capabilities.webhooks.update(tenant: call.caller.tenant, id: p.id, spec, actor: call.caller.actor)
     }
 
-    @RPCObject struct Deleted {
-        let deleted: Bool
-    }
-
     static let delete = RPCMethod<RPCCall>(
         "webhooks.delete", tag: "webhooks", summary: "Removes an endpoint, its secrets and its deliveries.", result: "deleted",
         errors: [ErrorCode.invalidParams, ErrorCode.notFound]
