@@ -10,7 +10,7 @@ struct TimedOut: Error, CustomStringConvertible {
 /// naming what was awaited: never a silent pass into assertions that then fail for another reason. The
 /// default bound only decides how long a failing test takes; a test that claims a time passes its own.
 func eventually(
-    _ what: String, timeout: Duration = .seconds(30), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool
+    _ what: String, timeout: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
