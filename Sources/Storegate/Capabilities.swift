@@ -58,6 +58,8 @@ public struct Capabilities: Sendable {
     /// Transactions, events and subscriptions as CSV or newline-delimited JSON.
     public let exports: ExportService
     public let events: EventService
+    /// The tenant's audit log, read.
+    public let audit: AuditService
     public let webhooks: WebhookService
     /// Runs the durable job queue (notification processing, consumption answers).
     public let worker: JobWorker
@@ -133,6 +135,7 @@ public struct Capabilities: Sendable {
         self.metrics = MetricsService(persistence: persistence)
         self.exports = ExportService(persistence: persistence)
         self.events = EventService(persistence: persistence)
+        self.audit = AuditService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)
         self.consoleUsers = ConsoleUserService(persistence: persistence, settings: console)
         self.retention = RetentionMessagingService(persistence: persistence, gateway: gateway)
