@@ -60,6 +60,8 @@ public struct Capabilities: Sendable {
     /// Customers' attributes and support notes.
     public let customerProfiles: CustomerProfileService
     public let events: EventService
+    /// The tenant's audit log, read.
+    public let audit: AuditService
     public let webhooks: WebhookService
     /// Runs the durable job queue (notification processing, consumption answers).
     public let worker: JobWorker
@@ -136,6 +138,7 @@ public struct Capabilities: Sendable {
         self.exports = ExportService(persistence: persistence)
         self.customerProfiles = CustomerProfileService(persistence: persistence)
         self.events = EventService(persistence: persistence)
+        self.audit = AuditService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)
         self.consoleUsers = ConsoleUserService(persistence: persistence, settings: console)
         self.retention = RetentionMessagingService(persistence: persistence, gateway: gateway)

@@ -4,11 +4,12 @@ import Hummingbird
 import Storegate
 
 /// The support console at `/console`, for a tenant's people: sign-in (password or one-time link), the
-/// tenant's overview, finding a customer, the customer's page and what support does for them. Server-
-/// rendered HTML, no JavaScript. Sessions live in a Secure, HttpOnly, SameSite=Strict cookie whose secret
-/// the database keeps only hashed; every form carries the session's CSRF token (the sign-in forms, a
-/// token doubled in a cookie); every page reads the session's own tenant, so another tenant's customers
-/// are simply not found; acting needs the support or admin role, and is audited with the person's email.
+/// tenant's overview, finding a customer, the customer's page and what support does for them, and for
+/// admins the tenant's people and audit log. Server-rendered HTML, no JavaScript. Sessions live in a
+/// Secure, HttpOnly, SameSite=Strict cookie whose secret the database keeps only hashed; every form
+/// carries the session's CSRF token (the sign-in forms, a token doubled in a cookie); every page reads the
+/// session's own tenant, so another tenant's customers are simply not found; acting needs the support or
+/// admin role, and is audited with the person's email.
 ///
 /// The routes run in `ConsoleRequestContext`, a child of the server's context: `SessionMiddleware` puts
 /// the person signed in there, `SignedInMiddleware` keeps everyone else out, `CSRFMiddleware` checks
@@ -46,6 +47,7 @@ public struct ConsoleRoutes<ParentContext: RequestContext>: Sendable {
             .get("search", use: search)
             .get("customer", use: customerPage)
             .get("people", use: people)
+            .get("audit", use: audit)
         signedIn.group()
             .add(middleware: SignedInMiddleware { Pages.redirect("/console/sign-in", cookies: [ConsoleCookie.ended]) })
             .add(middleware: CSRFMiddleware(refused: signOutRefused))

@@ -14,6 +14,7 @@ struct Pages: Sendable {
         for (name, text) in [
             ("layout", LayoutTemplate.text), ("signIn", SignInTemplate.text), ("link", LinkTemplate.text), ("message", MessageTemplate.text),
             ("overview", OverviewTemplate.text), ("customer", CustomerTemplate.text), ("people", PeopleTemplate.text),
+            ("audit", AuditTemplate.text),
         ] {
             try library.register(text, named: name)
         }
@@ -28,6 +29,7 @@ struct Pages: Sendable {
         var email: String?
         var role: String?
         var mayManagePeople = false
+        var mayReadAudit = false
         var csrf: String?
         var query: String?
         var flash: String?
@@ -44,6 +46,7 @@ struct Pages: Sendable {
                 email = session.user.email
                 role = session.user.role.rawValue
                 mayManagePeople = session.user.role.mayManagePeople
+                mayReadAudit = session.user.role.mayReadAudit
                 csrf = session.csrfToken
             }
         }

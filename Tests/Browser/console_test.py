@@ -4,9 +4,10 @@
 Run by ConsoleBrowserTests (Tests/StoregateTests), which starts Storegate with the App Store simulator,
 a tenant with a customer and console users, and another tenant. It signs in, finds the customer by an
 order ID pasted with spaces around it, extends a renewal date and sees the new date, grants an entitlement,
-adds a support note and sets and removes an attribute, pages a long timeline back and forth, sees a refunded subscription shown as revoked with nothing to extend,
-posts a form without its CSRF token, tries another tenant's customer by URL, signs out, and checks that a
-viewer cannot act.
+adds a support note and sets and removes an attribute, pages a long timeline back and forth, sees a refunded
+subscription shown as revoked with nothing to extend, posts a form without its CSRF token, tries another
+tenant's customer by URL, signs out, checks that a viewer cannot act nor read the audit log, and that an
+admin reads what support did there and filters it.
 Screenshots go to --screenshots. Exit status 0 when every check held; each failure is printed.
 """
 import argparse
@@ -15,6 +16,7 @@ import io
 import os
 import ssl
 import sys
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -61,8 +63,8 @@ def browser():
 
 def main():
     parser = argparse.ArgumentParser()
-    for name in ["url", "tenant", "email", "password", "viewer-email", "viewer-password", "order-id", "customer", "other-customer",
-                 "timeline-customer", "revoked-customer", "screenshots"]:
+    for name in ["url", "tenant", "email", "password", "viewer-email", "viewer-password", "admin-email", "admin-password", "order-id",
+                 "customer", "other-customer", "timeline-customer", "revoked-customer", "screenshots"]:
         parser.add_argument("--" + name, required=True)
     a = parser.parse_args()
     os.makedirs(a.screenshots, exist_ok=True)
@@ -267,6 +269,18 @@ def main():
         check(heading() == "Not allowed", "a viewer's posted action is refused")
         open_page(customer_url(a.customer))
         check(len(driver.find_elements(By.CSS_SELECTOR, "tr.grant")) == 1, "the viewer granted nothing")
+        # Nor does a viewer read the audit log: no link to it, and the page itself is refused with 403.
+        check(not driver.find_elements(By.ID, "audit-link"), "a viewer is shown no link to the audit log")
+        open_page("/console/audit")
+        check(heading() == "Not allowed" and not driver.find_elements(By.ID, "audit"), "a viewer is refused the audit log")
+        request = urllib.request.Request(a.url + "/console/audit",
+                                         headers={"Cookie": "__Host-storegate-session=" + driver.get_cookie("__Host-storegate-session")["value"]})
+        try:
+            urllib.request.urlopen(request, context=ssl._create_unverified_context(), timeout=20)
+            status = 200
+        except urllib.error.HTTPError as error:
+            status = error.code
+        check(status == 403, "the audit page answers a viewer 403 (%d)" % status)
 
         # Readable on a phone: the customer, and the overview's figures, with nothing wider than the screen
         # but the tables, which scroll in their own box.
@@ -278,6 +292,45 @@ def main():
         check(wide <= 0, "the overview fits a phone's width (%d px too wide)" % wide)
         driver.execute_script("document.getElementById('cohorts-heading').scrollIntoView()")
         shot("10-phone-cohorts")
+
+        # An admin reads the audit log: what support did above, by whom and for whom, filtered by action and customer.
+        driver.set_window_size(1280, 1100)
+        submit(driver.find_element(By.ID, "sign-out"))
+        sign_in(a.admin_email, a.admin_password)
+        submit(driver.find_element(By.ID, "sign-in"))
+        submit(driver.find_element(By.ID, "audit-link"))
+
+        def entries():
+            return [{cell: row.find_element(By.CLASS_NAME, cell).text for cell in ("when", "actor", "action", "customer", "detail")}
+                    for row in driver.find_elements(By.CSS_SELECTOR, "tr.audit-entry")]
+
+        listed = entries()
+        support = "console:" + a.email
+        check(heading() == "Audit log" and any(e["action"] == "entitlement.grant" and e["actor"] == support and e["customer"] == a.customer
+                                                 for e in listed), "the admin sees support's grant, by whom and for whom")
+        check(any(e["action"] == "apple.extendRenewalDate" and e["actor"] == support and "extendByDays" in e["detail"] for e in listed),
+              "and the renewal-date extension, with its detail")
+        check(any(e["action"] == "console.signIn" for e in listed) and all(e["when"].endswith("UTC") for e in listed),
+              "sign-ins are there too, each entry with its time")
+        driver.find_element(By.ID, "audit-action").send_keys("entitlement.")
+        submit(driver.find_element(By.ID, "filter-audit"))
+        filtered = entries()
+        check(filtered and all(e["action"].startswith("entitlement.") for e in filtered) and "action=entitlement." in driver.current_url,
+              "filtered by an action prefix: %s" % [e["action"] for e in filtered])
+        driver.find_element(By.ID, "audit-action").clear()
+        driver.find_element(By.ID, "audit-customer").send_keys(a.customer)
+        submit(driver.find_element(By.ID, "filter-audit"))
+        about = entries()
+        check(about and all(e["customer"] == a.customer for e in about), "filtered by customer: %d entries, all about %s" % (len(about), a.customer))
+        open_page("/console/audit?customer=" + urllib.parse.quote(a.other_customer))
+        check(not entries(), "another tenant's customer has no entries here")
+        open_page("/console/audit")
+        shot("11-audit")
+        driver.set_window_size(390, 1400)
+        open_page("/console/audit")
+        wide = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        check(wide <= 0, "the audit page fits a phone's width, each entry a block (%d px too wide)" % wide)
+        shot("12-phone-audit")
     finally:
         driver.quit()
     if failures:

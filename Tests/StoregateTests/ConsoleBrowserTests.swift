@@ -40,7 +40,7 @@ import Testing
             try await s.processed(54)
             let other = try await s.capabilities.tenants.create(slug: "console-neighbour", name: "Neighbour", actor: Actor("test"))
             _ = try await s.capabilities.accounts.ensure(tenant: other, customerId: "bob", actor: Actor("test"))
-            for (email, role) in [("sam@example.com", ConsoleUser.Role.support), ("vic@example.com", .viewer)] {
+            for (email, role) in [("sam@example.com", ConsoleUser.Role.support), ("vic@example.com", .viewer), ("ada@example.com", .admin)] {
                 _ = try await s.capabilities.consoleUsers.add(
                     tenant: s.tenant.tenant, email: email, role: role, password: ConsoleTests.password, actor: Actor("test"))
             }
@@ -49,9 +49,10 @@ import Testing
                 "/usr/bin/env",
                 [
                     "python3", Self.script, "--url", s.server.baseURL, "--tenant", s.tenant.tenant.slug, "--email", "sam@example.com", "--password",
-                    ConsoleTests.password, "--viewer-email", "vic@example.com", "--viewer-password", ConsoleTests.password, "--order-id", orderId,
-                    "--customer", "ann@example.org", "--other-customer", "bob", "--timeline-customer", "tess@example.org", "--revoked-customer",
-                    "rex@example.org", "--screenshots", screenshots,
+                    ConsoleTests.password, "--viewer-email", "vic@example.com", "--viewer-password", ConsoleTests.password, "--admin-email",
+                    "ada@example.com", "--admin-password", ConsoleTests.password, "--order-id", orderId, "--customer", "ann@example.org",
+                    "--other-customer", "bob", "--timeline-customer", "tess@example.org", "--revoked-customer", "rex@example.org", "--screenshots",
+                    screenshots,
                 ],
                 environment: ProcessInfo.processInfo.environment, limit: .seconds(240))
             #expect(run.status == 0, "the browser's checks:\n\(run.stdout)\n\(run.stderr)")
@@ -61,7 +62,7 @@ import Testing
             #expect(extended.first?.expiresDate.map { $0 > (bought.expiresDate?.date ?? .distantFuture) } == true, "stored later, not only shown")
             for shot in [
                 "1-sign-in", "2-overview", "3-customer", "4-extended", "5-granted", "6-viewer", "7-phone", "8-timeline-earlier", "9-revoked",
-                "10-phone-cohorts",
+                "10-phone-cohorts", "11-audit", "12-phone-audit",
             ] {
                 #expect(FileManager.default.fileExists(atPath: screenshots + "/\(shot).png"), "\(shot).png saved")
             }

@@ -9,11 +9,12 @@ public struct ConsoleUser: Sendable, Equatable {
         /// Also acts for a customer: extends a renewal date, grants and revokes, syncs from Apple, answers a
         /// consumption request.
         case support
-        /// Also sees the tenant's people.
+        /// Also sees the tenant's people and audit log.
         case admin
 
         public var mayAct: Bool { self != .viewer }
         public var mayManagePeople: Bool { self == .admin }
+        public var mayReadAudit: Bool { self == .admin }
     }
 
     public let id: UUID

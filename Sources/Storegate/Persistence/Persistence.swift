@@ -142,6 +142,8 @@ public protocol TenantUnit: Sendable {
     func completeJobs(_ kind: Job.Kind, refs: [String]) async throws
     func audit(_ actor: Actor, _ action: String, _ detail: [String: String]) async throws
     func auditLog() async throws -> [AuditEntry]
+    /// The tenant's audit entries a page at a time, newest first (`audit.list`, the console's audit page).
+    var auditEntries: any AuditStore { get }
     /// Every table of the tenant's own data as JSON arrays of rows, by table name, for export; its
     /// notifications waiting in the inbox as `notification_inbox`.
     func exportTables() async throws -> [(name: String, rows: String)]

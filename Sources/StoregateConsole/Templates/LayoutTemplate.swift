@@ -21,6 +21,7 @@ enum LayoutTemplate {
           <nav aria-label="Account">
             <span class="who">{{email}} ({{role}})</span>
             {{#mayManagePeople}}<a href="/console/people">People</a>{{/mayManagePeople}}
+            {{#mayReadAudit}}<a href="/console/audit" id="audit-link">Audit</a>{{/mayReadAudit}}
             <form method="post" action="/console/sign-out" class="inline">
               <input type="hidden" name="csrf" value="{{csrf}}">
               <button type="submit" id="sign-out">Sign out</button>

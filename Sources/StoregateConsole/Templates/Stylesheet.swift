@@ -9,7 +9,7 @@ enum Stylesheet {
         .brand { font-weight: 600; color: var(--fg); text-decoration: none; }
         .search { display: flex; gap: .4rem; flex: 1 1 18rem; }
         .search input { flex: 1; }
-        nav { display: flex; gap: .8rem; align-items: center; }
+        nav { display: flex; flex-wrap: wrap; gap: .4rem .8rem; align-items: center; }
         main { padding: 1rem; max-width: 72rem; margin: 0 auto; }
         h1 { font-size: 1.5rem; margin: .5rem 0 1rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
         .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: .8rem 1rem; margin: .6rem 0; }
@@ -41,5 +41,11 @@ enum Stylesheet {
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         .notes { padding-left: 1.2rem; } .note .text { white-space: pre-wrap; overflow-wrap: anywhere; margin: .2rem 0; } .note .meta { margin: 0; } textarea { width: 100%; box-sizing: border-box; font: inherit; }
         code { font-size: .9em; }
+        #audit .pair { display: inline-block; margin-right: .6rem; } #audit .detail code { overflow-wrap: anywhere; } #audit .when, #audit .actor, #audit .action { white-space: nowrap; }
+        @media (max-width: 40rem) {
+          #audit thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+          #audit tr, #audit td { display: block; } #audit tr { border-bottom: 1px solid var(--line); padding: .3rem 0; }
+          #audit .actor { white-space: normal; overflow-wrap: anywhere; } #audit td { border: 0; padding: .1rem .6rem; } #audit td:empty { display: none; } #audit td[data-label]::before { content: attr(data-label) " "; color: var(--muted); }
+        }
         """
 }

@@ -231,6 +231,10 @@ import Testing
             _ = try await result("webhooks.rotateSecret", ["id": endpointId])
             _ = try await result("webhooks.test", ["id": endpointId])
             _ = try await result("webhooks.delete", ["id": endpointId])
+            // Everything above, as the tenant's audit log tells it: signings, calls to Apple, grants, webhooks.
+            let audit = try await result("audit.list", ["limit": 200])
+            #expect((audit["entries"] as? [Any])?.isEmpty == false)
+            _ = try await result("audit.list", ["action": "webhook.", "limit": 1, "before": audit["next"] as? Int ?? 1_000_000])
 
             let documented = Set(StoregateRPC.registry.descriptions.map(\.name))
             #expect(called.withLock { $0 } == documented, "every documented method is called")
