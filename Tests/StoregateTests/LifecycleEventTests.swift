@@ -331,10 +331,16 @@ import Testing
             let token = try await Self.customer(s, "eve")
             let feed = Feed(s)
             let start = Date().addingTimeInterval(-3600)
+            // Each applied before the next is sent: what is claimed here is what redelivery, backfill and
+            // reconciliation add (nothing), not the order a busy worker applies a burst in.
             let original = try #require(try await s.simulator.purchase(Self.subscription("eve-device", token: token)).originalTransactionId)
+            try await s.processed(1)
             try await s.simulator.renew(originalTransactionId: original)
+            try await s.processed(2)
             try await s.simulator.failRenewal(originalTransactionId: original, gracePeriod: 86_400)
+            try await s.processed(3)
             try await s.simulator.renew(originalTransactionId: original)
+            try await s.processed(4)
             try await s.simulator.setAutoRenew(originalTransactionId: original, enabled: false)
             try await s.processed(5)
             try await feed.next([
