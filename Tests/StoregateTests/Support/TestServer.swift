@@ -61,7 +61,7 @@ struct TestServer {
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await client.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(120))
         let buffer = try await response.body.collect(upTo: 16 << 20)
         return Reply(status: Int(response.status.code), headers: response.headers, body: Array(buffer.readableBytesView))
     }
