@@ -81,6 +81,10 @@ public enum LifecycleEvents {
                     from: from, to: to, direction: LifecycleRules.direction(from: from, to: to, bundleId: app.bundleId, catalog: catalog, atOnce: false))
             }
             if c.kind == .subscriptionExtended, let before = change?.previous?.expiresDate, let after = change?.current.expiresDate {
+                // Storegate's own request says it (`extended` below), whichever of the two commits first.
+                if try await unit.extensions.requested(appId: app.id, originalTransactionId: purchase.originalTransactionId, expiresDate: after) {
+                    continue
+                }
                 said.extendedByDays = Int((after.timeIntervalSince(before) / 86_400).rounded())
             }
             try append(c.kind, said)
@@ -138,8 +142,9 @@ public enum LifecycleEvents {
         return try NewEvent(.purchaseTransferred, appId: appId, environment: environment, customer: customer, data: data)
     }
 
-    /// `subscription.extended` for an extension Storegate asked Apple for: the renewal date is moved as Apple
-    /// answers, so the `RENEWAL_EXTENDED` notification that follows changes nothing and says nothing.
+    /// `subscription.extended` for an extension Storegate asked Apple for, said by the request whatever the
+    /// order: the renewal date is moved as Apple answers, and Apple's `RENEWAL_EXTENDED`, applied before or
+    /// after (or beside it, reading the date as it was), leaves it to the request (`stored`).
     static func extended(
         appId: UUID, originalTransactionId: String, days: Int, effectiveDate: Date, customer: UUID?, in unit: any TenantUnit
     ) async throws

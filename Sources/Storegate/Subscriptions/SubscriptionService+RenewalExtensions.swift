@@ -67,14 +67,13 @@ extension SubscriptionService {
         try await persistence.inTenant(tenant) { unit in
             try await unit.extensions.record(reserved.with(environment: usedEnvironment, effectiveDate: response.effectiveDate?.date, succeeded: success))
             if success, let effective = response.effectiveDate?.date {
-                // Apple's RENEWAL_EXTENDED may have been applied first: then it moved the date, and its
-                // `subscription.extended` is said already.
-                let moved = try await unit.subscriptions.extend(appId: app.id, originalTransactionId: original, to: effective)
+                // Apple's RENEWAL_EXTENDED may have been applied first and moved the date: it leaves saying
+                // `subscription.extended` to this request all the same (`LifecycleEvents.stored`).
+                _ = try await unit.subscriptions.extend(appId: app.id, originalTransactionId: original, to: effective)
                 let customer = try await unit.customers.owner(appId: app.id, originalTransactionId: original, appAccountToken: nil, appTransactionId: nil)
                 var events = [try Events.renewalExtended(reserved, environment: usedEnvironment, customer: customer, effectiveDate: effective, by: actor)]
-                if moved,
-                    let event = try await LifecycleEvents.extended(
-                        appId: app.id, originalTransactionId: original, days: days, effectiveDate: effective, customer: customer, in: unit)
+                if let event = try await LifecycleEvents.extended(
+                    appId: app.id, originalTransactionId: original, days: days, effectiveDate: effective, customer: customer, in: unit)
                 {
                     events.append(event)
                 }

@@ -22,6 +22,9 @@ public protocol RenewalExtensionStore: Sendable {
     func recent(appId: UUID, originalTransactionId: String) async throws -> [Date]
     /// Serialises extensions of one subscription for the rest of the unit of work.
     func lock(appId: UUID, originalTransactionId: String) async throws
+    /// Whether Storegate asked Apple to extend this subscription to `expiresDate` (or asked within the
+    /// hour and has no answer yet): its own request then says `subscription.extended`, not Apple's notification.
+    func requested(appId: UUID, originalTransactionId: String, expiresDate: Date) async throws -> Bool
     /// Records Apple's summary of a mass extension (also one Storegate did not ask for).
     func recordSummary(_ summary: MassExtensionSummary) async throws
     func summary(appId: UUID, requestIdentifier: String) async throws -> MassExtensionSummary?

@@ -29,6 +29,17 @@ struct RenewalExtensionRepository: RenewalExtensionStore {
             """, as: Date.self)
     }
 
+    func requested(appId: UUID, originalTransactionId: String, expiresDate: Date) async throws -> Bool {
+        try await scope.first(
+            """
+            SELECT EXISTS (
+                SELECT 1 FROM \(unescaped: schema).renewal_extensions
+                WHERE app_id = \(appId) AND original_transaction_id = \(originalTransactionId) AND mass = false
+                  AND (succeeded AND abs(extract(epoch FROM effective_date - \(expiresDate))) < 1
+                       OR succeeded IS NULL AND requested_at > now() - interval '1 hour'))
+            """, as: Bool.self) ?? false
+    }
+
     func lock(appId: UUID, originalTransactionId: String) async throws {
         try await scope.run("SELECT pg_advisory_xact_lock(hashtextextended(\(appId.uuidString + "/" + originalTransactionId), 17))")
     }
