@@ -252,7 +252,7 @@ END
 $function$;
 
 
--- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 26.
+-- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 27.
 
 CREATE TABLE {{schema}}.account_links (
     app_id uuid NOT NULL,
@@ -510,14 +510,16 @@ CREATE TABLE {{schema}}.notifications (
     notification_type text NOT NULL,
     subtype text,
     signed_date timestamp with time zone,
-    signed_payload text COMPRESSION lz4 NOT NULL,
+    signed_payload text COMPRESSION lz4,
     source text NOT NULL,
     received_at timestamp with time zone NOT NULL DEFAULT now(),
     processed_at timestamp with time zone,
     processing_error text,
+    original_transaction_id text,
     CONSTRAINT notifications_pkey PRIMARY KEY (notification_uuid),
     CONSTRAINT notifications_source_check CHECK ((source = ANY (ARRAY['webhook'::text, 'backfill'::text])))
 );
+CREATE INDEX notifications_original ON {{schema}}.notifications USING btree (app_id, original_transaction_id);
 CREATE INDEX notifications_signed_date ON {{schema}}.notifications USING btree (app_id, signed_date);
 CREATE INDEX notifications_unprocessed ON {{schema}}.notifications USING btree (received_at) WHERE (processed_at IS NULL);
 
@@ -622,7 +624,7 @@ CREATE TABLE {{schema}}.transactions (
     revocation_date timestamp with time zone,
     app_account_token uuid,
     signed_date timestamp with time zone,
-    signed_transaction text COMPRESSION lz4 NOT NULL,
+    signed_transaction text COMPRESSION lz4,
     payload jsonb COMPRESSION lz4 NOT NULL,
     updated_at timestamp with time zone NOT NULL DEFAULT now(),
     order_id text,

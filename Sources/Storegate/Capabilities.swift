@@ -59,6 +59,7 @@ public struct Capabilities: Sendable {
     public let exports: ExportService
     /// Customers' attributes and support notes.
     public let customerProfiles: CustomerProfileService
+    public let customerErasure: CustomerErasureService
     public let events: EventService
     /// The tenant's audit log, read.
     public let audit: AuditService
@@ -137,6 +138,7 @@ public struct Capabilities: Sendable {
         self.metrics = MetricsService(persistence: persistence)
         self.exports = ExportService(persistence: persistence)
         self.customerProfiles = CustomerProfileService(persistence: persistence)
+        self.customerErasure = CustomerErasureService(persistence: persistence)
         self.events = EventService(persistence: persistence)
         self.audit = AuditService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)

@@ -13,7 +13,7 @@ struct StoregateCommand: AsyncParsableCommand {
             """,
         subcommands: [
             ServeCommand.self, MigrateCommand.self, TenantCommand.self, AppCommand.self, APIKeyCommand.self, WebhookCommand.self, UserCommand.self,
-            MetricsCommand.self, RatesCommand.self, ExportCommand.self,
+            CustomerCommand.self, MetricsCommand.self, RatesCommand.self, ExportCommand.self,
             KeysCommand.self,
             JWSCommand.self,
             OfferCommand.self, SimulatorCommand.self,

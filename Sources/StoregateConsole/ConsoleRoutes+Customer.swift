@@ -56,6 +56,7 @@ extension ConsoleRoutes {
         var model: [String: Any] = [
             "customerId": customer.customerId, "appAccountToken": customer.appAccountToken,
             "createdAt": shown(customer.createdAt), "csrf": session.csrfToken, "mayAct": session.user.role.mayAct,
+            "mayErase": session.user.role.mayErase,
             "subscriptions": try await subscriptions.map { s in
                 let standing = SubscriptionStanding(s, refunds: refundOutcomes)
                 var card: [String: Any] = [
@@ -128,6 +129,7 @@ extension ConsoleRoutes {
             .post("add-note", use: action(.noted, addNote))
             .post("delete-note", use: action(.noteDeleted, deleteNote))
             .post("attributes", use: action(.attributesChanged, changeAttributes))
+            .post("erase", use: erase)
     }
 
     /// What an action did: `done=` in the customer page's URL, said at its top.

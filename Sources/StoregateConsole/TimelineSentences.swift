@@ -48,6 +48,7 @@ enum TimelineSentences {
             default: return "Linked to this customer"
             }
         case .accountTransferred: return "Moved to this customer from \(d["previousCustomerId"] ?? "another customer")"
+        case .customerDeleted: return "A customer was erased" + (d["erasureId"].map { " (\($0))" } ?? "")
         case .notificationReceived:
             return "Apple sent a " + (d["notificationType"].map { "\($0) " } ?? "") + "notification" + (d["subtype"].map { " (\($0))" } ?? "")
         case .entitlementGranted:

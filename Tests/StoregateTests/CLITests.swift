@@ -60,6 +60,25 @@ import Testing
         }
     }
 
+    /// `storegate customer delete`: refused without --yes, erases with it (audited as the CLI), and says
+    /// so plainly when nothing is held.
+    @Test func aCustomerErasedFromTheCommandLine() async throws {
+        try await TestDatabase.with { capabilities, url in
+            let env = ["STOREGATE_DATABASE_URL": url, "STOREGATE_MASTER_KEY": MasterKey.generate()]
+            let made = try await Fixtures.tenant(capabilities, slug: "erasing", bundleId: "com.example.erasing")
+            _ = try await capabilities.accounts.ensure(tenant: made.tenant.tenant, customerId: "leaving", actor: Actor("test"))
+            let arguments = ["customer", "delete", "--tenant", "erasing", "--customer-id", "leaving"]
+            let unconfirmed = try await Self.storegate(arguments, environment: env)
+            #expect(unconfirmed.status == 2 && unconfirmed.stderr.contains("cannot be undone: add --yes"), "\(unconfirmed.stderr)")
+            let erased = try await Self.storegate(arguments + ["--yes"], environment: env)
+            #expect(erased.status == 0 && erased.stdout.hasPrefix("erased as ers_"), "\(erased.stdout)\(erased.stderr)")
+            let again = try await Self.storegate(arguments + ["--yes"], environment: env)
+            #expect(again.status == 0 && again.stdout.contains("nothing held for leaving"), "\(again.stdout)\(again.stderr)")
+            let audit = try await capabilities.audit.list(tenant: made.tenant.tenant, filter: AuditFilter(action: "customer.delete"), before: nil, limit: 10)
+            #expect(audit.entries.first?.actor.hasPrefix("cli:") == true, "\(audit)")
+        }
+    }
+
     /// An app's retention rules from its manifest and from `storegate app retention rules`: set, printed, and
     /// a misspelt member refused with its path, as `retention.rules.set` refuses it.
     @Test func retentionRulesFromTheManifestAndTheCommandLine() async throws {

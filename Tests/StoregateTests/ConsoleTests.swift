@@ -349,6 +349,39 @@ import Testing
         }
     }
 
+    /// Erasure from the customer's page: shown to admins only and refused to support; the customer id typed
+    /// again to confirm (a mismatch names the field); then done, audited with the person, and the page gone.
+    @Test func onlyAnAdminErasesACustomerAfterTypingTheirId() async throws {
+        try await Storefront.with(slug: "console-erase") { s in
+            _ = try await s.result("accounts.ensure", ["customerId": "eve"])
+            _ = try await Self.person(s, "sam@example.com", .support)
+            _ = try await Self.person(s, "ada@example.com", .admin)
+            let support = ConsoleClient(baseURL: s.server.baseURL)
+            _ = try await support.signIn(tenant: s.tenant.tenant.slug, email: "sam@example.com", password: Self.password)
+            let supportPage = try await support.get("/console/customer?id=eve")
+            #expect(supportPage.status == 200 && !supportPage.text.contains("erase-form"))
+            let refused = try await support.post(
+                "/console/customer/erase", [("csrf", try #require(supportPage.csrf)), ("customerId", "eve"), ("confirm", "eve")])
+            #expect(refused.status == 403 && refused.text.contains("Only admins erase a customer"), "\(refused.text)")
+
+            let admin = ConsoleClient(baseURL: s.server.baseURL)
+            _ = try await admin.signIn(tenant: s.tenant.tenant.slug, email: "ada@example.com", password: Self.password)
+            let page = try await admin.get("/console/customer?id=eve")
+            #expect(page.text.contains("id=\"erase-form\""))
+            let csrf = try #require(page.csrf)
+            let mistyped = try await admin.post("/console/customer/erase", [("csrf", csrf), ("customerId", "eve"), ("confirm", "eva")])
+            #expect(mistyped.status == 400 && mistyped.text.contains("confirm must be the customer id"), "\(mistyped.text)")
+            #expect(try await s.result("customers.attributes", ["customerId": "eve"])["customerId"] as? String == "eve", "not erased")
+
+            let erased = try await admin.post("/console/customer/erase", [("csrf", csrf), ("customerId", "eve"), ("confirm", "eve")])
+            #expect(erased.status == 200 && erased.text.contains("Customer erased") && erased.text.contains("erased as ers_"), "\(erased.text)")
+            #expect(try await admin.get("/console/customer?id=eve").status == 404)
+            let audit = try await s.capabilities.audit.list(
+                tenant: s.tenant.tenant, filter: AuditFilter(action: "customer.delete"), before: nil, limit: 10)
+            #expect(audit.entries.map(\.actor) == ["console:ada@example.com"])
+        }
+    }
+
     /// A refunded subscription says so, with no renewal and no Extend form; so does an expired one, with why;
     /// an active one renews and can be extended.
     @Test func aSubscriptionSaysWhatHappenedToIt() async throws {

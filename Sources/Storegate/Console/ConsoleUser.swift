@@ -9,12 +9,13 @@ public struct ConsoleUser: Sendable, Equatable {
         /// Also acts for a customer: extends a renewal date, grants and revokes, syncs from Apple, answers a
         /// consumption request.
         case support
-        /// Also sees the tenant's people and audit log.
+        /// Also sees the tenant's people and audit log, and erases a customer.
         case admin
 
         public var mayAct: Bool { self != .viewer }
         public var mayManagePeople: Bool { self == .admin }
         public var mayReadAudit: Bool { self == .admin }
+        public var mayErase: Bool { self == .admin }
     }
 
     public let id: UUID

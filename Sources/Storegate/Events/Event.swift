@@ -25,6 +25,8 @@ public struct Event: Sendable, Equatable {
         case accountLinked = "account.linked"
         /// An identifier linked to one customer was moved to another.
         case accountTransferred = "account.transferred"
+        /// A customer was erased (`customers.delete`): the event says which erasure, never who.
+        case customerDeleted = "customer.deleted"
         /// A notification from Apple, with its signed payload as received.
         case notificationReceived = "notification.received"
         /// Support gave a customer access for a while (`entitlements.grant`).

@@ -243,6 +243,15 @@ enum Events {
                 reason: g.reason, grantedBy: g.grantedBy, revokedDate: g.revokedDate, revokedBy: g.revokedBy, revokeReason: g.revokeReason))
     }
 
+    /// What `customer.deleted` says: which erasure (`customers.delete` returned it), never who.
+    struct CustomerDeleted: Encodable {
+        let erasureId: String
+    }
+
+    static func customerDeleted(erasureId: String) throws -> NewEvent {
+        try NewEvent(.customerDeleted, appId: nil, environment: nil, customer: nil, data: CustomerDeleted(erasureId: erasureId))
+    }
+
     /// What `catalog.changed` says: the size of the new catalog, its entitlements, and who set it.
     struct CatalogChanged: Encodable {
         let products: Int

@@ -48,7 +48,7 @@ public struct NotificationProcessor: Sendable {
             // job is tried again.
             let unapplied = try await unit.notifications.lockUnprocessed(uuids.filter { later[$0] == nil })
             let settled = uuids.filter { later[$0] == nil && (!unapplied.contains($0) || prepared.contains($0)) }
-            var processed: [(UUID, String?)] = []
+            var processed: [(UUID, String?, String?)] = []
             var events: [NewEvent] = []
             for notification in ready where unapplied.contains(notification.stored.notificationUUID) {
                 if case .purchase(let purchase) = notification.effect, let app = notification.app {
@@ -57,7 +57,7 @@ public struct NotificationProcessor: Sendable {
                     }
                 }
                 events += try await apply(notification, in: unit)
-                processed.append((notification.stored.notificationUUID, notification.problem))
+                processed.append((notification.stored.notificationUUID, notification.problem, notification.originalTransactionId))
             }
             try await unit.notifications.markProcessed(processed)
             try await unit.completeJobs(.processNotification, refs: settled.map(\.uuidString))
@@ -133,6 +133,13 @@ public struct NotificationProcessor: Sendable {
         let effect: Effect
         /// Recorded as the notification's processing error.
         let problem: String?
+
+        /// The purchase series it is about, recorded with it (an erasure finds it by this): '' when it is
+        /// about none, nil when that is not known (it could not be applied).
+        var originalTransactionId: String? {
+            if case .purchase(let purchase) = effect { return purchase.originalTransactionId }
+            return problem == nil ? "" : nil
+        }
     }
 
     /// Works out what applying `stored` changes, outside any unit of work. Throws when it should be tried
@@ -169,7 +176,7 @@ public struct NotificationProcessor: Sendable {
     func giveUp(tenant: Tenant, notificationUUID: UUID, error: String) async throws {
         try await persistence.inTenant(tenant) { unit in
             try await unit.notifications.takeFromInbox([notificationUUID])
-            try await unit.notifications.markProcessed([(notificationUUID, error)])
+            try await unit.notifications.markProcessed([(notificationUUID, error, nil)])
             try await unit.completeJobs(.processNotification, refs: [notificationUUID.uuidString])
             try await unit.notifications.takeFromInbox([notificationUUID])
         }

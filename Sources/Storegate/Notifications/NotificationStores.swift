@@ -30,8 +30,9 @@ public protocol NotificationStore: Sendable {
     func unprocessed(_ uuids: [UUID]) async throws -> [StoredNotification]
     /// Locks these notifications for the unit of work; returns the ones not yet processed.
     func lockUnprocessed(_ uuids: [UUID]) async throws -> Set<UUID>
-    /// Marks each notification processed, with its error if any.
-    func markProcessed(_ outcomes: [(notificationUUID: UUID, error: String?)]) async throws
+    /// Marks each notification processed, with its error if any and the purchase series it was about
+    /// ('' when about none, nil when not known), which an erasure finds it by.
+    func markProcessed(_ outcomes: [(notificationUUID: UUID, error: String?, originalTransactionId: String?)]) async throws
     /// Which of these UUIDs are stored already, in the tenant's data or the inbox.
     func existing(_ uuids: [UUID]) async throws -> Set<UUID>
 }

@@ -117,6 +117,8 @@ public protocol TenantUnit: Sendable {
     var customers: any CustomerStore { get }
     /// Customers' attributes and support notes.
     var customerProfiles: any CustomerProfileStore { get }
+    /// A customer's erasure (`customers.delete`).
+    var customerErasure: any CustomerErasureStore { get }
     var transactions: any TransactionStore { get }
     var subscriptions: any SubscriptionStore { get }
     var notifications: any NotificationStore { get }

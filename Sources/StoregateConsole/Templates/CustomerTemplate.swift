@@ -172,6 +172,20 @@ enum CustomerTemplate {
           {{#timelineEarlier}}<a href="{{timelineEarlier}}" id="earlier-events" rel="next">Earlier events</a>{{/timelineEarlier}}
           </nav>
         </section>
+        {{#mayErase}}
+
+        <section aria-labelledby="erase-heading" class="danger">
+          <h2 id="erase-heading">Erase this customer</h2>
+          <p>For a request to be forgotten (GDPR Art. 17, CCPA): their links, grants, notes and attributes are deleted; their purchases,
+          refunds and events are kept without them, as Apple's questions need. It cannot be undone.</p>
+          <form method="post" action="/console/customer/erase" class="card" id="erase-form">
+            <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="customerId" value="{{customerId}}">
+            <label for="erase-confirm">Type the customer id to confirm</label>
+            <input id="erase-confirm" name="confirm" required autocomplete="off">
+            <button type="submit" id="erase">Erase {{customerId}}</button>
+          </form>
+        </section>
+        {{/mayErase}}
         """
 }
 

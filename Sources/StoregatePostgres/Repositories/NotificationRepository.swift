@@ -10,8 +10,8 @@ struct NotificationRepository: NotificationStore {
     var schema: String { scope.sql }
 
     static let columns = """
-        notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source, received_at, processed_at,
-        processing_error
+        notification_uuid, app_id, environment, notification_type, subtype, signed_date, coalesce(signed_payload, ''), source, received_at,
+        processed_at, processing_error
         """
 
     /// One statement, so atomic without a transaction: one round trip is all Apple waits for.
@@ -113,13 +113,16 @@ struct NotificationRepository: NotificationStore {
             ) { try $0.decode(UUID.self) })
     }
 
-    func markProcessed(_ outcomes: [(notificationUUID: UUID, error: String?)]) async throws {
+    func markProcessed(_ outcomes: [(notificationUUID: UUID, error: String?, originalTransactionId: String?)]) async throws {
         guard !outcomes.isEmpty else { return }
-        // An empty error text stands for none: arrays of optionals do not bind.
+        // An empty error stands for none, and a series not known is flagged apart: arrays of optionals do not bind.
         _ = try await scope.prepared(
             """
-            UPDATE \(unescaped: schema).notifications n SET processed_at = now(), processing_error = nullif(o.error, '')
-            FROM unnest(\(outcomes.map(\.notificationUUID))::uuid[], \(outcomes.map { String(($0.error ?? "").prefix(500)) })::text[]) AS o(uuid, error)
+            UPDATE \(unescaped: schema).notifications n
+            SET processed_at = now(), processing_error = nullif(o.error, ''), original_transaction_id = CASE WHEN o.known THEN o.original END
+            FROM unnest(\(outcomes.map(\.notificationUUID))::uuid[], \(outcomes.map { String(($0.error ?? "").prefix(500)) })::text[],
+                        \(outcomes.map { $0.originalTransactionId ?? "" })::text[], \(outcomes.map { $0.originalTransactionId != nil })::bool[])
+                AS o(uuid, error, original, known)
             WHERE n.notification_uuid = o.uuid
             """
         ) { _ in () }

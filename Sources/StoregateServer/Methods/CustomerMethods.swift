@@ -4,9 +4,9 @@ import JSONRPC
 import Storegate
 
 /// `customers.sync`: a customer's purchases rebuilt from Apple; `customers.*Attributes` and `*Note*`: the
-/// tenant's own facts about a customer and support's notes.
+/// tenant's own facts about a customer and support's notes; `customers.delete`: erasure.
 enum CustomerMethods {
-    static let all = [sync, attributes, setAttributes, notes, addNote, deleteNote]
+    static let all = [sync, attributes, setAttributes, notes, addNote, deleteNote, delete]
 
     @RPCParams struct SyncParams {
         @Field(.customerId) let customerId: String
@@ -95,5 +95,20 @@ enum CustomerMethods {
         try await call.capabilities.customerProfiles.deleteNote(
             tenant: call.caller.tenant, customerId: p.customerId, noteId: p.noteId, actor: call.caller.actor)
         return Deleted(deleted: true)
+    }
+
+    static let delete = RPCMethod<RPCCall>(
+        "customers.delete", tag: "customers", summary: "Erases a customer (GDPR Art. 17, CCPA): their personal data deleted or anonymised.",
+        description: """
+            Deletes the customer, their links, grants, attributes and notes; keeps their purchases, subscriptions, refund requests and \
+            outcomes, consumption answers and events by Apple's identifiers, with no customer, no appAccountToken and no signed copy (the \
+            decoded facts still answer Apple's refund questions); drops the signed payloads of the notifications about their purchases; \
+            renames them in audit entries to the erasure's id. Evented as `customer.deleted` (the erasure's id, not the customer) and \
+            audited. Idempotent: a customer id Storegate does not hold answers `deleted: false`. A later notification about one of their \
+            purchases arrives unlinked, as for a new customer. What is kept and why: docs/API.md "Erasure".
+            """,
+        result: "customerErasure", errors: [ErrorCode.invalidParams]
+    ) { (p: CustomerParams, call) in
+        try await call.capabilities.customerErasure.delete(tenant: call.caller.tenant, customerId: p.customerId, actor: call.caller.actor)
     }
 }

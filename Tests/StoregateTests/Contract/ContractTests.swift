@@ -106,6 +106,8 @@ import Testing
             let note = try await result("customers.addNote", ["customerId": "ivy", "text": "asked about the outage"])
             _ = try await result("customers.notes", ["customerId": "ivy", "limit": 10])
             _ = try await result("customers.deleteNote", ["customerId": "ivy", "noteId": note["noteId"] as? String ?? ""])
+            _ = try await result("accounts.ensure", ["customerId": "leaving"])
+            _ = try await result("customers.delete", ["customerId": "leaving"])
             _ = try await result("catalog.get")
             _ = try await result("exports.read", ["what": "events", "from": "2026-01-01T00:00:00Z", "to": "2030-01-01T00:00:00Z", "limit": 5])
             _ = try await result("metrics.get", ["from": "2026-01-01T00:00:00Z", "to": "2026-12-31T00:00:00Z", "step": "month"])
