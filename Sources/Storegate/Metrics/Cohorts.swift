@@ -142,7 +142,7 @@ extension MetricsService {
                         monthsLater: months.count, start: month, subscribed: subscribed,
                         share: customers > 0 ? Double(subscribed) / Double(customers) : nil, money: list,
                         converted: convertedMoney(revenue, proceeds, active: nil)))
-                month = calendar.date(byAdding: .month, value: 1, to: month) ?? now.addingTimeInterval(.infinity)
+                month = calendar.date(byAdding: .month, value: 1, to: month) ?? .distantFuture
             }
             let (sum, _, _) = money(total, month: start, active: nil)
             return Cohort(

@@ -71,7 +71,7 @@ struct MetricsRepository: MetricsStore {
     }
 
     /// The daily figures and the cohorts made again from every stored event, with no statement timeout:
-    /// the unit's own deadline (a schema change's, `MetricsService.rebuild`) bounds them. The event
+    /// the unit's own deadline (`UnitAccess.rebuild`: an hour, `MetricsService.rebuild`) bounds them. The event
     /// numbering row is locked first, so no append runs beside it.
     func rebuild() async throws {
         try await scope.all("SET LOCAL statement_timeout = 0") { _ in () }
