@@ -59,6 +59,8 @@ public struct Capabilities: Sendable {
     public let exports: ExportService
     /// Customers' attributes and support notes.
     public let customerProfiles: CustomerProfileService
+    /// Everything held about one customer, as one document (`customers.export`).
+    public let customerExports: CustomerExportService
     public let events: EventService
     /// The tenant's audit log, read.
     public let audit: AuditService
@@ -137,6 +139,7 @@ public struct Capabilities: Sendable {
         self.metrics = MetricsService(persistence: persistence)
         self.exports = ExportService(persistence: persistence)
         self.customerProfiles = CustomerProfileService(persistence: persistence)
+        self.customerExports = CustomerExportService(persistence: persistence)
         self.events = EventService(persistence: persistence)
         self.audit = AuditService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)

@@ -117,6 +117,8 @@ public protocol TenantUnit: Sendable {
     var customers: any CustomerStore { get }
     /// Customers' attributes and support notes.
     var customerProfiles: any CustomerProfileStore { get }
+    /// Everything the tenant's schema holds about one customer (`customers.export`).
+    var customerExports: any CustomerExportStore { get }
     var transactions: any TransactionStore { get }
     var subscriptions: any SubscriptionStore { get }
     var notifications: any NotificationStore { get }
