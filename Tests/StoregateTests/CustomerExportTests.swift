@@ -125,10 +125,16 @@ import Testing
             "subscriptions.extendRenewalDate",
             ["bundleId": Storefront.bundleId, "originalTransactionId": original, "extendByDays": 3, "extendReasonCode": 1])
 
-        var coins = RefundDecisioningTests.coins("subject-device")
-        coins.appAccountToken = token
-        let coinsId = try #require(try await s.simulator.purchase(coins).transactionId)
+        // Coins bought without the token, linked afterwards: what happened before the link names the customer by the
+        // transaction only.
+        let coinsId = try #require(try await s.simulator.purchase(RefundDecisioningTests.coins("subject-device")).transactionId)
         try await s.processed(3)
+        _ = try await s.result(
+            "accounts.linkTransaction",
+            [
+                "bundleId": Storefront.bundleId, "customerId": customerId,
+                "signedTransaction": try #require(try await s.sim.client.getTransactionInfo(transactionId: coinsId).signedTransactionInfo),
+            ])
         let appTransaction = try #require(try await s.sim.client.getAppTransactionInfo(anyTransactionId: coinsId).signedAppTransactionInfo)
         _ = try await s.result(
             "accounts.linkAppTransaction", ["bundleId": Storefront.bundleId, "customerId": customerId, "signedAppTransaction": appTransaction])
@@ -253,6 +259,9 @@ import Testing
                 let logB = try await capabilities.persistence.inTenant(b.tenant.tenant, .read) { try await $0.auditLog() }
                 let auditB = Set(((exportB["audit"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? Int })
                 #expect(!auditB.isEmpty && auditB.isSubset(of: Set(logB.map { Int($0.id) })), "B's export holds B's audit entries only")
+
+                let bounded = try await capabilities.customerExports.export(tenant: a.tenant.tenant, customerId: "dee", actor: Actor("test"), most: 1)
+                #expect(bounded.truncated == ["audit"] && bounded.audit.count == 1, "a list past the bound is cut and named")
 
                 let unknown = try await server.call("customers.export", ["customerId": "nobody"], apiKey: a.apiKey)
                 #expect(CustomerProfileTests.error(unknown).code == 1004)

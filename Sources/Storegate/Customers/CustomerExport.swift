@@ -32,7 +32,8 @@ import Foundation
     public let grants: [GrantView]
     /// The entitlement names last evented for them (`names`, `updatedAt`); empty when none were.
     @Field(.object) public let entitlementsEvented: [JSONValue]
-    /// Their events, as `events.list` with `customerId` returns them but without Apple's signed payloads: the whole history up to
+    /// Their events, and those of no customer naming one of their transactions (before a purchase was linked to them), as
+    /// `events.list` returns them but without Apple's signed payloads: the whole history up to
     /// `CustomerExportService.most` (see `truncated`).
     @Field(.object(requiring: ["id", "type"])) public let events: [JSONValue]
     /// Apple's notifications their events came from and those deciding refunds of their transactions: uuid, type, subtype,

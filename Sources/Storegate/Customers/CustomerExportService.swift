@@ -13,8 +13,6 @@ public struct CustomerExportService: Sendable {
     /// At most this many events, notifications, webhook deliveries and audit entries each; a customer's
     /// other lists grow with their purchases only and are whole. A list cut is named in `truncated`.
     public static let most = 10_000
-    /// Events are read in pages of this many.
-    static let eventPage = 1_000
 
     public func export(tenant: Tenant, customerId: String, actor: Actor, most: Int = most, now: Date = Date()) async throws -> CustomerExport {
         let customerId = try Validate.customerId(customerId)
@@ -29,7 +27,7 @@ public struct CustomerExportService: Sendable {
                 truncated.append(name)
                 return Array(list.prefix(most))
             }
-            let events = cut("events", try await Self.events(of: rows.customer.id, in: unit, most: most))
+            let events = cut("events", try await unit.events.find(sequences: rows.eventSequences).map(Self.event))
             let notifications = cut("notifications", try Self.list(rows.notifications))
             let deliveries = cut("webhookDeliveries", try Self.list(rows.webhookDeliveries))
             let audit = cut("audit", try Self.list(rows.audit))
@@ -56,25 +54,14 @@ public struct CustomerExportService: Sendable {
         }
     }
 
-    /// The customer's events, oldest first, at most `most + 1`: each as `events.list` shows it, without a signed payload.
-    static func events(of customer: UUID, in unit: any TenantUnit, most: Int) async throws -> [JSONValue] {
-        var out: [JSONValue] = []
-        var after: Int64 = 0
-        while out.count <= most {
-            let page = try await unit.events.list(after: after, types: [], customer: customer, limit: min(eventPage, most + 1 - out.count))
-            for event in page {
-                out.append(
-                    .object([
-                        ("id", .string(event.displayId)), ("type", .string(event.type.rawValue)), ("sequence", .number(String(event.sequence))),
-                        ("createdAt", .string(iso8601(event.createdAt))), ("bundleId", event.bundleId.map(JSONValue.string) ?? .null),
-                        ("environment", event.environment.map { .string($0.rawValue) } ?? .null),
-                        ("customerId", event.customerId.map(JSONValue.string) ?? .null), ("data", try json(event.data)),
-                    ]))
-            }
-            guard let last = page.last, page.count == eventPage else { break }
-            after = last.sequence
-        }
-        return out
+    /// An event as `events.list` shows it, without a signed payload.
+    static func event(_ event: Event) throws -> JSONValue {
+        .object([
+            ("id", .string(event.displayId)), ("type", .string(event.type.rawValue)), ("sequence", .number(String(event.sequence))),
+            ("createdAt", .string(iso8601(event.createdAt))), ("bundleId", event.bundleId.map(JSONValue.string) ?? .null),
+            ("environment", event.environment.map { .string($0.rawValue) } ?? .null), ("customerId", event.customerId.map(JSONValue.string) ?? .null),
+            ("data", try json(event.data)),
+        ])
     }
 
     static func list(_ text: String) throws -> [JSONValue] {

@@ -14,6 +14,9 @@ public struct CustomerExportRows: Sendable {
     public let consumptionFacts: String
     public let entitlementsEvented: String
     public let attributes: String
+    /// The sequence numbers of their events, oldest first: those of the customer, and those of no customer naming one
+    /// of their transactions (before a purchase was linked to them).
+    public let eventSequences: [Int64]
     /// At most `most + 1` each, so the reader sees that there were more.
     public let notifications: String
     public let webhookDeliveries: String
@@ -22,7 +25,7 @@ public struct CustomerExportRows: Sendable {
     public init(
         customer: Customer, links: String, transactions: String, appTransactions: String, subscriptions: String, renewalExtensions: String,
         refundOutcomes: String, consumptionRequests: String, consumptionFacts: String, entitlementsEvented: String, attributes: String,
-        notifications: String, audit: String, webhookDeliveries: String
+        eventSequences: [Int64], notifications: String, audit: String, webhookDeliveries: String
     ) {
         self.customer = customer
         self.links = links
@@ -35,6 +38,7 @@ public struct CustomerExportRows: Sendable {
         self.consumptionFacts = consumptionFacts
         self.entitlementsEvented = entitlementsEvented
         self.attributes = attributes
+        self.eventSequences = eventSequences
         self.notifications = notifications
         self.webhookDeliveries = webhookDeliveries
         self.audit = audit
@@ -49,7 +53,7 @@ public protocol CustomerExportStore: Sendable {
     /// The customer's rows, or nil when there is no customer with this id. The customer's identifiers
     /// are their account links, the transactions linked to them or to one of their originalTransactionIds,
     /// and their subscriptions; every section is the rows that name the customer or one of those.
-    /// `notifications` and `webhookDeliveries` are cut after `most + 1` rows, oldest first; `audit` (the tenant's
+    /// `eventSequences`, `notifications` and `webhookDeliveries` are cut after `most + 1` rows, oldest first; `audit` (the tenant's
     /// audit entries whose `customerId` is theirs or with a member valued one of their identifiers) after
     /// `most + 1`, newest first.
     func rows(customerId: String, most: Int) async throws -> CustomerExportRows?

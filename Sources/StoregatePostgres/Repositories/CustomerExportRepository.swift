@@ -27,6 +27,7 @@ struct CustomerExportRepository: CustomerExportStore {
         let (tApps, tIds) = ids.of("transactionId")
         let (oApps, oIds) = ids.of("originalTransactionId")
         let (aApps, aIds) = ids.of("appTransactionId")
+        let events = try await eventSequences(customer: c, transactions: (tApps, tIds), originals: (oApps, oIds), most: most)
 
         func json(_ query: PostgresQuery) async throws -> String { try await scope.first(query, as: String.self) ?? "[]" }
 
@@ -134,7 +135,8 @@ struct CustomerExportRepository: CustomerExportStore {
                     ORDER BY x.key), '[]')::text
                 FROM \(unescaped: schema).customer_attributes x WHERE x.customer = \(c)
                 """),
-            notifications: try await notifications(customer: c, transactions: (tApps, tIds), most: most),
+            eventSequences: events,
+            notifications: try await notifications(customer: c, events: events, transactions: (tApps, tIds), most: most),
             audit: try await audit(
                 customerId: customer.customerId, identifiers: ids.rows.map(\.2) + [customer.appAccountToken.uuidString.lowercased()], most: most),
             webhookDeliveries: try await json(
@@ -144,16 +146,33 @@ struct CustomerExportRepository: CustomerExportStore {
                         'eventSequence', x.event_sequence, 'endpointId', x.endpoint_id, 'status', x.status, 'attempts', x.attempts,
                         'createdAt', \(unescaped: at("x.created_at")), 'finishedAt', \(unescaped: at("x.finished_at"))
                     ) AS o, x.event_sequence AS s, x.endpoint_id AS endpoint
-                    FROM \(unescaped: schema).webhook_deliveries x JOIN \(unescaped: schema).events e ON e.sequence = x.event_sequence
-                    WHERE e.customer = \(c) ORDER BY x.event_sequence, x.endpoint_id LIMIT \(most + 1)
+                    FROM \(unescaped: schema).webhook_deliveries x
+                    WHERE x.event_sequence = ANY(\(events)::bigint[]) ORDER BY x.event_sequence, x.endpoint_id LIMIT \(most + 1)
                 ) d
                 """)
         )
     }
 
+    /// The sequence numbers of the customer's events, oldest first, at most `most + 1`: theirs (`events_customer`), and
+    /// those of no customer that name one of their transactions or originalTransactionIds (what happened before a
+    /// purchase was linked to them). The second reads the tenant's events of no customer: no index covers `data`.
+    private func eventSequences(customer c: UUID, transactions t: ([UUID], [String]), originals o: ([UUID], [String]), most: Int) async throws -> [Int64] {
+        try await scope.column(
+            """
+            (SELECT e.sequence FROM \(unescaped: schema).events e WHERE e.customer = \(c) ORDER BY e.sequence LIMIT \(most + 1))
+            UNION
+            (SELECT e.sequence FROM \(unescaped: schema).events e
+             WHERE e.customer IS NULL
+               AND ((e.app_id, e.data->>'transactionId') IN (SELECT * FROM unnest(\(t.0)::uuid[], \(t.1)::text[]))
+                    OR (e.app_id, e.data->>'originalTransactionId') IN (SELECT * FROM unnest(\(o.0)::uuid[], \(o.1)::text[])))
+             ORDER BY e.sequence LIMIT \(most + 1))
+            ORDER BY 1 LIMIT \(most + 1)
+            """, as: Int64.self)
+    }
+
     /// Apple's notifications about the customer: those their events came from, and the refund decisions
     /// about their transactions. The signed payload is left out.
-    private func notifications(customer c: UUID, transactions: ([UUID], [String]), most: Int) async throws -> String {
+    private func notifications(customer c: UUID, events: [Int64], transactions: ([UUID], [String]), most: Int) async throws -> String {
         try await scope.first(
             """
             SELECT coalesce(jsonb_agg(o ORDER BY r, u), '[]')::text FROM (
@@ -165,7 +184,8 @@ struct CustomerExportRepository: CustomerExportStore {
                 ) AS o, x.received_at AS r, x.notification_uuid AS u
                 FROM \(unescaped: schema).notifications x LEFT JOIN storegate.apps a ON a.id = x.app_id AND a.tenant_id = \(scope.tenantId)
                 WHERE x.notification_uuid IN (
-                    SELECT notification_uuid FROM \(unescaped: schema).events WHERE customer = \(c) AND notification_uuid IS NOT NULL
+                    SELECT notification_uuid FROM \(unescaped: schema).events
+                    WHERE sequence = ANY(\(events)::bigint[]) AND notification_uuid IS NOT NULL
                     UNION
                     SELECT notification_uuid FROM \(unescaped: schema).refund_outcomes
                     WHERE notification_uuid IS NOT NULL
