@@ -60,6 +60,8 @@ public struct Capabilities: Sendable {
     /// Customers' attributes and support notes.
     public let customerProfiles: CustomerProfileService
     public let customerErasure: CustomerErasureService
+    /// Everything held about one customer, as one document (`customers.export`).
+    public let customerExports: CustomerExportService
     public let events: EventService
     /// The tenant's audit log, read.
     public let audit: AuditService
@@ -139,6 +141,7 @@ public struct Capabilities: Sendable {
         self.exports = ExportService(persistence: persistence)
         self.customerProfiles = CustomerProfileService(persistence: persistence)
         self.customerErasure = CustomerErasureService(persistence: persistence)
+        self.customerExports = CustomerExportService(persistence: persistence)
         self.events = EventService(persistence: persistence)
         self.audit = AuditService(persistence: persistence)
         self.accounts = AccountService(persistence: persistence, verification: verification, gateway: gateway, directory: directory)

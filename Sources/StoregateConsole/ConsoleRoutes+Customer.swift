@@ -105,6 +105,7 @@ extension ConsoleRoutes {
             "attributes": try await attributes.attributes.sorted { $0.key < $1.key }.map { ["key": $0.key, "value": $0.value] },
         ]
         let page = "/console/customer?id=\(Self.query(customer.customerId))"
+        model["exportURL"] = Self.exportURL(customer.customerId)
         if let later = try await timeline.later { model["timelineLater"] = page + "&after=\(later)#timeline" }
         if let earlier = try await timeline.earlier { model["timelineEarlier"] = page + "&before=\(earlier)#timeline" }
         var frame = Pages.Frame(title: "Customer \(customer.customerId)", session: session)

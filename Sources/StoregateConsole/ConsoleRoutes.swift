@@ -46,6 +46,7 @@ public struct ConsoleRoutes<ParentContext: RequestContext>: Sendable {
             .get("figures.csv", use: figuresCSV)
             .get("search", use: search)
             .get("customer", use: customerPage)
+            .get("customer/export", use: customerExport)
             .get("people", use: people)
             .get("audit", use: audit)
         signedIn.group()

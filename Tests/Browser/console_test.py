@@ -13,6 +13,7 @@ Screenshots go to --screenshots. Exit status 0 when every check held; each failu
 import argparse
 import csv
 import io
+import json
 import os
 import ssl
 import sys
@@ -188,6 +189,16 @@ def main():
         submit(attributes[0].find_element(By.TAG_NAME, "button"))
         check(not driver.find_elements(By.CSS_SELECTOR, "tr.attribute"), "the attribute is removed")
 
+        # The customer's export (GDPR Art. 15): a JSON download, fetched with the page's session, naming them and holding the note.
+        request = urllib.request.Request(driver.find_element(By.ID, "export").get_attribute("href"),
+                                         headers={"Cookie": "__Host-storegate-session=" + driver.get_cookie("__Host-storegate-session")["value"]})
+        with urllib.request.urlopen(request, context=ssl._create_unverified_context(), timeout=20) as response:
+            check(response.headers.get("Content-Type") == "application/json; charset=utf-8"
+                  and "attachment" in response.headers.get("Content-Disposition", ""), "the export link is a JSON download")
+            document = json.loads(response.read().decode())
+        check(document["formatVersion"] == 1 and document["customer"]["customerId"] == a.customer and len(document["notes"]) == 1
+              and len(document["grants"]) == 1, "the export parses and names the customer, with their note and grant")
+
         # A long timeline: the newest events first, in sentences; "Earlier events" and "Later events" page both ways.
         def timeline():
             return [item.find_element(By.CLASS_NAME, "sentence").text for item in driver.find_elements(By.CSS_SELECTOR, "li.event")]
@@ -256,6 +267,7 @@ def main():
               and not driver.find_elements(By.ID, "note-form") and not driver.find_elements(By.CSS_SELECTOR, "button.delete-note"),
               "a viewer is shown no actions")
         check(len(driver.find_elements(By.CSS_SELECTOR, "li.note")) == 1, "a viewer reads the notes")
+        check(len(driver.find_elements(By.ID, "export")) == 1, "a viewer may download the customer's export")
         shot("6-viewer")
         driver.execute_script("""
             const token = document.querySelector('input[name=csrf]').value;

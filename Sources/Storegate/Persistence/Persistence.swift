@@ -119,6 +119,8 @@ public protocol TenantUnit: Sendable {
     var customerProfiles: any CustomerProfileStore { get }
     /// A customer's erasure (`customers.delete`).
     var customerErasure: any CustomerErasureStore { get }
+    /// Everything the tenant's schema holds about one customer (`customers.export`).
+    var customerExports: any CustomerExportStore { get }
     var transactions: any TransactionStore { get }
     var subscriptions: any SubscriptionStore { get }
     var notifications: any NotificationStore { get }

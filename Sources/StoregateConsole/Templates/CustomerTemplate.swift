@@ -3,6 +3,7 @@ enum CustomerTemplate {
     static let text = """
         <h1>Customer <span class="id">{{customerId}}</span></h1>
         <p class="meta">appAccountToken <code>{{appAccountToken}}</code> · since {{createdAt}}</p>
+        <p class="meta"><a id="export" href="{{exportURL}}" download>Download export (JSON)</a></p>
         {{#mayAct}}
         <form method="post" action="/console/customer/sync" class="inline">
           <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="customerId" value="{{customerId}}">

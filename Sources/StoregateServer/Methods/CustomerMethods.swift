@@ -6,7 +6,7 @@ import Storegate
 /// `customers.sync`: a customer's purchases rebuilt from Apple; `customers.*Attributes` and `*Note*`: the
 /// tenant's own facts about a customer and support's notes; `customers.delete`: erasure.
 enum CustomerMethods {
-    static let all = [sync, attributes, setAttributes, notes, addNote, deleteNote, delete]
+    static let all = [sync, attributes, setAttributes, notes, addNote, deleteNote, export, delete]
 
     @RPCParams struct SyncParams {
         @Field(.customerId) let customerId: String

@@ -152,6 +152,7 @@ import Testing
             _ = try await result("transactions.history", ["bundleId": bundleId, "transactionId": coinsId, "productTypes": ["Consumable"]])
             _ = try await result("appTransactions.get", ["bundleId": bundleId, "transactionId": coinsId])
             _ = try await result("customers.sync", ["customerId": "ivy"])
+            _ = try await result("customers.export", ["customerId": "ivy"])
             try await s.simulator.unreportedExternalPurchaseToken(bundleId: bundleId)
             try await s.processed(8)
             _ = try await result("externalPurchaseTokens.list", ["bundleId": bundleId])
