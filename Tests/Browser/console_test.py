@@ -65,7 +65,7 @@ def browser():
 def main():
     parser = argparse.ArgumentParser()
     for name in ["url", "tenant", "email", "password", "viewer-email", "viewer-password", "admin-email", "admin-password", "order-id",
-                 "customer", "other-customer", "timeline-customer", "revoked-customer", "screenshots"]:
+                 "customer", "other-customer", "timeline-customer", "revoked-customer", "erasable-customer", "screenshots"]:
         parser.add_argument("--" + name, required=True)
     a = parser.parse_args()
     os.makedirs(a.screenshots, exist_ok=True)
@@ -173,6 +173,7 @@ def main():
         submit(driver.find_element(By.ID, "grant"))
         rows = driver.find_elements(By.CSS_SELECTOR, "tr.grant")
         check(len(rows) == 1 and "premium" in rows[0].text and "active" in rows[0].text, "the grant is listed as active")
+        check(not driver.find_elements(By.ID, "erase-form"), "support is not offered to erase the customer")
         shot("5-granted")
 
         # A support note (its lines kept, its author the person signed in) and an attribute set, then removed.
@@ -343,6 +344,24 @@ def main():
         wide = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
         check(wide <= 0, "the audit page fits a phone's width, each entry a block (%d px too wide)" % wide)
         shot("12-phone-audit")
+
+        # An admin erases a customer (GDPR Art. 17): the id typed again, a mistyped one refused naming the field.
+        driver.set_window_size(1280, 1100)
+        open_page(customer_url(a.erasable_customer))
+        driver.find_element(By.ID, "erase-confirm").send_keys(a.erasable_customer + "x")
+        submit(driver.find_element(By.ID, "erase"))
+        check("confirm" in driver.find_element(By.ID, "error").text, "a mistyped confirmation is refused naming the field")
+        driver.find_element(By.ID, "erase-confirm").send_keys(a.erasable_customer)
+        shot("13-erase")
+        submit(driver.find_element(By.ID, "erase"))
+        said = driver.find_element(By.TAG_NAME, "main").text
+        check(heading() == "Customer erased" and "erased as ers_" in said, "the erasure says what it did")
+        open_page(customer_url(a.erasable_customer))
+        check(heading() == "Not found", "the customer's page is gone")
+        open_page("/console/audit?action=customer.delete")
+        erased = entries()
+        check(len(erased) == 1 and erased[0]["actor"] == "console:" + a.admin_email and erased[0]["customer"].startswith("ers_"),
+              "the audit log names the erasure, not the customer: %s" % erased)
     finally:
         driver.quit()
     if failures:

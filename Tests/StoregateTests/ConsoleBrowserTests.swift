@@ -40,6 +40,8 @@ import Testing
             try await s.processed(54)
             let other = try await s.capabilities.tenants.create(slug: "console-neighbour", name: "Neighbour", actor: Actor("test"))
             _ = try await s.capabilities.accounts.ensure(tenant: other, customerId: "bob", actor: Actor("test"))
+            _ = try await s.result("accounts.ensure", ["customerId": "leaving@example.org"])
+            _ = try await s.result("customers.addNote", ["customerId": "leaving@example.org", "text": "Asked to be forgotten."])
             for (email, role) in [("sam@example.com", ConsoleUser.Role.support), ("vic@example.com", .viewer), ("ada@example.com", .admin)] {
                 _ = try await s.capabilities.consoleUsers.add(
                     tenant: s.tenant.tenant, email: email, role: role, password: ConsoleTests.password, actor: Actor("test"))
@@ -51,7 +53,8 @@ import Testing
                     "python3", Self.script, "--url", s.server.baseURL, "--tenant", s.tenant.tenant.slug, "--email", "sam@example.com", "--password",
                     ConsoleTests.password, "--viewer-email", "vic@example.com", "--viewer-password", ConsoleTests.password, "--admin-email",
                     "ada@example.com", "--admin-password", ConsoleTests.password, "--order-id", orderId, "--customer", "ann@example.org",
-                    "--other-customer", "bob", "--timeline-customer", "tess@example.org", "--revoked-customer", "rex@example.org", "--screenshots",
+                    "--other-customer", "bob", "--timeline-customer", "tess@example.org", "--revoked-customer", "rex@example.org",
+                    "--erasable-customer", "leaving@example.org", "--screenshots",
                     screenshots,
                 ],
                 environment: ProcessInfo.processInfo.environment, limit: .seconds(240))
@@ -62,7 +65,7 @@ import Testing
             #expect(extended.first?.expiresDate.map { $0 > (bought.expiresDate?.date ?? .distantFuture) } == true, "stored later, not only shown")
             for shot in [
                 "1-sign-in", "2-overview", "3-customer", "4-extended", "5-granted", "6-viewer", "7-phone", "8-timeline-earlier", "9-revoked",
-                "10-phone-cohorts", "11-audit", "12-phone-audit",
+                "10-phone-cohorts", "11-audit", "12-phone-audit", "13-erase",
             ] {
                 #expect(FileManager.default.fileExists(atPath: screenshots + "/\(shot).png"), "\(shot).png saved")
             }

@@ -40,7 +40,7 @@ enum Stylesheet {
         .timeline details[open] { display: block; } .timeline .ids { font-size: .85em; margin: .2rem 0 .4rem; } time { color: #86868b; font-variant-numeric: tabular-nums; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
         .notes { padding-left: 1.2rem; } .note .text { white-space: pre-wrap; overflow-wrap: anywhere; margin: .2rem 0; } .note .meta { margin: 0; } textarea { width: 100%; box-sizing: border-box; font: inherit; }
-        .danger h2 { color: #b3261e; } .danger .card { border-color: #b3261e; }
+        .danger h2 { color: #b3261e; } .danger .card { border-color: #b3261e; } .danger button { background: #b3261e; }
         code { font-size: .9em; }
         #audit .pair { display: inline-block; margin-right: .6rem; } #audit .detail code { overflow-wrap: anywhere; } #audit .when, #audit .actor, #audit .action { white-space: nowrap; }
         @media (max-width: 40rem) {
