@@ -75,7 +75,7 @@ struct NotificationRepository: NotificationStore {
 
     private func rows(_ query: TypedQuery, prepared: Bool = false) async throws -> [StoredNotification] {
         let make = { (row: PostgresRow) throws -> StoredNotification in
-            let r = try row.decode((UUID, UUID, String, String, String?, Date?, String, String, Date, Date?, String?).self)
+            let r = try row.decode((UUID, UUID, String, String, String?, Date?, String?, String, Date, Date?, String?).self)
 
             guard let source = StoredNotification.Source(rawValue: r.7) else {
                 throw DatabaseError.unreadable("a notification has an unknown source \(r.7)")
