@@ -175,7 +175,7 @@ import Testing
             try await conn.first(
                 """
                 SELECT count(*)::bigint FROM storegate.jobs
-                WHERE (NOT \(claimedOnly) OR claimed_by IS NOT NULL) AND (NOT \(dueNow) OR due_at <= now()) AND kind NOT IN ('check_renewal', 'sweep_notifications')
+                WHERE (NOT \(claimedOnly) OR claimed_by IS NOT NULL) AND (NOT \(dueNow) OR due_at <= now()) AND kind NOT IN ('check_renewal', 'sweep_notifications', 'data_retention')
                 """, as: Int.self,
                 logger: capabilities.postgres.logger) ?? -1
         }
