@@ -9,7 +9,9 @@ import Synchronization
 /// The data-retention phase: `count` events older than the default events window (500 days old), a tenth of
 /// them with a finished webhook delivery, and 10,000 recent events that stay; then `subscriptions.status`
 /// read at a steady rate with nothing else running, and again while the job deletes the old ones in its
-/// batches (each its own transaction). What the issue promises: the deletion leaves the status p99 as it was.
+/// batches (each its own transaction): from the server with the holdings cache, and at the same time from
+/// one without it (every read a statement in PostgreSQL, beside the deletions). What the issue promises:
+/// the deletion leaves the status p99 as it was.
 enum DataRetentionBench {
     struct Figures {
         let seeded: Duration
@@ -18,6 +20,8 @@ enum DataRetentionBench {
         let runs: Int
         let before: Load.Figures
         let during: Load.Figures
+        let missBefore: Load.Figures
+        let missDuring: Load.Figures
         let left: Int
     }
 
@@ -47,17 +51,20 @@ enum DataRetentionBench {
     }
 
     static func measure(
-        capabilities: Capabilities, postgres: DatabaseClient, tenant: Tenant, schema: String, appId: UUID, count: Int, rpc: Load, statusBody: ByteBuffer,
-        seconds: Double, rate: Double, logger: Logger
+        capabilities: Capabilities, postgres: DatabaseClient, tenant: Tenant, schema: String, appId: UUID, count: Int, rpc: Load, miss: Load,
+        statusBody: ByteBuffer,
+        seconds: Double, rate: Double, settings: DataRetentionSettings, logger: Logger
     ) async throws -> Figures {
         let seeding = ContinuousClock.now
         try await seed(postgres, schema: schema, appId: appId, count: count, logger: logger)
         let seeded = ContinuousClock.now - seeding
         _ = await rpc.closedLoop(seconds: 1, concurrency: 4) { _ in statusBody }  // warm-up
+        _ = await miss.closedLoop(seconds: 1, concurrency: 4) { _ in statusBody }
+        async let missBefore = miss.openLoop(seconds: seconds, rate: rate) { _ in statusBody }
         let before = await rpc.openLoop(seconds: seconds, rate: rate) { _ in statusBody }
 
         // The job's runs back to back, as the queue runs them (each ends at its budget, due again at once).
-        let job = DataRetentionService(persistence: capabilities.persistence, settings: DataRetentionSettings())
+        let job = DataRetentionService(persistence: capabilities.persistence, settings: settings)
         let done = Atomic(false)
         let started = ContinuousClock.now
         async let deletion: (deleted: [DataRetention.Kind: Int], runs: Int, took: Duration) = {
@@ -72,17 +79,28 @@ enum DataRetentionBench {
             }
         }()
         var during = Load.Figures()
+        var missDuring = Load.Figures()
         while !done.load(ordering: .sequentiallyConsistent) {
+            async let missSlice = miss.openLoop(seconds: 1, rate: rate) { _ in statusBody }
             let slice = await rpc.openLoop(seconds: 1, rate: rate) { _ in statusBody }
-            during.completed += slice.completed
-            during.failed += slice.failed
-            during.seconds += slice.seconds
-            during.latencies += slice.latencies
+            during.add(slice)
+            missDuring.add(await missSlice)
         }
         let result = try await deletion
         let left = try await postgres.withConnection { @Sendable conn in
             try await conn.first("SELECT count(*)::int FROM \(unescaped: schema).events", as: Int.self, logger: logger) ?? -1
         }
-        return Figures(seeded: seeded, deleted: result.deleted, deleting: result.took, runs: result.runs, before: before, during: during, left: left)
+        return Figures(
+            seeded: seeded, deleted: result.deleted, deleting: result.took, runs: result.runs, before: before, during: during,
+            missBefore: await missBefore, missDuring: missDuring, left: left)
+    }
+}
+
+extension Load.Figures {
+    mutating func add(_ slice: Load.Figures) {
+        completed += slice.completed
+        failed += slice.failed
+        seconds += slice.seconds
+        latencies += slice.latencies
     }
 }

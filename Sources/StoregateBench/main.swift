@@ -517,9 +517,15 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         // 1,000,000 events past the default window deleted by the data-retention job while status is read.
         let count = option("--retention-events").flatMap(Int.init) ?? 1_000_000
         let statusBody = ByteBuffer(string: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1))
+        // The job's settings, the server's unless --retention-batch or --retention-pause-ms say otherwise.
+        var retentionSettings = DataRetentionSettings()
+        retentionSettings.batchSize = option("--retention-batch").flatMap(Int.init) ?? retentionSettings.batchSize
+        retentionSettings.pause = option("--retention-pause-ms").flatMap(Int64.init).map(Duration.milliseconds) ?? retentionSettings.pause
+        print("data retention: batches of \(retentionSettings.batchSize), a pause of \(retentionSettings.pause) after each")
         let figures = try await DataRetentionBench.measure(
             capabilities: capabilitiesWithApple, postgres: postgres, tenant: tenant, schema: schema, appId: appId, count: count, rpc: rpc,
-            statusBody: statusBody, seconds: seconds, rate: 500, logger: quiet)
+            miss: Load(client: http, url: missBase + "/rpc", headers: headers), statusBody: statusBody, seconds: seconds, rate: 500,
+            settings: retentionSettings, logger: quiet)
         let events = figures.deleted[.events] ?? 0
         line(
             "data retention: \(count) events past the window, \(count / 10) deliveries",
@@ -530,6 +536,8 @@ try await withThrowingTaskGroup(of: Void.self) { group in
                 Double(events + (figures.deleted[.webhookDeliveries] ?? 0)) / figures.deleting.inSeconds, figures.runs, figures.left))
         for (label, load) in [
             ("  subscriptions.status at 500/s, nothing deleted", figures.before), ("  subscriptions.status at 500/s while deleting", figures.during),
+            ("  the same at 500/s beside it, every read a miss, nothing deleted", figures.missBefore),
+            ("  the same at 500/s beside it, every read a miss, while deleting", figures.missDuring),
         ] {
             line(
                 label,
