@@ -81,6 +81,8 @@ public struct Capabilities: Sendable {
     public let retention: RetentionMessagingService
     /// Apps' retention rules, and the answers to Apple's Get Retention Message requests.
     public let retentionRules: RetentionRuleService
+    /// How long each tenant keeps payloads, events, deliveries, audit entries and ended sessions.
+    public let dataRetention: DataRetentionService
 
     /// `trust` says which roots signed data must chain to (Apple Root CA - G3 in production) and whether
     /// unsigned Xcode/LocalTesting data is accepted (development only).
@@ -89,7 +91,8 @@ public struct Capabilities: Sendable {
         trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil, appStoreURL: String? = nil, http: HTTPClient = .shared,
         workerPollInterval: Duration = .seconds(1), ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings(),
         holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(), reconciliation: ReconciliationSettings = ReconciliationSettings(),
-        console: ConsoleUserService.Settings = ConsoleUserService.Settings(), retention: RetentionRuleService.Settings = RetentionRuleService.Settings()
+        console: ConsoleUserService.Settings = ConsoleUserService.Settings(), retention: RetentionRuleService.Settings = RetentionRuleService.Settings(),
+        dataRetention: DataRetentionSettings = DataRetentionSettings()
     ) throws {
         self.persistence = persistence
         self.vault = vault
@@ -130,11 +133,12 @@ public struct Capabilities: Sendable {
         // Every unit that writes customers' holdings ends by eventing the customers whose entitlement names changed.
         let entitlementChanges = EntitlementChanges(catalogs: catalogs, directory: directory)
         persistence.endUnitsThatWriteHoldings { unit, customers in try await entitlementChanges.record(in: unit, customers: customers) }
+        self.dataRetention = DataRetentionService(persistence: persistence, settings: dataRetention)
         self.worker = JobWorker(
             persistence: persistence, processor: processor, refunds: refunds, webhooks: dispatcher,
             reconciliation: Reconciliation(
                 persistence: persistence, ingest: notifications, subscriptions: subscriptions, settings: reconciliation, logger: logger),
-            logger: logger, pollInterval: workerPollInterval, lease: webhooks.jobLease, coherence: coherence, signal: jobs)
+            dataRetention: self.dataRetention, logger: logger, pollInterval: workerPollInterval, lease: webhooks.jobLease, coherence: coherence, signal: jobs)
         self.transactions = TransactionService(persistence: persistence, gateway: gateway, verification: verification, directory: directory)
         self.advancedCommerce = AdvancedCommerceService(persistence: persistence, gateway: gateway, verification: verification)
         self.metrics = MetricsService(persistence: persistence)

@@ -17,7 +17,9 @@ import Synchronization
 // Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
 // STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
 // Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--metrics-transactions N] [--tenants N] [--tenant-pools N] [--tenant-pool-tenants N]; the phases: signing,
-// reads, metrics (1,000,000 transactions, then metrics.get), storm (console sign-ins for 30 s), tenants, ingest, stale, crash, and (only when named) failover with --failover-command, --kill-command,
+// reads, metrics (1,000,000 transactions, then metrics.get), storm (console sign-ins for 30 s), tenants, ingest, retention (Apple's Retention
+// Messaging), data-retention (1,000,000 old events deleted by the job, --retention-events N), stale, crash, and (only when named) failover
+// with --failover-command, --kill-command,
 // --move-command (run with STOREGATE_BENCH_SCHEMA, the tenant's schema) and --wait-command (see deploy/local/ha
 // and deploy/local/citus). Like `storegate serve`, 20 connections: 4 tenant pools of 4 and 4 for the
 // control schema (`--tenant-pools 0`: all 20 shared).
@@ -509,6 +511,41 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             capabilities: capabilitiesWithApple, tenant: tenant, bundleId: bundleId,
             token: app.notificationURLs.first { $0.environment == .sandbox }?.token ?? "",
             base: base, originalTransactionId: bought.originalTransactionId ?? "", simulator: simulator, http: http, seconds: seconds, line: line)
+    }
+
+    if runs("data-retention") {
+        // 1,000,000 events past the default window deleted by the data-retention job while status is read.
+        let count = option("--retention-events").flatMap(Int.init) ?? 1_000_000
+        let statusBody = ByteBuffer(string: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1))
+        // The job's settings, the server's unless --retention-batch or --retention-pause-ms say otherwise.
+        var retentionSettings = DataRetentionSettings()
+        retentionSettings.batchSize = option("--retention-batch").flatMap(Int.init) ?? retentionSettings.batchSize
+        retentionSettings.pause = option("--retention-pause-ms").flatMap(Int64.init).map(Duration.milliseconds) ?? retentionSettings.pause
+        print("data retention: batches of \(retentionSettings.batchSize), a pause of \(retentionSettings.pause) after each")
+        let figures = try await DataRetentionBench.measure(
+            capabilities: capabilitiesWithApple, postgres: postgres, tenant: tenant, schema: schema, appId: appId, count: count, rpc: rpc,
+            miss: Load(client: http, url: missBase + "/rpc", headers: headers), statusBody: statusBody, seconds: seconds, rate: 500,
+            settings: retentionSettings, logger: quiet)
+        let events = figures.deleted[.events] ?? 0
+        line(
+            "data retention: \(count) events past the window, \(count / 10) deliveries",
+            String(
+                format: "seeded in %.1f s; %d events and %d deliveries deleted in %.1f s (%.0f rows/s, %d runs of the job); %d events left",
+                figures.seeded.inSeconds,
+                events, figures.deleted[.webhookDeliveries] ?? 0, figures.deleting.inSeconds,
+                Double(events + (figures.deleted[.webhookDeliveries] ?? 0)) / figures.deleting.inSeconds, figures.runs, figures.left))
+        for (label, load) in [
+            ("  subscriptions.status at 500/s, nothing deleted", figures.before), ("  subscriptions.status at 500/s while deleting", figures.during),
+            ("  the same at 500/s beside it, every read a miss, nothing deleted", figures.missBefore),
+            ("  the same at 500/s beside it, every read a miss, while deleting", figures.missDuring),
+        ] {
+            line(
+                label,
+                String(
+                    format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms; %.0f/s, %d failed", load.percentile(0.5), load.percentile(0.99),
+                    load.latencies.max() ?? .nan,
+                    load.perSecond, load.failed))
+        }
     }
 
     if runs("stale") {

@@ -44,7 +44,8 @@ enum Runtime {
     static func makeCapabilities(
         logger: Logger, database config: DatabaseConfiguration, trust: (roots: [Certificate], allowUnsignedEnvironments: Bool)? = nil,
         ocsp: (any OCSPTransport)? = nil, webhooks: WebhookSettings = WebhookSettings(), holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(),
-        tenantPools: TenantPools.Settings = TenantPools.Settings(), reconciliation: ReconciliationSettings = ReconciliationSettings()
+        tenantPools: TenantPools.Settings = TenantPools.Settings(), reconciliation: ReconciliationSettings = ReconciliationSettings(),
+        dataRetention: DataRetentionSettings = DataRetentionSettings()
     ) throws -> (Capabilities, PostgresPersistence) {
         var clientLogger = logger
         clientLogger.logLevel = .warning
@@ -53,7 +54,7 @@ enum Runtime {
         let capabilities = try Capabilities(
             persistence: postgres, vault: vault(), logger: logger, trust: trust,
             appStoreURL: environment["STOREGATE_APP_STORE_URL"].flatMap { $0.isEmpty ? nil : $0 }, ocsp: ocsp, webhooks: webhooks,
-            holdingsCache: holdingsCache, reconciliation: reconciliation)
+            holdingsCache: holdingsCache, reconciliation: reconciliation, dataRetention: dataRetention)
         return (capabilities, postgres)
     }
 

@@ -113,7 +113,8 @@ struct ServeCommand: AsyncParsableCommand {
                     lifetime: .milliseconds(Int64(tenantPoolLifetime * 1000))),
                 reconciliation: ReconciliationSettings(
                     sweepEvery: sweepMinutes > 0 ? .milliseconds(Int64(sweepMinutes * 60_000)) : nil,
-                    renewalCheckAfter: .milliseconds(Int64(renewalCheckMinutes * 60_000)), observe: metrics.reconciliationObserver))
+                    renewalCheckAfter: .milliseconds(Int64(renewalCheckMinutes * 60_000)), observe: metrics.reconciliationObserver),
+                dataRetention: DataRetentionSettings(observe: metrics.dataRetentionObserver))
         } catch {
             throw Runtime.fail(String(describing: error))
         }

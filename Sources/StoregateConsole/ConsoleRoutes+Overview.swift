@@ -130,7 +130,8 @@ extension ConsoleRoutes {
         async let failing = capabilities.webhooks.deliveries(
             tenant: tenant, endpointId: nil, status: WebhookDelivery.Status.failed.rawValue, before: nil, limit: 20)
         async let catalog = capabilities.catalog.catalog(tenant: tenant)
-        let (figures, appList, endpointList, failed, products) = try await (overview, apps, endpoints, failing, catalog)
+        async let retention = capabilities.dataRetention.windows(tenant: tenant)
+        let (figures, appList, endpointList, failed, products, windows) = try await (overview, apps, endpoints, failing, catalog, retention)
         var metrics: MetricsReport?
         var cohorts: CohortsReport?
         do {
@@ -158,6 +159,13 @@ extension ConsoleRoutes {
         var model: [String: Any] = [
             "reconciliation": (sweeps ?? "Swept as the server is set (storegate serve --sweep-minutes).") + checks,
             "charts": charts,
+            "retention": windows.map { window in
+                [
+                    "kind": window.kind.rawValue, "label": Self.retentionLabel(window.kind),
+                    "keptFor": DataRetention.describe(minutes: window.minutes),
+                    "setBy": window.isDefault ? "default" : "the tenant", "deleted": String(window.deleted?.count ?? 0),
+                ]
+            },
             "from": FiguresRange.text(range.from), "to": FiguresRange.text(range.to),
             "steps": MetricsStep.allCases.map { ["value": $0.rawValue, "selected": $0 == range.step] },
             "appChoices": [["value": "", "label": "every app", "selected": range.app == nil]]
@@ -256,5 +264,16 @@ extension ConsoleRoutes {
             ["email": user.email, "role": user.role.rawValue, "password": user.hasPassword ? "set" : "link only", "lastSignIn": shown(user.lastSignInAt)]
         }
         return pages.page("people", ["people": people], frame: Pages.Frame(title: "People", session: session))
+    }
+
+    /// What a data-retention kind is called on the overview.
+    static func retentionLabel(_ kind: DataRetention.Kind) -> String {
+        switch kind {
+        case .notificationPayloads: "Notification payloads (Apple's signed copies)"
+        case .events: "Events, with their webhook deliveries"
+        case .webhookDeliveries: "Finished webhook deliveries"
+        case .auditEntries: "Audit entries"
+        case .consoleSessions: "Ended console sessions"
+        }
     }
 }

@@ -20,8 +20,8 @@ struct NotificationURLLookup: Sendable {
             WHERE w.token = \(token)
             """, logger: logger
         ) { row -> (notificationURL: NotificationURL, app: App, tenant: Tenant) in
-            let r = try row.decode((String, UUID, String, Int64?, [String], Date, UUID, String, String, String, String, Int, Date, Int?, Int?).self)
-            let tenant = try TenantRepository.tenant((r.6, r.7, r.8, r.9, r.10, r.11, r.12, r.13, r.14))
+            let r = try row.decode((String, UUID, String, Int64?, [String], Date, UUID, String, String, String, String, Int, Date, Int?, Int?, [Int]).self)
+            let tenant = try TenantRepository.tenant((r.6, r.7, r.8, r.9, r.10, r.11, r.12, r.13, r.14, r.15))
             let app = AppRepository.app((r.1, tenant.id, r.2, r.3, r.4, r.5))
             return (NotificationURL(token: token, tenantId: tenant.id, appId: r.1, environment: AppStoreEnvironment(rawValue: r.0)), app, tenant)
         }.first

@@ -141,6 +141,13 @@ def main():
               "the session cookie is Secure, HttpOnly and SameSite=Strict: %s" % {k: cookie.get(k) for k in ("secure", "httpOnly", "sameSite")}
               if cookie else "the session cookie is set")
         shot("2-overview")
+        # The tenant's data-retention windows: the one it set (events, a day) and the defaults.
+        windows = {row.get_attribute("data-kind"): [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+                   for row in driver.find_elements(By.CSS_SELECTOR, "#retention-windows tbody tr")}
+        check(len(windows) == 5 and windows.get("events", [])[1:3] == ["1 day", "the tenant"]
+              and windows.get("notificationPayloads", [])[1:3] == ["180 days", "default"]
+              and windows.get("auditEntries", [])[1:3] == ["730 days", "default"],
+              "the overview says the data-retention windows: %s" % windows)
 
         # Finding the customer by the order ID from their invoice, pasted with spaces around it (sent as q=++M…+).
         search = driver.find_element(By.ID, "q")

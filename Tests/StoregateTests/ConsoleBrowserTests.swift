@@ -38,6 +38,8 @@ import Testing
             // A subscription Apple refunded.
             _ = try await s.simulator.refund(transactionId: try await Self.subscribe(s, "rex@example.org"))
             try await s.processed(54)
+            // The overview says the windows: one the tenant set, the others their defaults.
+            _ = try await s.capabilities.dataRetention.set(tenant: s.tenant.tenant, [.events: 1440], actor: Actor("test"))
             let other = try await s.capabilities.tenants.create(slug: "console-neighbour", name: "Neighbour", actor: Actor("test"))
             _ = try await s.capabilities.accounts.ensure(tenant: other, customerId: "bob", actor: Actor("test"))
             _ = try await s.result("accounts.ensure", ["customerId": "leaving@example.org"])

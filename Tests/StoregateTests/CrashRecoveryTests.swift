@@ -161,11 +161,13 @@ import Testing
         return try #require(try await claimants(capabilities).first)
     }
 
+    /// The workers holding notification jobs (a recurring job such as data retention may be any worker's).
     static func claimants(_ capabilities: Capabilities) async throws -> Set<UUID> {
         try await capabilities.postgres.client.withConnection { conn in
             Set(
                 try await conn.column(
-                    "SELECT DISTINCT claimed_by FROM storegate.jobs WHERE claimed_by IS NOT NULL", as: UUID.self, logger: capabilities.postgres.logger))
+                    "SELECT DISTINCT claimed_by FROM storegate.jobs WHERE claimed_by IS NOT NULL AND kind = 'process_notification'", as: UUID.self,
+                    logger: capabilities.postgres.logger))
         }
     }
 
@@ -175,7 +177,7 @@ import Testing
             try await conn.first(
                 """
                 SELECT count(*)::bigint FROM storegate.jobs
-                WHERE (NOT \(claimedOnly) OR claimed_by IS NOT NULL) AND (NOT \(dueNow) OR due_at <= now()) AND kind NOT IN ('check_renewal', 'sweep_notifications')
+                WHERE (NOT \(claimedOnly) OR claimed_by IS NOT NULL) AND (NOT \(dueNow) OR due_at <= now()) AND kind NOT IN ('check_renewal', 'sweep_notifications', 'data_retention')
                 """, as: Int.self,
                 logger: capabilities.postgres.logger) ?? -1
         }

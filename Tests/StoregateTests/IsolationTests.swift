@@ -35,6 +35,14 @@ import Testing
                 let own = try await server.rpc(
                     raw: #"{"jsonrpc":"2.0","method":"apps.get","params":{"appId":"\#(b.appId.uuidString.lowercased())"},"id":1}"#, apiKey: b.apiKey)
                 #expect(own.text.contains("com.example.b"))
+
+                // Data-retention windows name no tenant: a key sets its own tenant's, and naming another is refused.
+                let named = try await server.call("dataRetention.set", ["events": 1, "tenant": "tenant-b"], apiKey: a.apiKey)
+                #expect((named["error"] as? [String: Any])?["code"] as? Int == -32602)
+                _ = try await server.call("dataRetention.set", ["events": 1], apiKey: a.apiKey)
+                let theirs = try await server.call("dataRetention.get", apiKey: b.apiKey)
+                let windows = ((theirs["result"] as? [String: Any])?["windows"] as? [[String: Any]]) ?? []
+                #expect(windows.first { $0["kind"] as? String == "events" }?["minutes"] as? Int == 576_000, "A's window is not B's")
             }
         }
     }

@@ -133,7 +133,7 @@ import Testing
     static func jobs(_ capabilities: Capabilities, _ tenant: Tenant) async throws -> Int {
         try await capabilities.postgres.client.withConnection { conn in
             try await conn.first(
-                "SELECT count(*)::bigint FROM storegate.jobs WHERE tenant_id = \(tenant.id) AND kind <> 'check_renewal'", as: Int.self,
+                "SELECT count(*)::bigint FROM storegate.jobs WHERE tenant_id = \(tenant.id) AND kind NOT IN ('check_renewal', 'data_retention')", as: Int.self,
                 logger: capabilities.postgres.logger)
                 ?? -1
         }

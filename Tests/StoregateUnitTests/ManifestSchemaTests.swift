@@ -29,4 +29,15 @@ import Testing
             try JSONSerialization.jsonObject(with: JSONEncoder().encode(Catalog.jsonSchema(rule: nil, description: nil))) as? [String: Any])
         #expect(NSDictionary(dictionary: committed) == NSDictionary(dictionary: declared), "run deploy/local/sync-manifest-schema.py")
     }
+
+    @Test func dataRetentionIsTheRPCsWindows() throws {
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.committed))
+        let committed = try #require(((manifest as? [String: Any])?["properties"] as? [String: Any])?["dataRetention"] as? [String: Any])
+        let properties = try #require(committed["properties"] as? [String: [String: Any]])
+        #expect(Set(properties.keys) == Set(DataRetention.Kind.allCases.map(\.rawValue)), "run deploy/local/sync-manifest-schema.py")
+        #expect(committed["additionalProperties"] as? Bool == false)
+        for (name, schema) in properties {
+            #expect(schema["minimum"] as? Int == DataRetention.minutes.lowerBound && schema["maximum"] as? Int == DataRetention.minutes.upperBound, "\(name)")
+        }
+    }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Writes an app's `retentionRules` and the tenant's `catalog` in tenants/manifest.schema.json from
-api-spec/openrpc.json, where `retention.rules.set` and `catalog.get` document them (ManifestSchemaTests fails
-until they agree)."""
+"""Writes an app's `retentionRules`, the tenant's `catalog` and its `dataRetention` in
+tenants/manifest.schema.json from api-spec/openrpc.json, where `retention.rules.set`, `catalog.get` and
+`dataRetention.set` document them (ManifestSchemaTests fails until they agree)."""
 import json
 import pathlib
 
@@ -13,6 +13,7 @@ items = next(
     for param in method["params"] if param["name"] == "rules"
 )
 catalog = next(method["result"]["schema"] for method in openrpc["methods"] if method["name"] == "catalog.get")
+windows = next(method["params"] for method in openrpc["methods"] if method["name"] == "dataRetention.set")
 path = root / "tenants" / "manifest.schema.json"
 
 
@@ -50,8 +51,25 @@ def catalog_member(_):
     return entry
 
 
+def data_retention_member(_):
+    properties = {}
+    for param in windows:
+        schema = dict(param["schema"])
+        if "description" in param:
+            schema["description"] = param["description"]
+        properties[param["name"]] = schema
+    return {
+        "description": "How long the tenant keeps each kind of data, in minutes, as dataRetention.set takes them; a kind left out "
+        "has its default; absent: left as they are.",
+        "type": "object",
+        "additionalProperties": False,
+        "properties": properties,
+    }
+
+
 text = replace_member(path.read_text(), "retentionRules", "          ", with_items)
+text = replace_member(text, "dataRetention", "    ", data_retention_member)
 text = replace_member(text, "catalog", "    ", catalog_member)
 path.write_text(text)
 json.loads(path.read_text())
-print("tenants/manifest.schema.json: retentionRules and catalog written from api-spec/openrpc.json")
+print("tenants/manifest.schema.json: retentionRules, catalog and dataRetention written from api-spec/openrpc.json")

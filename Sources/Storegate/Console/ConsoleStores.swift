@@ -19,7 +19,9 @@ public protocol ConsoleStore: Sendable {
     func addSession(secretHash: Data, userId: UUID, csrfToken: String, expiresAt: Date) async throws
     /// An unexpired session, with its person.
     func session(secretHash: Data) async throws -> (user: ConsoleUser, csrfToken: String, expiresAt: Date)?
-    func removeSession(secretHash: Data) async throws
+    /// Ends a session (signing out): it no longer signs anyone in, and is kept, ended, for the tenant's
+    /// `consoleSessions` data-retention window.
+    func endSession(secretHash: Data) async throws
     /// Counts a sign-in attempt for `userKey` at `at`, in one statement, when fewer than `limit` were made since
     /// `since`; returns false, counting nothing, when `limit` were. Attempts made at once are counted one after
     /// the other, so no more than `limit` ever pass. An attempt stays counted until it is older than `since`

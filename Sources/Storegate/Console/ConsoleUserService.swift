@@ -190,7 +190,7 @@ public final class ConsoleUserService: Sendable {
     }
 
     public func signOut(secret: String) async throws {
-        try await persistence.control { try await $0.console.removeSession(secretHash: Self.hash(secret)) }
+        try await persistence.control { try await $0.console.endSession(secretHash: Self.hash(secret)) }
     }
 
     static func hash(_ secret: String) -> Data { Data(SHA256.hash(data: Data(secret.utf8))) }

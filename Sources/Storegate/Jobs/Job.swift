@@ -15,6 +15,8 @@ public struct Job: Sendable, Equatable {
         /// Ask Apple for a subscription's status when its expiry passed with no renewal heard of (`ref` is
         /// `<app id>/<originalTransactionId>`).
         case checkRenewal = "check_renewal"
+        /// Delete what is older than the tenant's data-retention windows, then again after a while (`ref` is `all`).
+        case dataRetention = "data_retention"
     }
 
     public let id: Int64

@@ -17,4 +17,6 @@ public protocol JobQueue: Sendable {
     /// Adds the notification sweep of every app in each of its environments that has none, due at once:
     /// of active tenants whose `sweepMinutes` is above 0, or unset when `byDefault`.
     func scheduleNotificationSweeps(byDefault: Bool) async throws -> Int
+    /// Adds the data-retention job of every active tenant that has none, due at once.
+    func scheduleDataRetention() async throws -> Int
 }

@@ -18,6 +18,7 @@ public final class JobWorker: Sendable {
     let refunds: RefundService
     let webhooks: WebhookDispatcher
     let reconciliation: Reconciliation
+    let dataRetention: DataRetentionService
     let logger: Logger
     let pollInterval: Duration
     /// How long a claim lasts unless renewed: a worker that dies leaves its jobs to others after this.
@@ -40,10 +41,12 @@ public final class JobWorker: Sendable {
 
     init(
         persistence: any Persistence, processor: NotificationProcessor, refunds: RefundService, webhooks: WebhookDispatcher,
-        reconciliation: Reconciliation, logger: Logger, pollInterval: Duration = .seconds(1), lease: Duration = .seconds(10), coherence: CacheCoherence,
+        reconciliation: Reconciliation, dataRetention: DataRetentionService, logger: Logger, pollInterval: Duration = .seconds(1),
+        lease: Duration = .seconds(10), coherence: CacheCoherence,
         signal: JobSignal
     ) {
         self.reconciliation = reconciliation
+        self.dataRetention = dataRetention
         self.persistence = persistence
         self.tenants = ExpiringCache(ttl: .seconds(5), coherence: coherence) { id, _ in id }
         self.processor = processor
@@ -82,6 +85,7 @@ public final class JobWorker: Sendable {
             group.addTask { [every = reconciliation.settings.sweepEvery ?? .seconds(15 * 60)] in
                 while !Task.isCancelled {
                     await self.scheduleSweeps()
+                    await self.scheduleDataRetention()
                     try? await Task.sleep(for: every)
                 }
             }
@@ -118,6 +122,18 @@ public final class JobWorker: Sendable {
             return added
         } catch {
             logger.warning("notification sweeps not scheduled", metadata: ["error": .string("\(error)")])
+            return 0
+        }
+    }
+
+    /// Adds the data-retention job of each active tenant that has none; returns how many were added.
+    @discardableResult public func scheduleDataRetention() async -> Int {
+        do {
+            let added = try await persistence.control(.read) { try await $0.jobs.scheduleDataRetention() }
+            if added > 0 { poke() }
+            return added
+        } catch {
+            logger.warning("data retention not scheduled", metadata: ["error": .string("\(error)")])
             return 0
         }
     }
@@ -277,6 +293,10 @@ public final class JobWorker: Sendable {
         switch job.kind {
         case .sweepNotifications:
             return try await reconciliation.sweep(tenant: tenant, ref: job.ref).map { .reschedule(at: $0) } ?? .done
+        case .dataRetention:
+            // A run stops at its budget and goes on at once as a new run, so the worker's other jobs pass between.
+            let run = try await dataRetention.run(tenant: tenant)
+            return .reschedule(at: run.more ? Date() : Date() + TimeInterval(dataRetention.settings.every.components.seconds))
         case .checkRenewal:
             return try await reconciliation.checkRenewal(tenant: tenant, ref: job.ref).map { .reschedule(at: $0) } ?? .done
         case .processNotification:

@@ -267,8 +267,16 @@ public struct MetricsService: Sendable {
 
     /// Makes the tenant's daily figures again from its stored lifecycle events (`storegate metrics rebuild`).
     /// One transaction, allowed the rebuild deadline (an hour, not a request's seconds): it reads every
-    /// stored event of the tenant.
+    /// stored event of the tenant. Refused once the data-retention job deleted events: the figures they made
+    /// would be lost, so the rollups kept as they were written are the only record of them.
     public func rebuild(tenant: Tenant) async throws {
-        try await persistence.inTenant(tenant, .rebuild) { unit in try await unit.metrics.rebuild() }
+        try await persistence.inTenant(tenant, .rebuild) { unit in
+            if let gone = try await unit.dataRetention.deleted()[.events], gone.count > 0 {
+                throw StoregateError.conflict(
+                    field: "events",
+                    reason: "events before \(gone.before.formatted(.iso8601)) were deleted by data retention; a rebuild would lose the figures they made")
+            }
+            try await unit.metrics.rebuild()
+        }
     }
 }

@@ -145,7 +145,9 @@ public struct NotificationProcessor: Sendable {
     /// Works out what applying `stored` changes, outside any unit of work. Throws when it should be tried
     /// again later: a verification failure that may pass, or a payload that cannot be read.
     func prepare(_ stored: StoredNotification, app: App?) async throws -> Ready {
-        guard let payload = stored.payload else { throw StoregateError.invalid(field: "signedPayload", reason: "is not a compact JWS") }
+        guard let payload = stored.payload else {
+            throw StoregateError.invalid(field: "signedPayload", reason: stored.signedPayload == nil ? "was dropped (data retention)" : "is not a compact JWS")
+        }
         let decoded = try JSONDecoder().decode(ResponseBodyV2DecodedPayload.self, from: payload)
         guard let app else { return Ready(stored: stored, decoded: decoded, app: nil, effect: .nothing, problem: "the app was removed") }
         do {

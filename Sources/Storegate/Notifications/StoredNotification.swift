@@ -17,8 +17,9 @@ public struct StoredNotification: Sendable, Equatable {
     public let notificationType: NotificationTypeV2
     public let subtype: Subtype?
     public let signedDate: Date?
-    /// What Apple signed, as received (and verified then).
-    public let signedPayload: String
+    /// What Apple signed, as received (and verified then); nil once data retention (or erasure) dropped it
+    /// from a processed notification, whose row stays as the duplicate check.
+    public let signedPayload: String?
     public let source: Source
     public let receivedAt: Date?
     /// When it was applied; nil while it waits.
@@ -28,7 +29,7 @@ public struct StoredNotification: Sendable, Equatable {
 
     public init(
         notificationUUID: UUID, appId: UUID, environment: AppStoreEnvironment, notificationType: NotificationTypeV2, subtype: Subtype?, signedDate: Date?,
-        signedPayload: String, source: Source, receivedAt: Date? = nil, processedAt: Date? = nil,
+        signedPayload: String?, source: Source, receivedAt: Date? = nil, processedAt: Date? = nil,
         processingError: String? = nil
     ) {
         self.notificationUUID = notificationUUID
@@ -47,6 +48,6 @@ public struct StoredNotification: Sendable, Equatable {
 
 extension StoredNotification {
     /// The JSON Apple signed: the middle part of `signedPayload`, verified when the notification was received
-    /// (so not stored twice). nil when the stored text is not a compact JWS.
-    public var payload: Data? { CompactJWS(signedPayload)?.decodedPayload }
+    /// (so not stored twice). nil when the stored text is not a compact JWS, or was dropped.
+    public var payload: Data? { signedPayload.flatMap { CompactJWS($0)?.decodedPayload } }
 }

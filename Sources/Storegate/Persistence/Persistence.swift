@@ -140,6 +140,8 @@ public protocol TenantUnit: Sendable {
     var sweeps: any NotificationSweepStore { get }
     var webhookEndpoints: any WebhookEndpointStore { get }
     var webhookDeliveries: any WebhookDeliveryStore { get }
+    /// What the data-retention job deletes, a batch at a time.
+    var dataRetention: any DataRetentionStore { get }
     /// Adds a job for this tenant, or moves an existing one earlier (never later) when `due` is sooner.
     func enqueue(_ kind: Job.Kind, ref: String, due: Date) async throws
     /// Completes the jobs of this kind with these refs, where there are any.

@@ -72,10 +72,13 @@ public struct ManifestApplier: Sendable {
             webhooks.append(spec)
         }
         let reconciliation = try Self.reconciliation(manifest.reconciliation)
+        // The windows the manifest names, the others their defaults; no `dataRetention`: left as they are.
+        let dataRetention = try manifest.dataRetention.map { try DataRetention().setting($0.windows, field: "dataRetention.") }
         let catalog = try manifest.catalog?.validated(field: "catalog.")
         let (result, catalogChanged) = try await capabilities.persistence.control(.schemaChange) { unit in
             var result = try await write(
-                slug: slug, name: name, apps: apps, labels: labels, webhooks: webhooks, reconciliation: reconciliation, actor: actor, in: unit)
+                slug: slug, name: name, apps: apps, labels: labels, webhooks: webhooks, reconciliation: reconciliation, dataRetention: dataRetention,
+                actor: actor, in: unit)
             var catalogChanged = false
             if let (catalog, warnings) = catalog {
                 catalogChanged = try await CatalogService.write(catalog, actor: actor, field: "catalog.", in: try unit.inTenant(result.tenant))
@@ -102,7 +105,7 @@ public struct ManifestApplier: Sendable {
 
     private func write(
         slug: String, name: String, apps: [CheckedApp], labels: [String], webhooks: [WebhookEndpointSpec], reconciliation: Tenant.Reconciliation,
-        actor: Actor, in control: any ControlUnit
+        dataRetention: DataRetention?, actor: Actor, in control: any ControlUnit
     ) async throws -> ApplyResult {
         var result: ApplyResult
         // Locks the tenant's row (or, for a new slug, its creation) for the rest of the transaction.
@@ -124,6 +127,12 @@ public struct ManifestApplier: Sendable {
             result.changes.append("tenant \(slug): reconciliation \(Self.describe(reconciliation))")
         }
         let unit = try control.inTenant(result.tenant)
+        if let dataRetention, result.tenant.dataRetention != dataRetention {
+            try await control.tenants.setDataRetention(result.tenant, dataRetention)
+            try await unit.audit(actor, "dataRetention.set", DataRetentionService.auditDetail(dataRetention.set))
+            result.tenant.dataRetention = dataRetention
+            result.changes.append("tenant \(slug): data retention \(Self.describe(dataRetention))")
+        }
 
         for (i, checked) in apps.enumerated() {
             var app: App
@@ -183,6 +192,12 @@ public struct ManifestApplier: Sendable {
         let sweeps = r.sweepMinutes.map { $0 == 0 ? "no sweeps" : "sweeps every \($0) min" } ?? "the server's sweeps"
         let checks = r.renewalCheckMinutes.map { "renewal checks \($0) min after expiry" } ?? "the server's renewal checks"
         return sweeps + ", " + checks
+    }
+
+    static func describe(_ retention: DataRetention) -> String {
+        DataRetention.Kind.allCases.map { kind in
+            "\(kind.rawValue) \(DataRetention.describe(minutes: retention.minutes(kind)))\(retention.isDefault(kind) ? " (default)" : "")"
+        }.joined(separator: ", ")
     }
 
     static func loadP8(_ key: TenantManifest.Key, field: String, baseDirectory: URL, environment: [String: String]) throws(StoregateError) -> String {

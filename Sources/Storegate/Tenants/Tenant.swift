@@ -17,6 +17,8 @@ public struct Tenant: Sendable, Equatable {
     public let createdAt: Date
     /// How Storegate reconciles this tenant's data with Apple, where its manifest says.
     public var reconciliation: Reconciliation
+    /// How long the tenant keeps notification payloads, events, deliveries, audit entries and ended sessions.
+    public var dataRetention: DataRetention
 
     /// A tenant's own reconciliation settings (its manifest's `reconciliation`); nil is the server's.
     public struct Reconciliation: Sendable, Equatable {
@@ -33,7 +35,7 @@ public struct Tenant: Sendable, Equatable {
 
     public init(
         id: UUID, slug: String, name: String, storageName: String, status: Status, schemaVersion: Int, createdAt: Date,
-        reconciliation: Reconciliation = Reconciliation()
+        reconciliation: Reconciliation = Reconciliation(), dataRetention: DataRetention = DataRetention()
     ) {
         self.id = id
         self.slug = slug
@@ -43,6 +45,7 @@ public struct Tenant: Sendable, Equatable {
         self.schemaVersion = schemaVersion
         self.createdAt = createdAt
         self.reconciliation = reconciliation
+        self.dataRetention = dataRetention
     }
 }
 

@@ -98,6 +98,31 @@ public struct TenantManifest: Decodable, Sendable {
         }
     }
 
+    /// How long the tenant keeps each kind of data, in minutes; a kind left out has its default.
+    public struct DataRetentionWindows: Decodable, Sendable {
+        public let windows: [DataRetention.Kind: Int]
+
+        struct Key: CodingKey, CaseIterable {
+            let kind: DataRetention.Kind
+            var stringValue: String { kind.rawValue }
+            var intValue: Int? { nil }
+            init?(stringValue: String) {
+                guard let kind = DataRetention.Kind(rawValue: stringValue) else { return nil }
+                self.kind = kind
+            }
+            init?(intValue: Int) { nil }
+            init(_ kind: DataRetention.Kind) { self.kind = kind }
+            static var allCases: [Key] { DataRetention.Kind.allCases.map(Key.init) }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.strictContainer(keyedBy: Key.self)
+            var windows: [DataRetention.Kind: Int] = [:]
+            for key in Key.allCases { windows[key.kind] = try c.decodeIfPresent(Int.self, forKey: key) }
+            self.windows = windows
+        }
+    }
+
     public let slug: String
     public let name: String
     public let apps: [App]
@@ -106,8 +131,10 @@ public struct TenantManifest: Decodable, Sendable {
     public let reconciliation: Reconciliation?
     /// The tenant's products and entitlements, as `catalog.set` takes them; absent: left as it is.
     public let catalog: Catalog?
+    /// The tenant's data-retention windows; absent: left as they are (`dataRetention.set` may have set them).
+    public let dataRetention: DataRetentionWindows?
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case slug, name, apps, apiKeys, webhooks, reconciliation, catalog }
+    enum CodingKeys: String, CodingKey, CaseIterable { case slug, name, apps, apiKeys, webhooks, reconciliation, catalog, dataRetention }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.strictContainer(keyedBy: CodingKeys.self)
@@ -122,6 +149,7 @@ public struct TenantManifest: Decodable, Sendable {
             throw StoregateError.invalid(field: "catalog" + unknown, reason: "is not a known field")
         }
         catalog = try c.decodeIfPresent(Catalog.self, forKey: .catalog)
+        dataRetention = try c.decodeIfPresent(DataRetentionWindows.self, forKey: .dataRetention)
     }
 
     /// Parses YAML; errors name the offending field.

@@ -10,6 +10,8 @@ public protocol TenantRegistry: Sendable {
     func list() async throws -> [Tenant]
     func rename(_ tenant: Tenant, to name: String) async throws
     func setReconciliation(_ tenant: Tenant, _ reconciliation: Tenant.Reconciliation) async throws
+    /// Stores the windows the tenant set (a kind not set is stored as its default).
+    func setDataRetention(_ tenant: Tenant, _ retention: DataRetention) async throws
     func setStatus(_ tenant: Tenant, _ status: Tenant.Status) async throws
     /// Drops the tenant's storage and its rows (apps, keys, API keys go with it); returns the ids of the keys destroyed.
     func delete(_ tenant: Tenant) async throws -> [UUID]

@@ -1,6 +1,6 @@
 /// The tenant at a glance: its figures as charts over a range it picks (the last 30 days by default), with each
-/// chart's data as CSV, webhook endpoints and failing deliveries, and how
-/// the reconciliation sweeps are doing.
+/// chart's data as CSV, webhook endpoints and failing deliveries, how the reconciliation sweeps are
+/// doing, and the tenant's data-retention windows.
 enum OverviewTemplate {
     static let text = """
         <h1>Overview</h1>
@@ -95,6 +95,17 @@ enum OverviewTemplate {
             <tbody>
             {{#failing}}<tr><td>{{eventType}}</td><td>{{url}}</td><td>{{attempts}}</td><td>{{lastError}}</td><td>{{status}}</td></tr>{{/failing}}
             {{^failing}}<tr><td colspan="5">None failing.</td></tr>{{/failing}}
+            </tbody>
+          </table></div>
+        </section>
+        <section aria-labelledby="retention">
+          <h2 id="retention">Data retention</h2>
+          <p class="hint">How long Storegate keeps each kind of data for this tenant; older is deleted about hourly
+          (the tenant's manifest or dataRetention.set change it).</p>
+          <div class="scroll"><table id="retention-windows">
+            <thead><tr><th scope="col">Data</th><th scope="col">Kept for</th><th scope="col">Set by</th><th scope="col">Deleted so far</th></tr></thead>
+            <tbody>
+            {{#retention}}<tr data-kind="{{kind}}"><td>{{label}}</td><td>{{keptFor}}</td><td>{{setBy}}</td><td>{{deleted}}</td></tr>{{/retention}}
             </tbody>
           </table></div>
         </section>

@@ -70,8 +70,7 @@ struct ConsoleRepository: ConsoleStore {
     func addSession(secretHash: Data, userId: UUID, csrfToken: String, expiresAt: Date) async throws {
         try await conn.run(
             """
-            WITH expired AS (DELETE FROM storegate.console_sessions WHERE user_id = \(userId) AND expires_at < now()),
-                 signed_in AS (UPDATE storegate.console_users SET last_sign_in_at = now() WHERE id = \(userId))
+            WITH signed_in AS (UPDATE storegate.console_users SET last_sign_in_at = now() WHERE id = \(userId))
             INSERT INTO storegate.console_sessions (secret_hash, user_id, csrf_token, expires_at)
             VALUES (\(secretHash), \(userId), \(csrfToken), \(expiresAt))
             """, logger: logger)
@@ -90,8 +89,9 @@ struct ConsoleRepository: ConsoleStore {
         }.first
     }
 
-    func removeSession(secretHash: Data) async throws {
-        try await conn.run("DELETE FROM storegate.console_sessions WHERE secret_hash = \(secretHash)", logger: logger)
+    func endSession(secretHash: Data) async throws {
+        try await conn.run(
+            "UPDATE storegate.console_sessions SET expires_at = least(expires_at, now()) WHERE secret_hash = \(secretHash)", logger: logger)
     }
 
     func reserveAttempt(userKey: String, at: Date, since: Date, limit: Int) async throws -> Bool {

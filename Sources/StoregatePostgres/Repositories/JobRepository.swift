@@ -82,6 +82,18 @@ struct JobRepository: Storegate.JobQueue {
         ) { _ in 1 }.count
     }
 
+    /// One statement over the control schema's tenants.
+    func scheduleDataRetention() async throws -> Int {
+        try await conn.all(
+            """
+            INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at)
+            SELECT id, \(Job.Kind.dataRetention.rawValue), 'all', now() FROM storegate.tenants WHERE status = 'active'
+            ON CONFLICT (tenant_id, kind, ref) DO NOTHING
+            RETURNING 1
+            """, logger: logger
+        ) { _ in 1 }.count
+    }
+
     func retry(_ job: Job, at due: Date, error: String) async throws {
         try await conn.run(
             "UPDATE storegate.jobs SET due_at = \(due), claimed_by = NULL, last_error = \(String(error.prefix(500))) WHERE id = \(job.id)",

@@ -10,7 +10,7 @@ struct NotificationRepository: NotificationStore {
     var schema: String { scope.sql }
 
     static let columns = """
-        notification_uuid, app_id, environment, notification_type, subtype, signed_date, coalesce(signed_payload, ''), source, received_at,
+        notification_uuid, app_id, environment, notification_type, subtype, signed_date, signed_payload, source, received_at,
         processed_at, processing_error
         """
 
@@ -75,7 +75,7 @@ struct NotificationRepository: NotificationStore {
 
     private func rows(_ query: TypedQuery, prepared: Bool = false) async throws -> [StoredNotification] {
         let make = { (row: PostgresRow) throws -> StoredNotification in
-            let r = try row.decode((UUID, UUID, String, String, String?, Date?, String, String, Date, Date?, String?).self)
+            let r = try row.decode((UUID, UUID, String, String, String?, Date?, String?, String, Date, Date?, String?).self)
 
             guard let source = StoredNotification.Source(rawValue: r.7) else {
                 throw DatabaseError.unreadable("a notification has an unknown source \(r.7)")

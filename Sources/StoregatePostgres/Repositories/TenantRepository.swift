@@ -13,14 +13,30 @@ struct TenantRepository: TenantRegistry {
 
     /// A tenant's columns, of the table or alias `table`, in the order `tenant(_:)` reads them.
     static func columns(_ table: String) -> String {
-        ["id", "slug", "name", "schema_name", "status", "schema_version", "created_at", "sweep_minutes", "renewal_check_minutes"]
-            .map { "\(table).\($0)" }.joined(separator: ", ")
+        (["id", "slug", "name", "schema_name", "status", "schema_version", "created_at", "sweep_minutes", "renewal_check_minutes"]
+            .map { "\(table).\($0)" } + ["ARRAY[\(retentionColumns.map { "coalesce(\(table).\($0), 0)" }.joined(separator: ", "))]"])
+            .joined(separator: ", ")
     }
 
-    static func tenant(_ r: (UUID, String, String, String, String, Int, Date, Int?, Int?)) throws -> Tenant {
-        Tenant(
+    /// The data-retention windows' columns, in the order of `DataRetention.Kind`; read as one array, 0 for a default.
+    static let retentionColumns = DataRetention.Kind.allCases.map(retentionColumn)
+
+    static func retentionColumn(_ kind: DataRetention.Kind) -> String {
+        switch kind {
+        case .notificationPayloads: "retain_notification_payloads_minutes"
+        case .events: "retain_events_minutes"
+        case .webhookDeliveries: "retain_webhook_deliveries_minutes"
+        case .auditEntries: "retain_audit_entries_minutes"
+        case .consoleSessions: "retain_console_sessions_minutes"
+        }
+    }
+
+    static func tenant(_ r: (UUID, String, String, String, String, Int, Date, Int?, Int?, [Int])) throws -> Tenant {
+        let windows = zip(DataRetention.Kind.allCases, r.9).filter { $0.1 > 0 }
+        return Tenant(
             id: r.0, slug: r.1, name: r.2, storageName: try TenantSchema(validating: r.3).name, status: Tenant.Status(rawValue: r.4) ?? .suspended,
-            schemaVersion: r.5, createdAt: r.6, reconciliation: Tenant.Reconciliation(sweepMinutes: r.7, renewalCheckMinutes: r.8))
+            schemaVersion: r.5, createdAt: r.6, reconciliation: Tenant.Reconciliation(sweepMinutes: r.7, renewalCheckMinutes: r.8),
+            dataRetention: DataRetention(Dictionary(windows, uniquingKeysWith: { first, _ in first })))
     }
 
     func create(slug: String, name: String) async throws -> Tenant {
@@ -64,6 +80,17 @@ struct TenantRepository: TenantRegistry {
             """, logger: logger)
     }
 
+    func setDataRetention(_ tenant: Tenant, _ retention: DataRetention) async throws {
+        let w = DataRetention.Kind.allCases.map { retention.set[$0] }
+        try await conn.run(
+            """
+            UPDATE storegate.tenants SET retain_notification_payloads_minutes = \(w[0]), retain_events_minutes = \(w[1]),
+                   retain_webhook_deliveries_minutes = \(w[2]), retain_audit_entries_minutes = \(w[3]), retain_console_sessions_minutes = \(w[4]),
+                   updated_at = now()
+            WHERE id = \(tenant.id)
+            """, logger: logger)
+    }
+
     func setStatus(_ tenant: Tenant, _ status: Tenant.Status) async throws {
         try await conn.run("UPDATE storegate.tenants SET status = \(status.rawValue), updated_at = now() WHERE id = \(tenant.id)", logger: logger)
     }
@@ -82,7 +109,7 @@ struct TenantRepository: TenantRegistry {
     /// API key cache look tenants up by id all the time).
     private func many(_ query: TypedQuery) async throws -> [Tenant] {
         try await conn.prepared(query, logger: logger) { row in
-            try Self.tenant(try row.decode((UUID, String, String, String, String, Int, Date, Int?, Int?).self))
+            try Self.tenant(try row.decode((UUID, String, String, String, String, Int, Date, Int?, Int?, [Int]).self))
         }
     }
 }

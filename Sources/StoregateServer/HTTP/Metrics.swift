@@ -68,6 +68,16 @@ public struct RPCMetrics: Sendable {
         }
     }
 
+    /// For `DataRetentionSettings.observe`: rows the data-retention job deleted (payloads dropped), by kind.
+    public var dataRetentionObserver: @Sendable (DataRetention.Kind, Int) -> Void {
+        let factory = factory
+        let counters = Dictionary(
+            uniqueKeysWithValues: DataRetention.Kind.allCases.map {
+                ($0, Counter(label: "storegate_data_retention_deleted_total", dimensions: [("kind", $0.rawValue)], factory: factory))
+            })
+        return { kind, count in counters[kind]?.increment(by: count) }
+    }
+
     /// For `HoldingsCache.Settings.observe`: holdings reads that hit or missed the cache, entries evicted.
     public var holdingsObserver: @Sendable (HoldingsCache.Outcome) -> Void {
         let factory = factory

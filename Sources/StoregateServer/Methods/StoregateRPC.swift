@@ -25,7 +25,7 @@ public enum StoregateRPC {
             TenantMethods.all + AppMethods.all + OfferMethods.all + AccountMethods.all + NotificationMethods.all + SubscriptionMethods.all
             + EntitlementMethods.all + RefundMethods.all + TransactionMethods.all + AppTransactionMethods.all + CustomerMethods.all
             + ExternalPurchaseTokenMethods.all + EventMethods.all + WebhookMethods.all + RetentionMethods.all + AdvancedCommerceMethods.all
-            + CatalogMethods.all + MetricsMethods.all + ExportMethods.all + AuditMethods.all
+            + CatalogMethods.all + MetricsMethods.all + ExportMethods.all + AuditMethods.all + DataRetentionMethods.all
         func build(discovering document: JSONValue) -> RPCRegistry<RPCCall> {
             var registry = RPCRegistry<RPCCall>()
             registry.register(discover(document))

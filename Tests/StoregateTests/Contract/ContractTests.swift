@@ -235,6 +235,8 @@ import Testing
             _ = try await result("webhooks.test", ["id": endpointId])
             _ = try await result("webhooks.delete", ["id": endpointId])
             // Everything above, as the tenant's audit log tells it: signings, calls to Apple, grants, webhooks.
+            _ = try await result("dataRetention.get")
+            _ = try await result("dataRetention.set", ["webhookDeliveries": 43_200, "consoleSessions": 1])
             let audit = try await result("audit.list", ["limit": 200])
             #expect((audit["entries"] as? [Any])?.isEmpty == false)
             _ = try await result("audit.list", ["action": "webhook.", "limit": 1, "before": audit["next"] as? Int ?? 1_000_000])

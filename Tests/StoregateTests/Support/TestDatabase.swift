@@ -52,7 +52,8 @@ enum TestDatabase {
         appStoreURL: String? = nil,
         workerPollInterval: Duration = .milliseconds(50), webhooks: WebhookSettings = TestDatabase.webhooks,
         holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(), reconciliation: ReconciliationSettings = TestDatabase.reconciliation,
-        retention: RetentionRuleService.Settings = TestDatabase.retention, _ body: @Sendable (Capabilities, _ databaseURL: String) async throws -> T
+        retention: RetentionRuleService.Settings = TestDatabase.retention, dataRetention: DataRetentionSettings = DataRetentionSettings(),
+        _ body: @Sendable (Capabilities, _ databaseURL: String) async throws -> T
     ) async throws -> T {
         let name = "sg_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
         try await create(String(name))
@@ -64,7 +65,7 @@ enum TestDatabase {
             let capabilities = try Capabilities(
                 persistence: postgres, vault: vault, logger: logger, authCacheTTL: authCacheTTL, trust: trust, appStoreURL: appStoreURL,
                 workerPollInterval: workerPollInterval, webhooks: webhooks, holdingsCache: holdingsCache,
-                reconciliation: reconciliation, retention: retention)
+                reconciliation: reconciliation, retention: retention, dataRetention: dataRetention)
             let result = try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
                     await client.run()
