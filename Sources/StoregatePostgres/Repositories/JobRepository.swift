@@ -21,10 +21,15 @@ struct JobRepository: Storegate.JobQueue {
             """, logger: logger)
     }
 
+    /// Rows are locked in the order of their id, as `renew` and `release` lock them: a worker's lease
+    /// renewal beside the unit completing the same jobs waits for it rather than deadlocking with it.
     func complete(_ kind: Job.Kind, refs: [String]) async throws {
         guard !refs.isEmpty else { return }
         _ = try await conn.prepared(
-            "DELETE FROM storegate.jobs WHERE tenant_id = \(tenantId) AND kind = \(kind.rawValue) AND ref = ANY(\(refs))", logger: logger
+            """
+            DELETE FROM storegate.jobs WHERE id IN (
+                SELECT id FROM storegate.jobs WHERE tenant_id = \(tenantId) AND kind = \(kind.rawValue) AND ref = ANY(\(refs)) ORDER BY id FOR UPDATE)
+            """, logger: logger
         ) { _ in () }
     }
 
@@ -49,14 +54,17 @@ struct JobRepository: Storegate.JobQueue {
         try await conn.run(
             """
             UPDATE storegate.jobs SET due_at = now() + make_interval(secs => \(lease.seconds))
-            WHERE id = ANY(\(ids)) AND claimed_by = \(worker)
+            WHERE id IN (SELECT id FROM storegate.jobs WHERE id = ANY(\(ids)) AND claimed_by = \(worker) ORDER BY id FOR UPDATE)
             """, logger: logger)
     }
 
     func release(_ ids: [Int64], worker: UUID) async throws {
         guard !ids.isEmpty else { return }
         try await conn.run(
-            "UPDATE storegate.jobs SET due_at = now(), claimed_by = NULL WHERE id = ANY(\(ids)) AND claimed_by = \(worker)", logger: logger)
+            """
+            UPDATE storegate.jobs SET due_at = now(), claimed_by = NULL
+            WHERE id IN (SELECT id FROM storegate.jobs WHERE id = ANY(\(ids)) AND claimed_by = \(worker) ORDER BY id FOR UPDATE)
+            """, logger: logger)
     }
 
     func complete(_ job: Job) async throws {
