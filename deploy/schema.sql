@@ -259,7 +259,7 @@ END
 $function$;
 
 
--- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 28.
+-- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 29.
 
 CREATE TABLE {{schema}}.account_links (
     app_id uuid NOT NULL,
@@ -538,6 +538,7 @@ CREATE TABLE {{schema}}.notifications (
 CREATE INDEX notifications_original ON {{schema}}.notifications USING btree (app_id, original_transaction_id);
 CREATE INDEX notifications_payload_kept ON {{schema}}.notifications USING btree (received_at) WHERE ((signed_payload IS NOT NULL) AND (processed_at IS NOT NULL));
 CREATE INDEX notifications_signed_date ON {{schema}}.notifications USING btree (app_id, signed_date);
+CREATE INDEX notifications_unlabelled ON {{schema}}.notifications USING btree (notification_uuid) WHERE ((original_transaction_id IS NULL) AND (processed_at IS NOT NULL) AND (signed_payload IS NOT NULL));
 CREATE INDEX notifications_unprocessed ON {{schema}}.notifications USING btree (received_at) WHERE (processed_at IS NULL);
 
 CREATE TABLE {{schema}}.refund_outcomes (
