@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import Synchronization
 
 /// A local App Store Server API: answers Apple's endpoints with Apple's JSON shapes and error bodies,
 /// checks bearer tokens as Apple does, and signs every JWS with its own test CA. Embeddable in tests
@@ -17,6 +18,10 @@ public struct AppStoreSimulator: Sendable {
     public let performanceTest: PerformanceTestConfig
     /// Where the store is written after each request that may change it (`SimulatorStore.save(to:)`), when set.
     public let stateFile: URL?
+    /// The time of what the simulator signs and decides: `now` given to `init`, made strictly increasing by the
+    /// millisecond (Apple's `signedDate` resolution), so that two changes of one subscription made one after the
+    /// other are never signed at the same millisecond and are ordered by their signing times, whatever order
+    /// their notifications arrive in (they are delivered side by side).
     let now: @Sendable () -> Date
 
     public init(
@@ -28,7 +33,14 @@ public struct AppStoreSimulator: Sendable {
         self.sender = sender
         self.performanceTest = performanceTest
         self.stateFile = stateFile
-        self.now = now
+        let last = Mutex(Date.distantPast)
+        self.now = {
+            let time = now()
+            return last.withLock { last in
+                last = max(time, last + 0.001)
+                return last
+            }
+        }
     }
 
     /// The HTTP application; `onServerRunning` gets the bound port.
