@@ -329,27 +329,19 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         }
     }
 
-    // Ingestion posts renewals of 1,000 subscriptions (so that processing is not one row's lock queue), each
-    // notification distinct. Apple is answered once a notification is stored with its job; the job worker
-    // applies it after. Acknowledged: the rate of 200s. Processed: from the first post until no
-    // `processNotification` job is left.
+    // Ingestion posts notifications about new subscriptions, each a new customer's (known to Storegate by its
+    // appAccountToken, as after `accounts.ensure`): SUBSCRIBED (INITIAL_BUY), then DID_RENEW a month on, each
+    // with its signed transaction and renewal info, in blocks of 500 (a block's purchases, then their
+    // renewals). Apple is answered once a notification is stored with its job; the job worker applies it after.
+    // Acknowledged: the rate of 200s. Processed: from the first post until no `processNotification` job is left.
     let count = Int(seconds * 3000)
-    var serial = 0
-    func notifications() throws -> [String] {
-        try (0..<count).map { i in
-            serial += 1
-            var renewed = bought
-            renewed.originalTransactionId = String(4_000_000_000_000_000 + i % 1000)
-            renewed.transactionId = String(5_000_000_000_000_000 + serial)
-            let payload = ResponseBodyV2DecodedPayload(
-                notificationType: .didRenew, notificationUUID: UUID().uuidString.lowercased(),
-                data: NotificationData(
-                    environment: .sandbox, appAppleId: 1, bundleId: bundleId, bundleVersion: "1",
-                    signedTransactionInfo: try simulator.ca.sign(renewed), status: .active),
-                version: "2.0", signedDate: Timestamp(Date()))
-            return #"{"signedPayload":"\#(try simulator.ca.sign(payload))"}"#
-        }
+    var subscriptions = NewSubscriptions(ca: simulator.ca, bundleId: bundleId, template: bought)
+    /// The notifications of `count / 2` new subscriptions, each a new customer's of the tenant of `schema`.
+    func notifications(to schema: String, _ n: Int? = nil) async throws -> [(token: UUID, body: String)] {
+        try subscriptions.notifications(tokens: try await NewSubscriptions.customers(n ?? count / 2, in: schema, postgres: postgres, logger: quiet))
     }
+    /// The bench tenant's new subscriptions' notifications.
+    func newSubscriptions() async throws -> [String] { try await notifications(to: schema).map(\.body) }
     func backlog() async throws -> Int {
         try await postgres.withConnection { @Sendable conn in
             try await conn.first("SELECT count(*)::int FROM storegate.jobs WHERE kind = 'process_notification'", as: Int.self, logger: logger) ?? 0
@@ -393,10 +385,10 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         // one tenant's webhook, then each to a random tenant's.
         let tenantCount = option("--tenants").flatMap(Int.init) ?? 1000
         let created = ContinuousClock.now
-        let made = try await withThrowingTaskGroup(of: [(key: String, webhook: String)].self) { group in
+        let made = try await withThrowingTaskGroup(of: [(key: String, webhook: String, schema: String)].self) { group in
             for worker in 0..<4 {
                 group.addTask {
-                    var made: [(key: String, webhook: String)] = []
+                    var made: [(key: String, webhook: String, schema: String)] = []
                     for index in stride(from: worker, to: tenantCount, by: 4) {
                         let slug = "many-\(index)-" + UUID().uuidString.prefix(6).lowercased()
                         let tenant = try await capabilitiesWithApple.tenants.create(slug: slug, name: "Many \(index)", actor: .cli)
@@ -404,12 +396,13 @@ try await withThrowingTaskGroup(of: Void.self) { group in
                             tenant: tenant, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
                         _ = try await capabilitiesWithApple.accounts.ensure(tenant: tenant, customerId: "bench-customer", actor: .cli)
                         let key = try await capabilitiesWithApple.apiKeys.issue(tenant: tenant, label: "bench", actor: .cli).secret
-                        made.append(("Bearer " + key, "/apple/notifications/" + (app.notificationURLs.first { $0.environment == .sandbox }?.token ?? "")))
+                        let webhook = "/apple/notifications/" + (app.notificationURLs.first { $0.environment == .sandbox }?.token ?? "")
+                        made.append(("Bearer " + key, webhook, try TenantSchema(validating: tenant.storageName).sql))
                     }
                     return made
                 }
             }
-            var all: [(key: String, webhook: String)] = []
+            var all: [(key: String, webhook: String, schema: String)] = []
             for try await made in group { all += made }
             return all
         }
@@ -429,15 +422,28 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         try await read("wrk -c 8: entitlements, a random one of \(tenantCount) each", keys, method: "entitlements.list")
         try await read("wrk -c 8: status, a random one of \(tenantCount) each, every read a miss", keys, at: missBase)
         try await read("wrk -c 8: entitlements, a random one of \(tenantCount) each, every read a miss", keys, at: missBase, method: "entitlements.list")
-        let one = try notifications().map { (path: Optional(made[0].webhook), body: $0) }
+        /// New subscriptions' notifications to the first tenant's webhook.
+        func toFirstTenant() async throws -> [(path: String?, body: String)] { try await notifications(to: made[0].schema).map { (made[0].webhook, $0.body) } }
+        /// New subscriptions' notifications, each subscription's to a random tenant's webhook (its customer made there).
+        func spreadOverTenants() async throws -> [(path: String?, body: String)] {
+            var tenantOf: [UUID: Int] = [:]
+            let chosen = Dictionary(grouping: (0..<count / 2).map { _ in Int.random(in: made.indices) }, by: { $0 })
+            for (index, times) in chosen {
+                let tokens = try await NewSubscriptions.customers(times.count, in: made[index].schema, postgres: postgres, logger: quiet)
+                for token in tokens { tenantOf[token] = index }
+            }
+            let bodies = try subscriptions.notifications(tokens: Array(tenantOf.keys).shuffled())
+            return bodies.map { (path: made[tenantOf[$0.token] ?? 0].webhook, body: $0.body) }
+        }
+        let one = try await toFirstTenant()
         try await measure("wrk -c 8: notifications to one of them") { await wrkIngest(one) }
-        let spread = try notifications().map { (path: made.randomElement()?.webhook, body: $0) }
-        try await measure("wrk -c 8: notifications, each to a random one of \(tenantCount)") { await wrkIngest(spread) }
+        let spread = try await spreadOverTenants()
+        try await measure("wrk -c 8: notifications, each series to a random one of \(tenantCount)") { await wrkIngest(spread) }
         // The same with the job worker paused: what the acknowledgement costs alone, then the processing.
-        let onePaused = try notifications().map { (path: Optional(made[0].webhook), body: $0) }
+        let onePaused = try await toFirstTenant()
         try await measure("wrk -c 8: notifications to one of them, job worker paused", workerPaused: true) { await wrkIngest(onePaused) }
-        let spreadPaused = try notifications().map { (path: made.randomElement()?.webhook, body: $0) }
-        try await measure("wrk -c 8: notifications, each to a random one of \(tenantCount), job worker paused", workerPaused: true) {
+        let spreadPaused = try await spreadOverTenants()
+        try await measure("wrk -c 8: notifications, each series to a random one of \(tenantCount), job worker paused", workerPaused: true) {
             await wrkIngest(spreadPaused)
         }
         line("  PostgreSQL backends' private memory after it", try await BackendMemory.measure(postgres))
@@ -455,13 +461,13 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     }
 
     if runs("ingest") {
-        let bodies = try notifications().map { ByteBuffer(string: $0) }
+        let bodies = try await newSubscriptions().map { ByteBuffer(string: $0) }
         let ingest = Load(client: http, url: webhook, headers: ["Content-Type": "application/json"])
         try await measure("notifications acknowledged (verify, store with job), 8 in flight") {
             let posted = await ingest.closedLoop(seconds: seconds, concurrency: 8) { i in bodies[i % count] }
             return (posted.perSecond, posted.completed, posted.failed)
         }
-        let wrkBodies = try notifications()
+        let wrkBodies = try await newSubscriptions()
         try await measure("wrk -c 8: notifications acknowledged") { await wrkIngest(wrkBodies.map { (path: nil, body: $0) }) }
 
         // The same with a webhook endpoint for every event (three per renewal: notification.received,
@@ -483,7 +489,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         let receiverPort = try await firstPort(receiverPorts)
         _ = try await capabilitiesWithApple.webhooks.create(
             tenant: tenant, WebhookEndpointSpec(url: "http://127.0.0.1:\(receiverPort)/hooks"), actor: .cli)
-        let withEndpoint = try notifications().map { ByteBuffer(string: $0) }
+        let withEndpoint = try await newSubscriptions().map { ByteBuffer(string: $0) }
         let start = ContinuousClock.now
         try await measure("notifications acknowledged, 8 in flight, with a webhook endpoint") {
             let posted = await ingest.closedLoop(seconds: seconds, concurrency: 8) { i in withEndpoint[i % count] }
@@ -558,7 +564,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         capabilitiesWithApple.worker.stop()
         try await CrashRecovery.measure(
             simulator: simulator, tenant: tenant, webhookToken: app.notificationURLs.first { $0.environment == .sandbox }?.token ?? "",
-            notifications: try notifications(), postgres: postgres, seconds: max(seconds, 8), line: line)
+            notifications: try await newSubscriptions(), postgres: postgres, seconds: max(seconds, 8), line: line)
     }
 
     // Only when asked for, against a formation (`deploy/local/ha test`): the commands fail its primary.
