@@ -45,7 +45,7 @@ public struct PostgresPersistence: Persistence {
     /// its connection still serves.
     public func inTenant<T: Sendable>(_ tenant: Tenant, _ access: UnitAccess, _ body: (any TenantUnit) async throws -> T) async throws -> T {
         let schema = try TenantSchema(validating: tenant.storageName)
-        let changes = UnitChanges(tenant: tenant.id, observers: writes)
+        let changes = UnitChanges(tenant: tenant.id, observers: writes, defersEvents: access != .read)
         defer { writes.tell(.settled(tenant: tenant.id, customers: changes.customers)) }
         return try await withConnection(access, tenant: tenant.id) { conn in
             let value: T
@@ -54,6 +54,7 @@ public struct PostgresPersistence: Persistence {
                 value = try await body(unit)
                 let written = changes.customers
                 if !written.isEmpty, let end = ending.step { try await end(unit, written) }
+                try await EventRepository(scope: unit.scope).write(changes.takeEvents())
             } catch {
                 if access == .read { try? await changes.announce(on: conn, logger: logger) }
                 throw error

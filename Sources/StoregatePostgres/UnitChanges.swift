@@ -11,12 +11,28 @@ final class UnitChanges: Sendable {
     let tenant: UUID
     private let observers: WriteObservers?
     private let changed = Mutex(Set<UUID>())
+    /// Whether events appended in the unit wait for its end (`takeEvents`), so that the numbering row is
+    /// locked by its last statement only: a transactional unit of `Persistence.inTenant`.
+    let defersEvents: Bool
+    private let events = Mutex<[NewEvent]>([])
 
     /// Without `observers`, the writes are heard by no one in this process (a control unit's work on a
     /// tenant's audit and manifest rows).
-    init(tenant: UUID, observers: WriteObservers?) {
+    init(tenant: UUID, observers: WriteObservers?, defersEvents: Bool = false) {
         self.tenant = tenant
         self.observers = observers
+        self.defersEvents = defersEvents
+    }
+
+    func keep(_ appended: [NewEvent]) { events.withLock { $0 += appended } }
+
+    /// The events appended so far, in order, taken.
+    func takeEvents() -> [NewEvent] {
+        events.withLock { kept in
+            let taken = kept
+            kept = []
+            return taken
+        }
     }
 
     var customers: Set<UUID> { changed.withLock { $0 } }

@@ -16,7 +16,16 @@ struct EventRepository: EventStore {
     /// money, two statements more add them to the monthly cohorts (`CohortRollup`), after the numbering
     /// row is locked: appends to the cohorts are one at a time.
     /// Optional values travel as text arrays, an empty string for none.
+    /// In a transactional unit of `Persistence.inTenant` the events wait for the unit's end, which writes
+    /// them all by `write` (after the holdings step's own): the numbering row is then locked from the unit's
+    /// last statements to its commit only, not while the unit still works.
     func append(_ events: [NewEvent]) async throws {
+        guard !events.isEmpty else { return }
+        if scope.changes.defersEvents { return scope.changes.keep(events) }
+        try await write(events)
+    }
+
+    func write(_ events: [NewEvent]) async throws {
         guard !events.isEmpty else { return }
         let count = events.count
         try await scope.prepared(
