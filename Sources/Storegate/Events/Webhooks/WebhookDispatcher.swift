@@ -96,7 +96,8 @@ public struct WebhookDispatcher: Sendable {
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            try await persistence.inTenant(tenant, .read) { try await $0.webhookDeliveries.record(results.map(\.0), endpointId: endpointId) }
+            // One transaction: a delivery dead-lettered and its endpoint marked failing are seen together.
+            try await persistence.inTenant(tenant, .write) { try await $0.webhookDeliveries.record(results.map(\.0), endpointId: endpointId) }
             for (result, event) in results { observe(result.outcome, result.attempt, Date().timeIntervalSince(event.createdAt)) }
         }
         try await persistence.inTenant(tenant, .read) { try await $0.webhookDeliveries.settle(job, endpointId: endpointId) }
