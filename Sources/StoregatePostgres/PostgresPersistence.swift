@@ -55,6 +55,7 @@ public struct PostgresPersistence: Persistence {
                 let written = changes.customers
                 if !written.isEmpty, let end = ending.step { try await end(unit, written) }
                 try await EventRepository(scope: unit.scope).write(changes.takeEvents())
+                try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).enqueue(changes.takeJobs())
             } catch {
                 if access == .read { try? await changes.announce(on: conn, logger: logger) }
                 throw error

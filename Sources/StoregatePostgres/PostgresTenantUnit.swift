@@ -19,8 +19,10 @@ struct PostgresTenantUnit: TenantUnit {
     var conn: PostgresConnection { scope.conn }
     var logger: Logger { scope.logger }
 
+    /// In a transactional unit the job is written at its end with the others (`UnitChanges.keep`).
     func enqueue(_ kind: Job.Kind, ref: String, due: Date) async throws {
-        try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).enqueue(kind, ref: ref, due: due)
+        if scope.changes.defersEvents { return scope.changes.keep(kind, ref: ref, due: due) }
+        try await JobRepository(conn: conn, logger: logger, tenantId: tenant.id).enqueue([(kind, ref, due)])
     }
 
     func completeJobs(_ kind: Job.Kind, refs: [String]) async throws {

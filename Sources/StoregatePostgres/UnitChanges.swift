@@ -11,10 +11,22 @@ final class UnitChanges: Sendable {
     let tenant: UUID
     private let observers: WriteObservers?
     private let changed = Mutex(Set<UUID>())
-    /// Whether events appended in the unit wait for its end (`takeEvents`), so that the numbering row is
-    /// locked by its last statement only: a transactional unit of `Persistence.inTenant`.
+    /// Whether events appended and jobs enqueued in the unit wait for its end (`takeEvents`, `takeJobs`), so
+    /// that the numbering row is locked by its last statements only and a batch's jobs cost one statement:
+    /// a transactional unit of `Persistence.inTenant`.
     let defersEvents: Bool
     private let events = Mutex<[NewEvent]>([])
+    /// Jobs enqueued in the unit, by kind and ref, each due at the earliest time asked: written by its end
+    /// with its events, one statement for all (`takeJobs`), in a transactional unit.
+    private let jobs = Mutex<[JobKey: Date]>([:])
+    /// The tenant's catalog as this unit read it (`.some(nil)`: none), read once per unit: a batch of
+    /// notifications asks for it once per purchase. Forgotten when the unit sets it.
+    private let catalog = Mutex<Catalog??>(nil)
+
+    struct JobKey: Hashable {
+        let kind: Job.Kind
+        let ref: String
+    }
 
     /// Without `observers`, the writes are heard by no one in this process (a control unit's work on a
     /// tenant's audit and manifest rows).
@@ -34,6 +46,27 @@ final class UnitChanges: Sendable {
             return taken
         }
     }
+
+    func keep(_ kind: Job.Kind, ref: String, due: Date) {
+        jobs.withLock { jobs in
+            let key = JobKey(kind: kind, ref: ref)
+            jobs[key] = min(jobs[key] ?? due, due)
+        }
+    }
+
+    /// The jobs enqueued so far, taken.
+    func takeJobs() -> [(kind: Job.Kind, ref: String, due: Date)] {
+        jobs.withLock { kept in
+            let taken = kept.map { (kind: $0.key.kind, ref: $0.key.ref, due: $0.value) }
+            kept = [:]
+            return taken
+        }
+    }
+
+    /// The catalog read before in this unit, if it was.
+    var knownCatalog: Catalog?? { catalog.withLock { $0 } }
+
+    func know(_ read: Catalog??) { catalog.withLock { $0 = read } }
 
     var customers: Set<UUID> { changed.withLock { $0 } }
 

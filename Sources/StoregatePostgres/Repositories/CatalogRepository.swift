@@ -7,15 +7,20 @@ struct CatalogRepository: CatalogStore {
     let scope: TenantScope
     var schema: String { scope.sql }
 
+    /// Read once per unit of work (`UnitChanges.knownCatalog`).
     func catalog() async throws -> Catalog? {
-        try await scope.first("SELECT document::text FROM \(unescaped: schema).catalog", as: String.self)
+        if let known = scope.changes.knownCatalog { return known }
+        let read = try await scope.first("SELECT document::text FROM \(unescaped: schema).catalog", as: String.self)
             .map { try JSONColumn.decode(Catalog.self, from: $0, column: "catalog.document") }
+        scope.changes.know(.some(read))
+        return read
     }
 
     /// Announces the tenant on the change feed in the same statement (heard as the unit commits): every
     /// process's `CatalogCache` drops the tenant's catalog. Tenant schemas have no triggers (`ChangeFeed`).
     func setCatalog(_ catalog: Catalog, by actor: String) async throws {
         let json = try JSONColumn.encode(catalog)
+        scope.changes.know(nil)
         try await scope.run(
             """
             WITH saved AS (

@@ -13,12 +13,18 @@ struct JobRepository: Storegate.JobQueue {
     /// The tenant whose jobs are enqueued and completed by kind and ref.
     let tenantId: UUID?
 
-    func enqueue(_ kind: Job.Kind, ref: String, due: Date) async throws {
-        try await conn.run(
+    /// One statement for all; a job already queued is due at the earlier of the two times. `jobs` holds
+    /// each kind and ref once.
+    func enqueue(_ jobs: [(kind: Job.Kind, ref: String, due: Date)]) async throws {
+        guard !jobs.isEmpty else { return }
+        _ = try await conn.prepared(
             """
-            INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at) VALUES (\(tenantId), \(kind.rawValue), \(ref), \(due))
+            INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at)
+            SELECT \(tenantId), kind, ref, due FROM unnest(\(jobs.map(\.kind.rawValue))::text[], \(jobs.map(\.ref))::text[], \(jobs.map(\.due))::timestamptz[])
+                AS j(kind, ref, due)
             ON CONFLICT (tenant_id, kind, ref) DO UPDATE SET due_at = least(jobs.due_at, excluded.due_at)
-            """, logger: logger)
+            """, logger: logger
+        ) { _ in () }
     }
 
     /// Rows are locked in the order of their id, as `renew` and `release` lock them: a worker's lease
