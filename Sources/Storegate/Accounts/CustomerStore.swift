@@ -23,4 +23,25 @@ public protocol CustomerStore: Sendable {
     /// The customer Apple's data belongs to: by the `originalTransactionId` link, the `appAccountToken`, or
     /// the `appTransactionId` link, in that order.
     func owner(appId: UUID, originalTransactionId: String, appAccountToken: UUID?, appTransactionId: String?) async throws -> UUID?
+    /// For each of `series` (in one statement): its `owner` (else its `fallback`), and its
+    /// `originalTransactionId` linked to them unless linked already (`linkIfUnlinked`): whether it linked.
+    func linkSeries(_ series: [SeriesOwnerQuery]) async throws -> [(owner: UUID?, linked: Bool)]
+}
+
+/// What Apple's data says of a purchase series' owner (`CustomerStore.owner`, `linkSeries`).
+public struct SeriesOwnerQuery: Sendable {
+    public var appId: UUID
+    public var originalTransactionId: String
+    public var appAccountToken: UUID?
+    public var appTransactionId: String?
+    /// The owner when Apple's data names none Storegate knows.
+    public var fallback: UUID?
+
+    public init(appId: UUID, originalTransactionId: String, appAccountToken: UUID?, appTransactionId: String?, fallback: UUID? = nil) {
+        self.appId = appId
+        self.originalTransactionId = originalTransactionId
+        self.appAccountToken = appAccountToken
+        self.appTransactionId = appTransactionId
+        self.fallback = fallback
+    }
 }

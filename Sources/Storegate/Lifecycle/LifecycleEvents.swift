@@ -24,10 +24,11 @@ public enum LifecycleEvents {
     ]
 
     /// The events storing `purchase` made: its charge when its transaction is `new`, and what `change` (the
-    /// subscription's state replaced, when it was) changed. Reads the catalog only when there is an event,
-    /// and the series' history only for a new subscription transaction.
+    /// subscription's state replaced, when it was) changed. Reads the catalog only when there is an event;
+    /// `series` is the series' stored history, read for a new subscription transaction (with it).
     static func stored(
-        _ purchase: SignedPurchase, app: App, customer: UUID?, new: Bool, change: SubscriptionChange?, signedDate: Date, in unit: any TenantUnit
+        _ purchase: SignedPurchase, app: App, customer: UUID?, new: Bool, change: SubscriptionChange?, signedDate: Date, series: [SeriesTransaction],
+        in unit: any TenantUnit
     ) async throws -> [NewEvent] {
         let changes = change.map { LifecycleRules.changes($0, newTransaction: new) } ?? []
         guard new || !changes.isEmpty else { return [] }
@@ -44,7 +45,6 @@ public enum LifecycleEvents {
             charge.occurredAt = me.purchaseDate ?? signedDate
             let kind: Event.Kind
             if purchase.isSubscription {
-                let series = try await unit.transactions.series(appId: app.id, originalTransactionId: purchase.originalTransactionId)
                 let (named, from, subscribed) = LifecycleRules.charge(
                     me, originalTransactionId: purchase.originalTransactionId, series: series, before: change?.previous)
                 kind = named

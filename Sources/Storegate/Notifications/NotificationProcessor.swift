@@ -26,11 +26,25 @@ public struct NotificationProcessor: Sendable {
         let appsById = Dictionary(apps.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var ready: [Ready] = []
         var later: [UUID: any Error] = [:]
-        for stored in pending {
-            do {
-                ready.append(try await prepare(stored, app: appsById[stored.appId]))
-            } catch {
-                later[stored.notificationUUID] = error
+        // Verified side by side: the signatures are most of a batch's work outside the database.
+        await withTaskGroup(of: (Int, Result<Ready, any Error>).self) { group in
+            for (index, stored) in pending.enumerated() {
+                group.addTask {
+                    do {
+                        return (index, .success(try await prepare(stored, app: appsById[stored.appId])))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var results: [(Int, Result<Ready, any Error>)] = []
+            for await result in group { results.append(result) }
+            // In the order read, as before they were verified side by side.
+            for (index, result) in results.sorted(by: { $0.0 < $1.0 }) {
+                switch result {
+                case .success(let prepared): ready.append(prepared)
+                case .failure(let error): later[pending[index].notificationUUID] = error
+                }
             }
         }
         // Applied in the order Apple signed them, whatever the order they arrived in.
@@ -50,14 +64,36 @@ public struct NotificationProcessor: Sendable {
             let settled = uuids.filter { later[$0] == nil && (!unapplied.contains($0) || prepared.contains($0)) }
             var processed: [(UUID, String?, String?)] = []
             var events: [NewEvent] = []
-            for notification in ready where unapplied.contains(notification.stored.notificationUUID) {
-                if case .purchase(let purchase) = notification.effect, let app = notification.app {
-                    for past in earlier[purchase.originalTransactionId] ?? [] {
-                        events += try await past.store(app: app, status: nil, subscriptionState: false, in: unit).events
-                    }
+            let applying = ready.filter { unapplied.contains($0.stored.notificationUUID) }
+            var next = 0
+            while next < applying.count {
+                // Consecutive notifications that store a purchase and nothing more, each of another series,
+                // are stored together (`SignedPurchase.store(_:in:)`); any other is applied on its own.
+                var together: [(Ready, SignedPurchase.ToStore)] = []
+                var series: Set<String> = []
+                while next < applying.count, let item = applying[next].storesOnly(earlier: earlier),
+                    series.insert("\(item.app.id) \(item.purchase.environment.rawValue) \(item.purchase.originalTransactionId)").inserted
+                {
+                    together.append((applying[next], item))
+                    next += 1
                 }
-                events += try await apply(notification, in: unit)
-                processed.append((notification.stored.notificationUUID, notification.problem, notification.originalTransactionId))
+                if together.isEmpty {
+                    let notification = applying[next]
+                    next += 1
+                    if case .purchase(let purchase) = notification.effect, let app = notification.app {
+                        for past in earlier[purchase.originalTransactionId] ?? [] {
+                            events += try await past.store(app: app, status: nil, subscriptionState: false, in: unit).events
+                        }
+                    }
+                    events += try await apply(notification, in: unit)
+                    processed.append((notification.stored.notificationUUID, notification.problem, notification.originalTransactionId))
+                    continue
+                }
+                let stored = try await SignedPurchase.store(together.map(\.1), in: unit)
+                for ((notification, _), result) in zip(together, stored) {
+                    events += [try Events.notificationReceived(notification.stored)] + result.events
+                    processed.append((notification.stored.notificationUUID, notification.problem, notification.originalTransactionId))
+                }
             }
             try await unit.notifications.markProcessed(processed)
             try await unit.completeJobs(.processNotification, refs: settled.map(\.uuidString))
@@ -133,6 +169,16 @@ public struct NotificationProcessor: Sendable {
         let effect: Effect
         /// Recorded as the notification's processing error.
         let problem: String?
+
+        /// The purchase to store when that is all applying it does (`apply`): a transaction with no earlier
+        /// history to store first, of a type that asks for nothing more (no refund, no consumption request).
+        func storesOnly(earlier: [String: [SignedPurchase]]) -> SignedPurchase.ToStore? {
+            guard case .purchase(let purchase) = effect, let app, (earlier[purchase.originalTransactionId] ?? []).isEmpty else { return nil }
+            switch NotificationAction(stored.notificationType) {
+            case .store, .consentRescinded, .nothing: return SignedPurchase.ToStore(purchase: purchase, app: app, status: decoded.data?.status)
+            case .refundOutcome, .consumptionRequest: return nil
+            }
+        }
 
         /// The purchase series it is about, recorded with it (an erasure finds it by this): '' when it is
         /// about none, nil when that is not known (it could not be applied).

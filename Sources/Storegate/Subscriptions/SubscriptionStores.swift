@@ -3,9 +3,10 @@ import Foundation
 import KeyVault
 
 public protocol SubscriptionStore: Sendable {
-    /// Stores what Apple signed unless newer data is stored; returns what it changed, nil when it did not
-    /// apply. The previous state is the one committed when the statement started.
-    @discardableResult func upsert(_ subscription: Subscription) async throws -> SubscriptionChange?
+    /// Stores what Apple signed of several subscriptions (each once at most, one statement for all) unless
+    /// newer data is stored; returns what each changed, in order, nil where it did not apply. The previous
+    /// state is the one committed when the statement started.
+    @discardableResult func upsert(_ subscriptions: [Subscription]) async throws -> [SubscriptionChange?]
     /// Moves the expiry after a renewal-date extension (never earlier); whether it moved (not when newer
     /// data Storegate applied, such as Apple's `RENEWAL_EXTENDED`, holds that date already).
     func extend(appId: UUID, originalTransactionId: String, to date: Date) async throws -> Bool
@@ -15,6 +16,12 @@ public protocol SubscriptionStore: Sendable {
     /// What retention rules ask of the subscription beyond its state; `customer` is its customer, when linked.
     func retentionFacts(appId: UUID, environment: AppStoreEnvironment, originalTransactionId: String, customer: UUID?) async throws -> RetentionFacts
 }
+extension SubscriptionStore {
+    /// Stores what Apple signed unless newer data is stored; returns what it changed, nil when it did not
+    /// apply. The previous state is the one committed when the statement started.
+    @discardableResult public func upsert(_ subscription: Subscription) async throws -> SubscriptionChange? { try await upsert([subscription]).first ?? nil }
+}
+
 public protocol RenewalExtensionStore: Sendable {
     /// Records an extension, or updates its environment, date and result.
     func record(_ extension: RenewalExtension) async throws

@@ -72,35 +72,75 @@ struct SignedPurchase: Sendable {
     func store(
         app: App, status: Status?, fallback: UUID? = nil, subscriptionState: Bool = true, in unit: any TenantUnit
     ) async throws -> (owner: UUID?, events: [NewEvent]) {
-        let owner =
-            try await unit.customers.owner(
-                appId: app.id, originalTransactionId: originalTransactionId, appAccountToken: transaction.appAccountToken?.uuid,
-                appTransactionId: transaction.appTransactionId) ?? fallback
-        var events: [NewEvent] = []
-        if let owner, try await unit.customers.linkIfUnlinked(appId: app.id, kind: .originalTransactionId, value: originalTransactionId, customer: owner) {
-            events.append(try Events.accountLinked(appId: app.id, kind: .originalTransactionId, value: originalTransactionId, customer: owner))
-        }
-        let stored = stored(appId: app.id, customer: owner)
+        let item = ToStore(purchase: self, app: app, status: status, fallback: fallback, subscriptionState: subscriptionState)
+        return try await Self.store([item], in: unit)[0]
+    }
+
+    /// A purchase to store, with what `store` is told.
+    struct ToStore: Sendable {
+        let purchase: SignedPurchase
+        let app: App
+        let status: Status?
+        var fallback: UUID? = nil
+        var subscriptionState = true
+    }
+
+    /// Stores purchases of different series together, as `store` stores each: one statement per table for
+    /// all of them (the links, the transactions, the subscriptions, the histories lifecycle events read),
+    /// so that a batch of notifications costs a few statements rather than a few per notification. Returns
+    /// each one's owner and events, in order.
+    static func store(_ items: [ToStore], in unit: any TenantUnit) async throws -> [(owner: UUID?, events: [NewEvent])] {
+        let owners = try await unit.customers.linkSeries(items.map { $0.purchase.ownerQuery(app: $0.app, fallback: $0.fallback) })
+        let stored = zip(items, owners).map { item, owner in item.purchase.stored(appId: item.app.id, customer: owner.owner) }
         let new = try await unit.transactions.upsert(stored)
-        if new { events.append(try Events.purchaseCreated(stored)) }
-        var change: SubscriptionChange?
-        var signedDate = stored.signedDate ?? Date()
-        if isSubscription && subscriptionState {
-            let subscription = subscription(appId: app.id, customer: owner, status: status)
-            signedDate = subscription.signedDate
-            change = try await unit.subscriptions.upsert(subscription)
-            if let change {
-                if let event = try Events.subscriptionUpdated(subscription, change) { events.append(event) }
-                // Watched past its new expiry, in case the renewal's notification never arrives.
-                if let expires = change.current.expiresDate, change.previous?.expiresDate != expires, change.current.status == .active,
-                    change.current.autoRenewStatus != false, expires > Date()
-                {
-                    try await unit.enqueue(
-                        .checkRenewal, ref: Reconciliation.renewalRef(appId: app.id, originalTransactionId: originalTransactionId), due: expires)
+        let states = items.indices.filter { items[$0].purchase.isSubscription && items[$0].subscriptionState }
+        let subscriptions = states.map { items[$0].purchase.subscription(appId: items[$0].app.id, customer: owners[$0].owner, status: items[$0].status) }
+        let changed = try await unit.subscriptions.upsert(subscriptions)
+        var changes: [Int: (Subscription, SubscriptionChange?)] = [:]
+        for (index, state) in states.enumerated() { changes[state] = (subscriptions[index], changed[index]) }
+        // The histories of the new subscription transactions, for their charges' lifecycle events.
+        var histories: [UUID: [String: [SeriesTransaction]]] = [:]
+        let charged = Dictionary(grouping: items.indices.filter { new[$0] && items[$0].purchase.isSubscription }, by: { items[$0].app.id })
+        for (appId, indices) in charged {
+            histories[appId] = try await unit.transactions.series(
+                appId: appId, originalTransactionIds: indices.map { items[$0].purchase.originalTransactionId })
+        }
+        var results: [(owner: UUID?, events: [NewEvent])] = []
+        for (index, item) in items.enumerated() {
+            let (purchase, app, owner) = (item.purchase, item.app, owners[index].owner)
+            var events: [NewEvent] = []
+            if let owner, owners[index].linked {
+                events.append(
+                    try Events.accountLinked(appId: app.id, kind: .originalTransactionId, value: purchase.originalTransactionId, customer: owner))
+            }
+            if new[index] { events.append(try Events.purchaseCreated(stored[index])) }
+            var signedDate = stored[index].signedDate ?? Date()
+            let change = changes[index]?.1
+            if let (subscription, _) = changes[index] {
+                signedDate = subscription.signedDate
+                if let change {
+                    if let event = try Events.subscriptionUpdated(subscription, change) { events.append(event) }
+                    // Watched past its new expiry, in case the renewal's notification never arrives.
+                    if let expires = change.current.expiresDate, change.previous?.expiresDate != expires, change.current.status == .active,
+                        change.current.autoRenewStatus != false, expires > Date()
+                    {
+                        try await unit.enqueue(
+                            .checkRenewal, ref: Reconciliation.renewalRef(appId: app.id, originalTransactionId: purchase.originalTransactionId), due: expires)
+                    }
                 }
             }
+            events += try await LifecycleEvents.stored(
+                purchase, app: app, customer: owner, new: new[index], change: change, signedDate: signedDate,
+                series: histories[app.id]?[purchase.originalTransactionId] ?? [], in: unit)
+            results.append((owner, events))
         }
-        events += try await LifecycleEvents.stored(self, app: app, customer: owner, new: new, change: change, signedDate: signedDate, in: unit)
-        return (owner, events)
+        return results
+    }
+
+    /// What Apple's data says of the series' owner.
+    func ownerQuery(app: App, fallback: UUID?) -> SeriesOwnerQuery {
+        SeriesOwnerQuery(
+            appId: app.id, originalTransactionId: originalTransactionId, appAccountToken: transaction.appAccountToken?.uuid,
+            appTransactionId: transaction.appTransactionId, fallback: fallback)
     }
 }

@@ -3,13 +3,15 @@ import Foundation
 import KeyVault
 
 public protocol TransactionStore: Sendable {
-    /// Stores a transaction; an older signed version never replaces a newer one. Returns whether it was
-    /// new.
-    @discardableResult func upsert(_ transaction: StoredTransaction) async throws -> Bool
+    /// Stores transactions, each once at most (one statement for all); an older signed version never
+    /// replaces a newer one. Returns whether each was new, in order.
+    @discardableResult func upsert(_ transactions: [StoredTransaction]) async throws -> [Bool]
     func facts(appId: UUID, transactionId: String) async throws -> TransactionFacts?
     /// The stored transactions of one `originalTransactionId`, oldest purchase first (lifecycle events read
     /// the history before a new one).
-    func series(appId: UUID, originalTransactionId: String) async throws -> [SeriesTransaction]
+    /// By `originalTransactionId`, for several series at once (one statement); a series with nothing
+    /// stored is absent.
+    func series(appId: UUID, originalTransactionIds: [String]) async throws -> [String: [SeriesTransaction]]
     /// Of `originalTransactionIds`, those with at least one stored transaction in the app.
     func knownSeries(appId: UUID, originalTransactionIds: [String]) async throws -> Set<String>
     /// A customer's purchases other than auto-renewable subscriptions.
@@ -20,6 +22,18 @@ public protocol TransactionStore: Sendable {
     /// `originalTransactionId`); of one app when given.
     func customer(orderId: String, appId: UUID?) async throws -> UUID?
 }
+extension TransactionStore {
+    /// Stores a transaction; an older signed version never replaces a newer one. Returns whether it was
+    /// new.
+    @discardableResult public func upsert(_ transaction: StoredTransaction) async throws -> Bool { try await upsert([transaction]).first ?? false }
+
+    /// The stored transactions of one `originalTransactionId`, oldest purchase first (lifecycle events read
+    /// the history before a new one).
+    public func series(appId: UUID, originalTransactionId: String) async throws -> [SeriesTransaction] {
+        try await series(appId: appId, originalTransactionIds: [originalTransactionId])[originalTransactionId] ?? []
+    }
+}
+
 public protocol AppTransactionStore: Sendable {
     /// Stores the app transaction as last signed; a rescinded consent is kept once recorded.
     func upsert(_ appTransaction: StoredAppTransaction) async throws

@@ -100,15 +100,60 @@ struct CustomerRepository: CustomerStore {
     }
 
     func owner(appId: UUID, originalTransactionId: String, appAccountToken: UUID?, appTransactionId: String?) async throws -> UUID? {
-        try await scope.prepared(
+        let query = SeriesOwnerQuery(
+            appId: appId, originalTransactionId: originalTransactionId, appAccountToken: appAccountToken, appTransactionId: appTransactionId)
+        return try await owners([query], link: false).first?.owner
+    }
+
+    /// One statement: a batch of notifications asks this once.
+    func linkSeries(_ series: [SeriesOwnerQuery]) async throws -> [(owner: UUID?, linked: Bool)] {
+        try await owners(series, link: true)
+    }
+
+    private func owners(_ series: [SeriesOwnerQuery], link: Bool) async throws -> [(owner: UUID?, linked: Bool)] {
+        guard !series.isEmpty else { return [] }
+        var sql = ValueRows("WITH input (n, app_id, original_transaction_id, app_account_token, app_transaction_id, fallback) AS (VALUES ")
+        sql.tuples(Array(series.enumerated())) { row, item in
+            row.add(item.offset)
+            row.add(item.element.appId)
+            row.add(item.element.originalTransactionId)
+            row.add(item.element.appAccountToken)
+            row.add(item.element.appTransactionId)
+            row.add(item.element.fallback)
+        }
+        sql.append(
             """
-            SELECT coalesce(
-                (SELECT customer FROM \(unescaped: schema).account_links
-                 WHERE app_id = \(appId) AND kind = 'originalTransactionId' AND value = \(originalTransactionId)),
-                (SELECT id FROM \(unescaped: schema).customers WHERE app_account_token = \(appAccountToken)),
-                (SELECT customer FROM \(unescaped: schema).account_links
-                 WHERE app_id = \(appId) AND kind = 'appTransactionId' AND value = \(appTransactionId)))
-            """, as: UUID?.self) ?? nil
+            ), owner AS (
+                SELECT i.n, i.app_id, i.original_transaction_id, coalesce(
+                    (SELECT customer FROM \(schema).account_links
+                     WHERE app_id = i.app_id AND kind = 'originalTransactionId' AND value = i.original_transaction_id),
+                    (SELECT id FROM \(schema).customers WHERE app_account_token = i.app_account_token),
+                    (SELECT customer FROM \(schema).account_links
+                     WHERE app_id = i.app_id AND kind = 'appTransactionId' AND value = i.app_transaction_id),
+                    i.fallback) AS customer
+                FROM input i
+            )
+            """)
+        // Looking only, it writes nothing (and may run where nothing can be written).
+        sql.append(
+            link
+                ? """
+                , linked AS (
+                    INSERT INTO \(schema).account_links (app_id, kind, value, customer)
+                    SELECT app_id, 'originalTransactionId', original_transaction_id, customer FROM owner WHERE customer IS NOT NULL
+                    ON CONFLICT (app_id, kind, value) DO NOTHING
+                    RETURNING app_id, value
+                )
+                SELECT o.n, o.customer, EXISTS (SELECT FROM linked l WHERE l.app_id = o.app_id AND l.value = o.original_transaction_id)
+                FROM owner o
+                """
+                : "\nSELECT n, customer, false FROM owner")
+        var found = Array(repeating: (owner: UUID?.none, linked: false), count: series.count)
+        for (n, owner, linked) in try await scope.prepared(sql.query, { try $0.decode((Int, UUID?, Bool).self) }) where found.indices.contains(n) {
+            found[n] = (owner, linked)
+            if linked { scope.changes.holdings(of: owner) }
+        }
+        return found
     }
 }
 

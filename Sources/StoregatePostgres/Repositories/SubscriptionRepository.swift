@@ -27,24 +27,63 @@ struct SubscriptionRepository: SubscriptionStore {
     /// signed date, but this event's previous state does not show it.
     /// Another period's transaction signed later (a refund of an earlier month) changes nothing: the
     /// subscription's state is its latest period's. Its customer's holdings change (the row's customer after the write).
+    /// Several subscriptions (each once at most) in one statement: a batch of notifications writes them so.
     @discardableResult
-    func upsert(_ s: Subscription) async throws -> SubscriptionChange? {
-        try await scope.prepared(
+    func upsert(_ subscriptions: [Subscription]) async throws -> [SubscriptionChange?] {
+        guard !subscriptions.isEmpty else { return [] }
+        var sql = ValueRows(
             """
             WITH previous AS MATERIALIZED (
-                SELECT status, product_id, expires_date, auto_renew_status, commitment, renewal, latest_transaction_id, auto_renew_product_id,
-                       grace_period_expires_date FROM \(unescaped: self.schema).subscriptions
-                WHERE app_id = \(s.appId) AND environment = \(s.environment.rawValue) AND original_transaction_id = \(s.originalTransactionId)
+                SELECT app_id, environment, original_transaction_id, status, product_id, expires_date, auto_renew_status, commitment, renewal,
+                       latest_transaction_id, auto_renew_product_id, grace_period_expires_date FROM \(schema).subscriptions
+                WHERE (app_id, environment, original_transaction_id) IN (VALUES\u{20}
+            """)
+        sql.tuples(subscriptions) { row, s in
+            row.add(s.appId)
+            row.add(s.environment.rawValue)
+            row.add(s.originalTransactionId)
+        }
+        sql.append(
+            """
+            )
             ), upserted AS (
-            INSERT INTO \(unescaped: self.schema).subscriptions AS s
+            INSERT INTO \(schema).subscriptions AS s
                 (app_id, environment, original_transaction_id, subscription_group_identifier, customer, status, product_id, latest_transaction_id,
                  purchase_date, expires_date, auto_renew_status, auto_renew_product_id, in_billing_retry, grace_period_expires_date, offer_type,
                  offer_identifier, price, currency, signed_date, offer_period, renewal, billing_plan_type, commitment)
-            VALUES (\(s.appId), \(s.environment.rawValue), \(s.originalTransactionId), \(s.subscriptionGroupIdentifier), \(s.customer), \(Int(s.status.rawValue)),
-                    \(s.productId), \(s.latestTransactionId), \(s.purchaseDate), \(s.expiresDate), \(s.autoRenewStatus), \(s.autoRenewProductId),
-                    \(s.inBillingRetry), \(s.gracePeriodExpiresDate), \(s.offerType.map { Int($0.rawValue) }), \(s.offerIdentifier), \(s.price), \(s.currency),
-                    \(s.signedDate), \(s.offerPeriod), \(try s.renewal.map(JSONColumn.encode))::jsonb, \(s.billingPlanType?.rawValue),
-                    \(try s.commitment.map(JSONColumn.encode))::jsonb)
+            VALUES\u{20}
+            """)
+        var encoded: [(renewal: String?, commitment: String?)] = []
+        for s in subscriptions { encoded.append((try s.renewal.map(JSONColumn.encode), try s.commitment.map(JSONColumn.encode))) }
+        sql.tuples(Array(zip(subscriptions, encoded))) { row, item in
+            let (s, json) = item
+            row.add(s.appId)
+            row.add(s.environment.rawValue)
+            row.add(s.originalTransactionId)
+            row.add(s.subscriptionGroupIdentifier)
+            row.add(s.customer)
+            row.add(Int(s.status.rawValue))
+            row.add(s.productId)
+            row.add(s.latestTransactionId)
+            row.add(s.purchaseDate)
+            row.add(s.expiresDate)
+            row.add(s.autoRenewStatus)
+            row.add(s.autoRenewProductId)
+            row.add(s.inBillingRetry)
+            row.add(s.gracePeriodExpiresDate)
+            row.add(s.offerType.map { Int($0.rawValue) })
+            row.add(s.offerIdentifier)
+            row.add(s.price)
+            row.add(s.currency)
+            row.add(s.signedDate)
+            row.add(s.offerPeriod)
+            row.add(json.renewal, cast: "jsonb")
+            row.add(s.billingPlanType?.rawValue)
+            row.add(json.commitment, cast: "jsonb")
+        }
+        sql.append(
+            """
+
             ON CONFLICT (app_id, environment, original_transaction_id) DO UPDATE SET
                 subscription_group_identifier = coalesce(excluded.subscription_group_identifier, s.subscription_group_identifier),
                 customer = coalesce(excluded.customer, s.customer), status = excluded.status, product_id = excluded.product_id,
@@ -61,37 +100,61 @@ struct SubscriptionRepository: SubscriptionStore {
                 -- An earlier period's transaction (a month of a commitment refunded later) never replaces the latest: it was
                 -- bought before it (an upgrade, bought after, does, whatever its expiry).
                 AND NOT (excluded.latest_transaction_id <> s.latest_transaction_id AND coalesce(excluded.purchase_date < s.purchase_date, false))
-            RETURNING status, product_id, expires_date, auto_renew_status, commitment, renewal, customer, latest_transaction_id, auto_renew_product_id,
-                      grace_period_expires_date
+            RETURNING app_id, environment, original_transaction_id, status, product_id, expires_date, auto_renew_status, commitment, renewal, customer,
+                      latest_transaction_id, auto_renew_product_id, grace_period_expires_date
             )
-            SELECT u.status, u.product_id, u.expires_date, u.auto_renew_status, \(unescaped: Self.commitmentState("u")),
-                   p.status, p.product_id, p.expires_date, p.auto_renew_status, \(unescaped: Self.commitmentState("p")), u.customer,
-                   \(unescaped: Self.renewalState("u")), \(unescaped: Self.renewalState("p"))
-            FROM upserted u LEFT JOIN previous p ON true
-            """
-        ) { row -> SubscriptionChange in
-            let r = try row.decode(
-                (
-                    Int32, String, Date?, Bool?, Int32?, Double?, Bool?, Int32?, String?, Date?, Bool?, Int32?, Double?, Bool?, UUID?,
-                    String?, String?, Date?, Int64?, Int32?, Int32?, String?, String?, Date?, Int64?, Int32?, Int32?
-                ).self)
-            scope.changes.holdings(of: r.14)
-            let previous = r.7.map {
-                SubscriptionChange.State(
-                    status: Status(rawValue: $0), productId: r.8 ?? "", expiresDate: r.9, autoRenewStatus: r.10, billingPeriodNumber: r.11,
-                    commitmentExpiresDate: r.12.map(Date.init(timeIntervalSinceReferenceDate:)), commitmentAutoRenewStatus: r.13,
-                    renewal: .init(
-                        latestTransactionId: r.21, autoRenewProductId: r.22, gracePeriodExpiresDate: r.23, renewalPrice: r.24,
-                        priceIncreaseStatus: r.25.map(PriceIncreaseStatus.init(rawValue:)), expirationIntent: r.26.map(ExpirationIntent.init(rawValue:))))
-            }
-            let current = SubscriptionChange.State(
-                status: Status(rawValue: r.0), productId: r.1, expiresDate: r.2, autoRenewStatus: r.3, billingPeriodNumber: r.4,
-                commitmentExpiresDate: r.5.map(Date.init(timeIntervalSinceReferenceDate:)), commitmentAutoRenewStatus: r.6,
+            SELECT u.app_id, u.environment, u.original_transaction_id,
+                   u.status, u.product_id, u.expires_date, u.auto_renew_status, \(Self.commitmentState("u")),
+                   p.status, p.product_id, p.expires_date, p.auto_renew_status, \(Self.commitmentState("p")), u.customer,
+                   \(Self.renewalState("u")), \(Self.renewalState("p"))
+            FROM upserted u
+            LEFT JOIN previous p ON (p.app_id, p.environment, p.original_transaction_id) = (u.app_id, u.environment, u.original_transaction_id)
+            """)
+        var changes: [SubscriptionKey: SubscriptionChange] = [:]
+        for (key, change, customer) in try await scope.prepared(
+            sql.query,
+            { row -> (SubscriptionKey, SubscriptionChange, UUID?) in
+                let (appId, environment, originalTransactionId) = try row.decode((UUID, String, String).self)
+                let (change, customer) = try Self.change(row)
+                return (SubscriptionKey(appId: appId, environment: environment, originalTransactionId: originalTransactionId), change, customer)
+            })
+        {
+            changes[key] = change
+            scope.changes.holdings(of: customer)
+        }
+        return subscriptions.map {
+            changes[SubscriptionKey(appId: $0.appId, environment: $0.environment.rawValue, originalTransactionId: $0.originalTransactionId)]
+        }
+    }
+
+    private struct SubscriptionKey: Hashable {
+        let appId: UUID
+        let environment: String
+        let originalTransactionId: String
+    }
+
+    /// A change as `upsert` returns it (after the row's three key columns), and the row's customer.
+    private static func change(_ row: PostgresRow) throws -> (SubscriptionChange, UUID?) {
+        let r = try row.decode(
+            (
+                UUID, String, String, Int32, String, Date?, Bool?, Int32?, Double?, Bool?, Int32?, String?, Date?, Bool?, Int32?, Double?, Bool?, UUID?,
+                String?, String?, Date?, Int64?, Int32?, Int32?, String?, String?, Date?, Int64?, Int32?, Int32?
+            ).self)
+        let previous = r.10.map {
+            SubscriptionChange.State(
+                status: Status(rawValue: $0), productId: r.11 ?? "", expiresDate: r.12, autoRenewStatus: r.13, billingPeriodNumber: r.14,
+                commitmentExpiresDate: r.15.map(Date.init(timeIntervalSinceReferenceDate:)), commitmentAutoRenewStatus: r.16,
                 renewal: .init(
-                    latestTransactionId: r.15, autoRenewProductId: r.16, gracePeriodExpiresDate: r.17, renewalPrice: r.18,
-                    priceIncreaseStatus: r.19.map(PriceIncreaseStatus.init(rawValue:)), expirationIntent: r.20.map(ExpirationIntent.init(rawValue:))))
-            return SubscriptionChange(previous: previous, current: current)
-        }.first
+                    latestTransactionId: r.24, autoRenewProductId: r.25, gracePeriodExpiresDate: r.26, renewalPrice: r.27,
+                    priceIncreaseStatus: r.28.map(PriceIncreaseStatus.init(rawValue:)), expirationIntent: r.29.map(ExpirationIntent.init(rawValue:))))
+        }
+        let current = SubscriptionChange.State(
+            status: Status(rawValue: r.3), productId: r.4, expiresDate: r.5, autoRenewStatus: r.6, billingPeriodNumber: r.7,
+            commitmentExpiresDate: r.8.map(Date.init(timeIntervalSinceReferenceDate:)), commitmentAutoRenewStatus: r.9,
+            renewal: .init(
+                latestTransactionId: r.18, autoRenewProductId: r.19, gracePeriodExpiresDate: r.20, renewalPrice: r.21,
+                priceIncreaseStatus: r.22.map(PriceIncreaseStatus.init(rawValue:)), expirationIntent: r.23.map(ExpirationIntent.init(rawValue:))))
+        return (SubscriptionChange(previous: previous, current: current), r.17)
     }
 
     /// What lifecycle events read of the row `alias` beside its state (`SubscriptionChange.State.Renewal`).

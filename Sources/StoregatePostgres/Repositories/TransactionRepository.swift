@@ -9,27 +9,60 @@ struct TransactionRepository: TransactionStore {
     var schema: String { scope.sql }
 
     /// Its customer's holdings change (the row's customer after the write).
-    func upsert(_ t: StoredTransaction) async throws -> Bool {
-        try await scope.prepared(
+    func upsert(_ transactions: [StoredTransaction]) async throws -> [Bool] {
+        guard !transactions.isEmpty else { return [] }
+        var sql = ValueRows(
             """
-            INSERT INTO \(unescaped: schema).transactions
+            INSERT INTO \(schema).transactions
                 (app_id, environment, transaction_id, original_transaction_id, app_transaction_id, customer, product_id, product_type, purchase_date,
                  expires_date, revocation_date, app_account_token, signed_date, signed_transaction, payload)
-            VALUES (\(t.appId), \(t.environment.rawValue), \(t.transactionId), \(t.originalTransactionId), \(t.appTransactionId), \(t.customer), \(t.productId),
-                    \(t.productType.rawValue), \(t.purchaseDate), \(t.expiresDate), \(t.revocationDate), \(t.appAccountToken), \(t.signedDate),
-                    \(t.signedTransaction), \(t.payload)::jsonb)
+            VALUES\u{20}
+            """)
+        sql.tuples(transactions) { row, t in
+            row.add(t.appId)
+            row.add(t.environment.rawValue)
+            row.add(t.transactionId)
+            row.add(t.originalTransactionId)
+            row.add(t.appTransactionId)
+            row.add(t.customer)
+            row.add(t.productId)
+            row.add(t.productType.rawValue)
+            row.add(t.purchaseDate)
+            row.add(t.expiresDate)
+            row.add(t.revocationDate)
+            row.add(t.appAccountToken)
+            row.add(t.signedDate)
+            row.add(t.signedTransaction)
+            row.add(t.payload, cast: "jsonb")
+        }
+        sql.append(
+            """
+
             ON CONFLICT (app_id, environment, transaction_id) DO UPDATE SET
                 customer = coalesce(excluded.customer, transactions.customer), app_transaction_id = excluded.app_transaction_id,
                 expires_date = excluded.expires_date, revocation_date = excluded.revocation_date, app_account_token = excluded.app_account_token,
                 signed_date = excluded.signed_date, signed_transaction = excluded.signed_transaction, payload = excluded.payload, updated_at = excluded.updated_at
             WHERE transactions.signed_date IS NULL OR excluded.signed_date >= transactions.signed_date
-            RETURNING xmax = 0, customer
-            """
-        ) { row -> Bool in
-            let (inserted, customer) = try row.decode((Bool, UUID?).self)
+            RETURNING app_id, environment, transaction_id, xmax = 0, customer
+            """)
+        var inserted: Set<TransactionKey> = []
+        for (key, new, customer) in try await scope.prepared(
+            sql.query,
+            { row in
+                let r = try row.decode((UUID, String, String, Bool, UUID?).self)
+                return (TransactionKey(appId: r.0, environment: r.1, transactionId: r.2), r.3, r.4)
+            })
+        {
             scope.changes.holdings(of: customer)
-            return inserted
-        }.first ?? false
+            if new { inserted.insert(key) }
+        }
+        return transactions.map { inserted.contains(TransactionKey(appId: $0.appId, environment: $0.environment.rawValue, transactionId: $0.transactionId)) }
+    }
+
+    private struct TransactionKey: Hashable {
+        let appId: UUID
+        let environment: String
+        let transactionId: String
     }
 
     func facts(appId: UUID, transactionId: String) async throws -> TransactionFacts? {
@@ -48,22 +81,27 @@ struct TransactionRepository: TransactionStore {
     }
 
     /// One statement on the `(app_id, original_transaction_id)` index; the facts are read from the verified payload.
-    func series(appId: UUID, originalTransactionId: String) async throws -> [SeriesTransaction] {
-        try await scope.prepared(
+    func series(appId: UUID, originalTransactionIds: [String]) async throws -> [String: [SeriesTransaction]] {
+        guard !originalTransactionIds.isEmpty else { return [:] }
+        let rows = try await scope.prepared(
             """
-            SELECT transaction_id, product_id, product_type, purchase_date, expires_date, (payload ->> 'price')::bigint, payload ->> 'currency',
-                   (payload ->> 'offerType')::int, payload ->> 'offerDiscountType', payload ->> 'offerIdentifier', payload ->> 'transactionReason',
-                   revocation_date
-            FROM \(unescaped: schema).transactions WHERE app_id = \(appId) AND original_transaction_id = \(originalTransactionId)
-            ORDER BY purchase_date, transaction_id
+            SELECT original_transaction_id, transaction_id, product_id, product_type, purchase_date, expires_date, (payload ->> 'price')::bigint,
+                   payload ->> 'currency', (payload ->> 'offerType')::int, payload ->> 'offerDiscountType', payload ->> 'offerIdentifier',
+                   payload ->> 'transactionReason', revocation_date
+            FROM \(unescaped: schema).transactions WHERE app_id = \(appId) AND original_transaction_id = ANY(\(originalTransactionIds))
+            ORDER BY original_transaction_id, purchase_date, transaction_id
             """
-        ) { row -> SeriesTransaction in
-            let r = try row.decode((String, String, String, Date?, Date?, Int64?, String?, Int32?, String?, String?, String?, Date?).self)
-            return SeriesTransaction(
-                transactionId: r.0, productId: r.1, productType: ProductType(rawValue: r.2), purchaseDate: r.3, expiresDate: r.4, price: r.5, currency: r.6,
-                offerType: r.7.map(OfferType.init(rawValue:)), offerDiscountType: r.8.map(OfferDiscountType.init(rawValue:)), offerIdentifier: r.9,
-                transactionReason: r.10.map(TransactionReason.init(rawValue:)), revocationDate: r.11)
+        ) { row -> (String, SeriesTransaction) in
+            let r = try row.decode((String, String, String, String, Date?, Date?, Int64?, String?, Int32?, String?, String?, String?, Date?).self)
+            return (
+                r.0,
+                SeriesTransaction(
+                    transactionId: r.1, productId: r.2, productType: ProductType(rawValue: r.3), purchaseDate: r.4, expiresDate: r.5, price: r.6,
+                    currency: r.7, offerType: r.8.map(OfferType.init(rawValue:)), offerDiscountType: r.9.map(OfferDiscountType.init(rawValue:)),
+                    offerIdentifier: r.10, transactionReason: r.11.map(TransactionReason.init(rawValue:)), revocationDate: r.12)
+            )
         }
+        return Dictionary(grouping: rows, by: \.0).mapValues { $0.map(\.1) }
     }
 
     func knownSeries(appId: UUID, originalTransactionIds: [String]) async throws -> Set<String> {
