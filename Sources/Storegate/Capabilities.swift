@@ -123,7 +123,7 @@ public struct Capabilities: Sendable {
         let notificationURLs = NotificationURLTokens(ttl: authCacheTTL, coherence: coherence) { _, target in target.tenant.id }
         self.notifications = NotificationIngest(
             persistence: persistence, verification: verification, jobs: jobs, gateway: gateway, logger: logger, notificationURLs: notificationURLs,
-            directory: directory)
+            directory: directory, inbox: NotificationIngest.inbox(persistence))
         self.holdings = HoldingsCache(holdingsCache, ttl: authCacheTTL, coherence: coherence)
         // Each tenant's catalog, per process, for access answers; coherent as the tenant's other caches are.
         let catalogs = CatalogCache(ttl: authCacheTTL, coherence: coherence)

@@ -14,6 +14,12 @@ struct ValueRows {
     /// SQL of its own (never a value).
     mutating func append(_ text: String) { sql.appendLiteral(text) }
 
+    /// One value, cast to its Swift type's (as a tuple's values are).
+    mutating func append<Value: PostgresNonThrowingEncodable>(value: Value?) {
+        sql.appendInterpolation(value)
+        if let type = Value.psqlType.knownSQLName { sql.appendLiteral("::" + type) }
+    }
+
     /// `(v1, v2, …), (…)`: one tuple per element of `rows`, its values added by `write` in order.
     mutating func tuples<Row>(_ rows: [Row], _ write: (inout Tuple, Row) -> Void) {
         for (index, row) in rows.enumerated() {

@@ -33,6 +33,32 @@ import Testing
         }
     }
 
+    /// Notifications arriving together are acknowledged together (one statement and one commit for the
+    /// group): each is told whether it was new, one delivered twice at once is new once, and each has
+    /// one job.
+    @Test func notificationsArrivingTogetherAreEachStoredOnceWithOneJob() async throws {
+        try await Self.with(slug: "inbox-group") { capabilities, tenant, deliver in
+            let deliveries = try (0..<24).map { _ in try deliver() }
+            // Each delivered twice, all at once.
+            let outcomes = try await withThrowingTaskGroup(of: NotificationIngest.Outcome.self) { group in
+                for (_, body) in deliveries + deliveries {
+                    group.addTask { try await capabilities.notifications.receive(token: body.token, body: body.data) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for (uuid, _) in deliveries {
+                let said = outcomes.filter { $0 == .stored(uuid) || $0 == .duplicate(uuid) }
+                #expect(said.count == 2 && said.contains(.stored(uuid)) && said.contains(.duplicate(uuid)), "\(uuid): \(said)")
+            }
+            #expect(try await Self.count(capabilities, "SELECT count(*)::bigint FROM storegate.notification_inbox WHERE tenant_id = \(tenant.id)") == 24)
+            let jobs: PostgresQuery = "SELECT count(*)::bigint FROM storegate.jobs WHERE tenant_id = \(tenant.id) AND kind = 'process_notification'"
+            #expect(try await Self.count(capabilities, jobs) == 24)
+            while await capabilities.worker.runDue() > 0 {}
+            #expect(Set(try await Self.applied(capabilities, tenant)) == Set(deliveries.map(\.0)), "each applied")
+            #expect(try await Self.applied(capabilities, tenant).count == 24, "once")
+        }
+    }
+
     /// `notifications.list`, `notifications.testStatus`'s lookup and the export see a notification that
     /// waits in the inbox, without taking it in; deleting the tenant empties its part of the inbox.
     @Test func readsSeeTheInboxAndDeletingTheTenantEmptiesIt() async throws {

@@ -12,13 +12,13 @@ final class AuditBatcher: Sendable {
         let detail: [String: String]
     }
 
-    private let commits: GroupCommit<Bool, Entry>
+    private let commits: GroupCommit<Bool, Entry, Void>
 
     init(persistence: any Persistence) {
-        commits = GroupCommit { _, entries in
+        commits = GroupCommit(write: { _, entries in
             let rows = try Self.rows(entries)
             try await persistence.control(.read) { try await $0.audit(rows) }
-        }
+        })
     }
 
     func record(_ entry: Entry) async throws { try await commits.record(entry, key: true) }

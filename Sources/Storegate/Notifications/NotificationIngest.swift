@@ -18,6 +18,22 @@ public struct NotificationIngest: Sendable {
     let logger: Logger
     let notificationURLs: NotificationURLTokens
     let directory: AppDirectory
+    /// The acknowledgements' writes, grouped (`inbox(_:)`).
+    let inbox: GroupCommit<Bool, (StoredNotification, tenantId: UUID), Bool>
+
+    /// Notifications arriving together are put in the inbox together: one statement and one commit for
+    /// all of them (with fsync on, the commit is most of an acknowledgement's cost), each told whether it
+    /// was new. A notification delivered twice in one group is new once.
+    static func inbox(_ persistence: any Persistence) -> GroupCommit<Bool, (StoredNotification, tenantId: UUID), Bool> {
+        GroupCommit(outcomes: { _, items in
+            var seen: Set<String> = []
+            let first = items.map { seen.insert("\($0.tenantId) \($0.0.notificationUUID)").inserted }
+            let distinct = zip(items, first).filter(\.1).map(\.0)
+            let received = try await persistence.control(.read) { try await $0.inbox.receive(distinct, processingDue: Date()) }
+            var new = received.makeIterator()
+            return first.map { $0 ? (new.next() ?? false) : false }
+        })
+    }
 
     /// What to answer Apple.
     public enum Outcome: Equatable, Sendable {
@@ -47,7 +63,7 @@ public struct NotificationIngest: Sendable {
         case .failure(let failure): return .rejected(failure)
         case .success(let notification): stored = notification
         }
-        let received = try await persistence.control(.read) { try await $0.inbox.receive(stored, tenantId: tenant.id, processingDue: Date()) }
+        let received = try await inbox.record((stored, tenant.id), key: true)
         if received { jobs.poke() }
         return received ? .stored(stored.notificationUUID) : .duplicate(stored.notificationUUID)
     }

@@ -12,6 +12,8 @@ public protocol NotificationInbox: Sendable {
     /// synchronous standby, so it cannot be a row the primary recovered as committed after a crash while
     /// the standby never had it (PostgreSQL marks such commits done on restart).
     func receive(_ notification: StoredNotification, tenantId: UUID, processingDue due: Date) async throws -> Bool
+    /// `receive` for several notifications (each once at most) in one statement: whether each was new, in order.
+    func receive(_ notifications: [(StoredNotification, tenantId: UUID)], processingDue due: Date) async throws -> [Bool]
 }
 public protocol NotificationStore: Sendable {
     /// Stores a notification unless one with its UUID is there, and with it (in the same statement) its

@@ -39,7 +39,7 @@ public struct RetentionRuleService: Sendable {
     let offers: OfferService
     /// Rules by app, kept coherent as apps are (`CacheCoherence`): a change is used from the next request.
     let rules: ExpiringCache<UUID, AppRules>
-    let events: GroupCommit<UUID, (Tenant, NewEvent)>
+    let events: GroupCommit<UUID, (Tenant, NewEvent), Void>
     let audits: AuditBatcher
     let logger: Logger
     let settings: Settings
