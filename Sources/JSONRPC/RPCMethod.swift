@@ -3,8 +3,10 @@ import Foundation
 extension RPCParams {
     /// Refuses the first value that breaks its field's rule, naming the field.
     public func validate() throws(RPCError) {
-        for field in Self.fields {
-            if let violation = field.check(self) { throw .invalidParams(field: field.name + violation.path, reason: violation.reason) }
+        // Each field read in place: `for field in` copied every field (its closures and rule) on every call.
+        let fields = Self.fields
+        for index in fields.indices {
+            if let violation = fields[index].check(self) { throw .invalidParams(field: fields[index].name + violation.path, reason: violation.reason) }
         }
     }
 }
@@ -109,7 +111,9 @@ public struct RPCMethod<Context: Sendable>: Sendable {
         encode: @escaping @Sendable (Result) throws -> [UInt8]
     ) {
         self.description = description
-        let allowed = Set(Params.fields.map(\.name))
+        // Each parameter's check of the members within its value, by name (made once: a search of the
+        // fields per member copied them on every call).
+        let unknownMember = Dictionary(Params.fields.map { ($0.name, $0.unknownMember) }, uniquingKeysWith: { first, _ in first })
         let decode: @Sendable (JSONValue) throws -> Params = { params in
             var params = params
             if case .array(let positional) = params {
@@ -119,11 +123,11 @@ public struct RPCMethod<Context: Sendable>: Sendable {
                 params = .object([])
             }
             if case .object(let members) = params {
-                if let unknown = members.first(where: { !allowed.contains($0.key) }) {
+                if let unknown = members.first(where: { unknownMember[$0.key] == nil }) {
                     throw RPCError.invalidParams(field: unknown.key, reason: "is not a parameter of \(description.name)")
                 }
                 for member in members {
-                    if let path = Params.fields.first(where: { $0.name == member.key })?.unknownMember(member.value) {
+                    if let path = unknownMember[member.key]?(member.value) {
                         throw RPCError.invalidParams(field: member.key + path, reason: "is not a known field")
                     }
                 }

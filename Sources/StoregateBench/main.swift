@@ -127,7 +127,9 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         // the batch rounds, and the ratio taken against their mean.
         let opensslBefore = OpenSSLSpeed.measure()
         var batchRounds: [Load.Figures] = []
+        let cpuBefore = ProcessCPU.seconds()
         for _ in 0..<3 { batchRounds.append(await rpc.closedLoop(seconds: seconds, concurrency: 4) { _ in batch }) }
+        let batchCPU = ProcessCPU.seconds() - cpuBefore
         let opensslAfter = OpenSSLSpeed.measure()
         let paced = await rpc.openLoop(seconds: seconds, rate: 1000) { _ in single }
         let measured = [opensslBefore, opensslAfter].compactMap { $0 }
@@ -144,7 +146,18 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             "offers.signPromotionalJWS, batches of 100, 4 in flight",
             String(format: "%.0f offers/s", batchRate) + ", median of " + roundRates.map { String(format: "%.0f", $0) }.joined(separator: ", ")
                 + " (\(batchRounds.reduce(0) { $0 + $1.failed }) failed)")
-        if let opensslRate { line("  batched / openssl single-core", String(format: "%.0f%% (target ≥ 50%%)", batchRate / opensslRate * 100)) }
+        if let opensslRate { line("  batched / openssl single-core", String(format: "%.0f%% (target ≥ 75%%)", batchRate / opensslRate * 100)) }
+        // openssl divides by the user CPU time it had, the batches by the wall clock: on a machine that other
+        // work shares, the second falls and the first does not. The CPU each offer took is the steadier figure:
+        // client and server share this process (PostgreSQL's share of the audit writes is not in it).
+        let cpuPerOffer = batchCPU / Double(max(1, batchRounds.reduce(0) { $0 + $1.completed } * 100))
+        line("  CPU per offer (this process: client and server)", String(format: "%.1f µs", cpuPerOffer * 1e6))
+        if let opensslRate {
+            line(
+                "  both cores' CPU at that cost / openssl single-core",
+                String(
+                    format: "%.0f offers/s, %.0f%% (openssl: %.1f µs per signature)", 2 / cpuPerOffer, 2 / cpuPerOffer / opensslRate * 100, 1e6 / opensslRate))
+        }
         line(
             "single calls at 1,000/s (open loop)",
             String(

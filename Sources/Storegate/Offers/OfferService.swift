@@ -41,8 +41,12 @@ public struct OfferService: Sendable {
     }
 
     func audit(_ kind: Kind, app: App, actor: Actor, detail: [String: String]) async throws {
-        let detail = detail.merging(["kind": kind.rawValue, "bundleId": app.bundleId]) { a, _ in a }
-        try await audits.record(.init(actor: actor.description, tenantId: app.tenantId, action: "offer.sign", detail: detail))
+        // One dictionary, sized once (a merge made a second one per offer); the caller's members win, as before.
+        var entry = [String: String](minimumCapacity: detail.count + 2)
+        entry["kind"] = kind.rawValue
+        entry["bundleId"] = app.bundleId
+        for (key, value) in detail { entry[key] = value }
+        try await audits.record(.init(actor: actor.description, tenantId: app.tenantId, action: "offer.sign", detail: entry))
     }
 
     public func signPromotional(
