@@ -106,6 +106,7 @@ extension Double: JSONSchemaType {
 
 extension Date: JSONSchemaType {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("string", [("format", "date-time")], description) }
+    public static func json(_ value: Date) -> JSONValue? { .string(InternetDateTime.string(value)) }
 }
 
 extension UUID: JSONSchemaType {

@@ -79,6 +79,33 @@ enum Wrk {
         return await output(url: url, connections: connections, seconds: seconds, script: script).flatMap(parse)
     }
 
+    /// One POST for `run`: where, what, and with which `Authorization`.
+    struct Target {
+        let url: String
+        let body: String
+        let authorization: String?
+    }
+
+    /// Each of `targets` in turn for one second, `rounds` times over: on a shared machine whose speed drifts
+    /// from one second to the next, figures set beside each other are measured in the same seconds. Each
+    /// target's rate is the mean of its rounds, its latencies those of its median round; nil when wrk is not
+    /// installed.
+    static func interleaved(_ targets: [Target], rounds: Int, connections: Int) async -> [Figures]? {
+        var measured = [[Figures]](repeating: [], count: targets.count)
+        for _ in 0..<max(1, rounds) {
+            for (index, target) in targets.enumerated() {
+                guard let figures = await run(url: target.url, body: target.body, authorization: target.authorization, connections: connections, seconds: 1)
+                else { return nil }
+                measured[index].append(figures)
+            }
+        }
+        return measured.map { rounds in
+            let median = rounds.sorted { $0.perSecond < $1.perSecond }[rounds.count / 2]
+            let rate = rounds.reduce(0) { $0 + $1.perSecond } / Double(rounds.count)
+            return Figures(perSecond: rate, p50: median.p50, p99: median.p99, failed: rounds.reduce(0) { $0 + $1.failed })
+        }
+    }
+
     /// wrk's whole report for `script` against `url`; nil when wrk is not installed.
     static func output(url: String, connections: Int, seconds: Double, script: String) async -> String? {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("storegate-wrk-\(UUID()).lua").path

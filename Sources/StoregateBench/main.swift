@@ -91,6 +91,11 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     let uncachedServer = try buildApplication(configuration: uncachedConfiguration, capabilities: uncached, logger: quiet) { uncachedContinuation.yield($0) }
     group.addTask { try await uncachedServer.runService() }
     let missBase = "http://127.0.0.1:\(try await firstPort(uncachedPorts))"
+    // The anchor for the RPC path's figures (reads): a bare Hummingbird 2 server (BareServer.swift).
+    let (barePorts, bareContinuation) = AsyncStream<Int>.makeStream()
+    let bareServer = BareServer.application(logger: quiet) { bareContinuation.yield($0) }
+    group.addTask { try await bareServer.runService() }
+    let bareBase = "http://127.0.0.1:\(try await firstPort(barePorts))"
 
     // A tenant with one app, its key (known to the simulator too) and an API key.
     let slug = "bench-" + UUID().uuidString.prefix(8).lowercased()
@@ -235,16 +240,23 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         let pacedStatus = await rpc.openLoop(seconds: seconds, rate: 2000) { _ in statusBody }
         // The same reads from wrk's own process, and tenant.get for what HTTP, JSON-RPC and authentication cost.
         let authorization = "Bearer " + apiKey
-        let wrkStatus = await Wrk.run(
-            url: base + "/rpc", body: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization, connections: 8,
-            seconds: seconds)
+        // tenant.get and status beside the anchor, a bare Hummingbird 2 server, a second each in turn (the
+        // machine's speed drifts): what Storegate's RPC path costs past HTTP, JSON and a bearer check.
+        let tenantGet = call("tenant.get", "{}", id: 1)
+        let beside = await Wrk.interleaved(
+            [
+                .init(url: bareBase + "/rpc", body: tenantGet, authorization: BareServer.authorization),
+                .init(url: bareBase + "/rpc/parsed", body: tenantGet, authorization: BareServer.authorization),
+                .init(url: base + "/rpc", body: tenantGet, authorization: authorization),
+                .init(url: base + "/rpc", body: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization),
+            ], rounds: Int(seconds.rounded(.up)), connections: 8)
+        let (bare, bareParsed, wrkTenant, wrkStatus) = (beside?[0], beside?[1], beside?[2], beside?[3])
         let wrkEntitlements = await Wrk.run(
             url: base + "/rpc", body: call("entitlements.list", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization, connections: 8,
             seconds: seconds)
         let checkParams = #"{"customerId":"bench-customer","entitlement":"pro"}"#
         let wrkCheck = await Wrk.run(
             url: base + "/rpc", body: call("entitlements.check", checkParams, id: 1), authorization: authorization, connections: 8, seconds: seconds)
-        let wrkTenant = await Wrk.run(url: base + "/rpc", body: call("tenant.get", "{}", id: 1), authorization: authorization, connections: 8, seconds: seconds)
         let wrkStatusMiss = await Wrk.run(
             url: missBase + "/rpc", body: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1), authorization: authorization,
             connections: 8, seconds: seconds)
@@ -265,6 +277,18 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             ("wrk -c 8: entitlements.list, every read a miss", wrkEntitlementsMiss), ("wrk -c 8: entitlements.check, every holdings read a miss", wrkCheckMiss),
         ] {
             line(label, figures.map { String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", $0.perSecond, $0.p50, $0.p99, $0.failed) } ?? "wrk not installed")
+        }
+        if let bare, let bareParsed, let wrkTenant, let wrkStatus {
+            for (label, figures) in [("wrk -c 8: bare Hummingbird 2, bearer, Codable (the anchor)", bare), ("  the same with JSONParser", bareParsed)] {
+                line(label, String(format: "%.0f/s, p50 %@, p99 %@ (%d failed)", figures.perSecond, figures.p50, figures.p99, figures.failed))
+            }
+            let ratio = { (figures: Wrk.Figures) in
+                String(
+                    format: "%.0f%% of the anchor, %.0f%% with JSONParser", figures.perSecond / bare.perSecond * 100,
+                    figures.perSecond / bareParsed.perSecond * 100)
+            }
+            line("  tenant.get beside them (target ≥ 90%)", ratio(wrkTenant))
+            line("  subscriptions.status beside them (target ≥ 80%)", ratio(wrkStatus))
         }
     }
 

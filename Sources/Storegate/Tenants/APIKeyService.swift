@@ -5,7 +5,15 @@ import Foundation
 public struct Caller: Sendable {
     public let tenant: Tenant
     public let apiKeyPrefix: String
+    /// The tenant's id as logs write it, made once with the cached caller rather than on every request.
+    public let tenantId: String
     public var actor: Actor { Actor("apikey:" + apiKeyPrefix) }
+
+    init(tenant: Tenant, apiKeyPrefix: String) {
+        self.tenant = tenant
+        self.apiKeyPrefix = apiKeyPrefix
+        self.tenantId = tenant.id.uuidString.lowercased()
+    }
 }
 
 /// A newly issued key: `secret` is the whole key, shown once and never stored.
@@ -20,7 +28,7 @@ public struct IssuedAPIKey: Sendable {
 public final class APIKeyService: Sendable {
     let persistence: any Persistence
     /// Callers by the SHA-256 of their key.
-    private let callers: ExpiringCache<Data, Caller>
+    private let callers: ExpiringCache<SHA256Digest, Caller>
 
     init(persistence: any Persistence, cacheTTL: Duration, coherence: CacheCoherence) {
         self.persistence = persistence
@@ -56,16 +64,14 @@ public final class APIKeyService: Sendable {
     /// Resolves a presented key to its tenant. Unknown, malformed and revoked keys are `unauthenticated`;
     /// a suspended tenant's keys are `tenantSuspended`.
     public func authenticate(_ presented: String) async throws -> Caller {
-        let parts = presented.split(separator: "_", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "sg", parts[1].utf8.count == 10, parts[2].utf8.count == 40 else {
-            throw StoregateError.unauthenticated("the API key is malformed")
-        }
-        let hash = Self.hash(presented)
-        let prefix = "sg_" + parts[1]
+        guard Self.isWellFormed(presented) else { throw StoregateError.unauthenticated("the API key is malformed") }
+        let digest = Self.digest(presented)
         let caller = try await callers.value(
-            for: hash,
+            for: digest,
             load: {
-                try await persistence.control(.read) { unit -> Caller in
+                let prefix = String(decoding: presented.utf8.prefix(13), as: UTF8.self)
+                let hash = Data(digest)
+                return try await persistence.control(.read) { unit -> Caller in
                     guard let found = try await unit.apiKeys.find(prefix: prefix), Self.constantTimeEqual(found.secretHash, hash) else {
                         throw StoregateError.unauthenticated("the API key is not known")
                     }
@@ -87,7 +93,22 @@ public final class APIKeyService: Sendable {
         return caller
     }
 
-    static func hash(_ key: String) -> Data { Data(SHA256.hash(data: Data(key.utf8))) }
+    /// `sg_<10 chars>_<40 chars>`: 54 bytes, an underscore after the 2nd and the 13th and nowhere else.
+    static func isWellFormed(_ presented: String) -> Bool {
+        var presented = presented
+        return presented.withUTF8 { bytes in
+            guard bytes.count == 54, bytes[0] == UInt8(ascii: "s"), bytes[1] == UInt8(ascii: "g") else { return false }
+            for (index, byte) in bytes.enumerated() where (byte == UInt8(ascii: "_")) != (index == 2 || index == 13) { return false }
+            return true
+        }
+    }
+
+    static func hash(_ key: String) -> Data { Data(digest(key)) }
+
+    static func digest(_ key: String) -> SHA256Digest {
+        var key = key
+        return key.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+    }
 
     static func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
         guard a.count == b.count else { return false }

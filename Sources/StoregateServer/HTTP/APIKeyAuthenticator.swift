@@ -35,6 +35,10 @@ struct APIKeyAuthenticator: RouterMiddleware {
 
     /// The key from `Bearer <key>` (the scheme in any case, as RFC 9110 has it).
     static func bearerToken(_ header: String?) throws -> String {
+        // What clients send, `Bearer <key>`, taken without splitting; anything else as before.
+        if let header, header.utf8.count > 7, header.utf8.starts(with: "Bearer ".utf8), header.utf8.dropFirst(7).first != UInt8(ascii: " ") {
+            return String(decoding: header.utf8.dropFirst(7), as: UTF8.self)
+        }
         let parts = header?.split(separator: " ", maxSplits: 1) ?? []
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw StoregateError.unauthenticated("send Authorization: Bearer <API key>") }
         return String(parts[1])

@@ -41,7 +41,7 @@ struct RPCController: Sendable {
             return reject(.contentTooLarge, RPCError(ErrorCode.payloadTooLarge, data: ["maxBodyBytes": .number(maxBodyBytes)]))
         }
         var logger = context.logger
-        logger[metadataKey: "tenant.id"] = .string(caller.tenant.id.uuidString.lowercased())
+        logger[metadataKey: "tenant.id"] = .string(caller.tenantId)
         let call = RPCCall(caller: caller, logger: logger, capabilities: capabilities, publicURL: publicURL.url)
         guard let reply = await engine.reply(to: body.readableBytesView, context: call) else {
             return Response(status: .noContent)
@@ -56,7 +56,9 @@ struct RPCController: Sendable {
     }
 
     static func isJSON(_ contentType: String) -> Bool {
-        contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() == "application/json" } ?? false
+        // What clients send, checked without Foundation: it showed on the request path.
+        if contentType.utf8.elementsEqual("application/json".utf8) { return true }
+        return contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() == "application/json" } ?? false
     }
 
     private func reject(_ status: HTTPResponse.Status, _ error: RPCError) -> Response {

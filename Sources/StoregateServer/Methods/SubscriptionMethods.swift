@@ -17,7 +17,7 @@ enum SubscriptionMethods {
         let refresh: Bool?
     }
 
-    @RPCObject struct StatusResult {
+    @RPCObject struct StatusResult: JSONValueConvertible {
         let subscriptions: [SubscriptionStatus]
     }
 

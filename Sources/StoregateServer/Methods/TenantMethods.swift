@@ -15,7 +15,7 @@ enum TenantMethods {
 }
 
 /// What RPC results show of a tenant.
-@RPCObject(title: "Tenant") struct TenantView {
+@RPCObject(title: "Tenant") struct TenantView: JSONValueConvertible {
     @Field(.uuid) let id: String
     let slug: String
     let name: String
