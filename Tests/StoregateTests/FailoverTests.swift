@@ -11,7 +11,9 @@ import Testing
 /// moves there by itself, losing nothing that was answered. (`deploy/local/ha test` does the same under
 /// load with pg_auto_failover.)
 @Suite(.timeLimit(.minutes(10))) struct FailoverTests {
-    static let deadlines = DatabaseDeadlines(checkout: .seconds(1), unit: .seconds(3), readiness: .seconds(1))
+    /// Short, so that waiting out a down node is quick. Readiness is given as long as a unit: its check of
+    /// the schemas' migrations took over a second beside the rest of the suite (the test failed there).
+    static let deadlines = DatabaseDeadlines(checkout: .seconds(1), unit: .seconds(3), readiness: .seconds(3))
 
     /// The URL of `nodes`, in that order.
     static func url(_ nodes: [OwnedPostgres]) -> String {
