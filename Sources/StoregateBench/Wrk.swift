@@ -36,6 +36,31 @@ enum Wrk {
             """
     }
 
+    /// Each request with the next of `authorizations`, none twice while they last (wrk's two threads take
+    /// every other one): each tenant's first read, when each is another tenant's key.
+    static func eachOnce(_ authorizations: [String]) -> String {
+        let keys = authorizations.map { "\"\($0)\"" }.joined(separator: ",\n")
+        return """
+            wrk.method = "POST"
+            wrk.body = os.getenv("WRK_BODY")
+            wrk.headers["Content-Type"] = "application/json"
+            local keys = {
+            \(keys)
+            }
+            local threads = 0
+            function setup(thread)
+                thread:set("first", threads)
+                threads = threads + 1
+            end
+            function init(args) n = first end
+            request = function()
+                n = n + 2
+                wrk.headers["Authorization"] = keys[(n % #keys) + 1]
+                return wrk.format(nil, nil, wrk.headers, wrk.body)
+            end
+            """
+    }
+
     /// Each request POSTs the next of `requests` (a path, or nil for the URL's; a JSON body on one line),
     /// none twice while they last: wrk's two threads take every other one. They go in a file, read once per
     /// thread and removed at the end.

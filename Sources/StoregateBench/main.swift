@@ -16,7 +16,7 @@ import Synchronization
 
 // Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
 // STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
-// Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--metrics-transactions N] [--tenants N] [--tenant-pools N] [--tenant-pool-tenants N]; the phases: signing,
+// Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--metrics-transactions N] [--tenants N] [--keep-tenants] [--tenant-pools N] [--tenant-pool-tenants N]; the phases: signing,
 // reads, metrics (1,000,000 transactions, then metrics.get), storm (console sign-ins for 30 s), tenants, ingest, retention (Apple's Retention
 // Messaging), data-retention (1,000,000 old events deleted by the job, --retention-events N), stale, crash, and (only when named) failover
 // with --failover-command, --kill-command,
@@ -31,6 +31,7 @@ import Synchronization
 let arguments = CommandLine.arguments
 func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } }
 let seconds = option("--seconds").flatMap(Double.init) ?? 5
+let keepTenants = arguments.contains("--keep-tenants")
 func runs(_ phase: String) -> Bool { option("--only").map { $0.split(separator: ",").contains(Substring(phase)) } ?? (phase != "failover") }
 let quiet = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
 let bundleId = "com.example.bench"
@@ -91,6 +92,20 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     let uncachedServer = try buildApplication(configuration: uncachedConfiguration, capabilities: uncached, logger: quiet) { uncachedContinuation.yield($0) }
     group.addTask { try await uncachedServer.runService() }
     let missBase = "http://127.0.0.1:\(try await firstPort(uncachedPorts))"
+    // The same API on connections and caches of its own, met first by the tenants phase's first reads.
+    let firstReadPostgres = DatabaseClient(configuration: config, backgroundLogger: quiet)
+    let firstReadPools = TenantPools(client: firstReadPostgres, settings: tenantPools)
+    group.addTask { await firstReadPostgres.run() }
+    group.addTask { await firstReadPools.run() }
+    let firstRead = try Capabilities(
+        persistence: PostgresPersistence(client: firstReadPostgres, tenantPools: firstReadPools, logger: quiet), vault: vault, logger: quiet,
+        authCacheTTL: .seconds(5))
+    let (firstReadPorts, firstReadContinuation) = AsyncStream<Int>.makeStream()
+    let firstReadServer = try buildApplication(configuration: uncachedConfiguration, capabilities: firstRead, logger: quiet) {
+        firstReadContinuation.yield($0)
+    }
+    group.addTask { try await firstReadServer.runService() }
+    let firstReadBase = "http://127.0.0.1:\(try await firstPort(firstReadPorts))"
     // The anchor for the RPC path's figures (reads): a bare Hummingbird 2 server (BareServer.swift).
     let (barePorts, bareContinuation) = AsyncStream<Int>.makeStream()
     let bareServer = BareServer.application(logger: quiet) { bareContinuation.yield($0) }
@@ -423,16 +438,27 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         // one tenant's webhook, then each to a random tenant's.
         let tenantCount = option("--tenants").flatMap(Int.init) ?? 1000
         let created = ContinuousClock.now
+        // With --keep-tenants, an earlier run's tenants are used again (each given a new API key) and kept at
+        // the end: creating 10,000 takes a quarter of an hour.
+        let earlier = keepTenants ? Array(try await capabilitiesWithApple.tenants.list().filter { $0.slug.hasPrefix("many-") }.prefix(tenantCount)) : []
         let made = try await withThrowingTaskGroup(of: [(key: String, webhook: String, schema: String)].self) { group in
             for worker in 0..<4 {
                 group.addTask {
                     var made: [(key: String, webhook: String, schema: String)] = []
                     for index in stride(from: worker, to: tenantCount, by: 4) {
-                        let slug = "many-\(index)-" + UUID().uuidString.prefix(6).lowercased()
-                        let tenant = try await capabilitiesWithApple.tenants.create(slug: slug, name: "Many \(index)", actor: .cli)
-                        let app = try await capabilitiesWithApple.apps.add(
-                            tenant: tenant, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
-                        _ = try await capabilitiesWithApple.accounts.ensure(tenant: tenant, customerId: "bench-customer", actor: .cli)
+                        let tenant: Tenant
+                        let app: AppDetails
+                        if index < earlier.count {
+                            tenant = earlier[index]
+                            guard let found = try await capabilitiesWithApple.apps.list(tenant: tenant).first else { continue }
+                            app = found
+                        } else {
+                            let slug = "many-\(index)-" + UUID().uuidString.prefix(6).lowercased()
+                            tenant = try await capabilitiesWithApple.tenants.create(slug: slug, name: "Many \(index)", actor: .cli)
+                            app = try await capabilitiesWithApple.apps.add(
+                                tenant: tenant, bundleId: bundleId, appAppleId: 1, environments: ["Sandbox"], actor: .cli)
+                            _ = try await capabilitiesWithApple.accounts.ensure(tenant: tenant, customerId: "bench-customer", actor: .cli)
+                        }
                         let key = try await capabilitiesWithApple.apiKeys.issue(tenant: tenant, label: "bench", actor: .cli).secret
                         let webhook = "/apple/notifications/" + (app.notificationURLs.first { $0.environment == .sandbox }?.token ?? "")
                         made.append(("Bearer " + key, webhook, try TenantSchema(validating: tenant.storageName).sql))
@@ -444,8 +470,23 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             for try await made in group { all += made }
             return all
         }
-        line("\(tenantCount) tenants created, 4 at a time", String(format: "%.1f s", (ContinuousClock.now - created) / .seconds(1)))
+        line(
+            "\(tenantCount) tenants (\(earlier.count) of an earlier run), 4 at a time", String(format: "%.1f s", (ContinuousClock.now - created) / .seconds(1)))
         let keys = made.map(\.key)
+        // Each tenant's first read since the server started: a server of its own (its caches empty, its
+        // connections new), each key once, in a random order, for as long as the keys last.
+        let firstReadSeconds = min(seconds, 60)
+        let firsts = await Wrk.run(
+            url: firstReadBase + "/rpc", body: call("subscriptions.status", #"{"customerId":"bench-customer"}"#, id: 1), authorization: nil, connections: 8,
+            seconds: firstReadSeconds, script: Wrk.eachOnce(keys.shuffled()))
+        line(
+            "wrk -c 8: status, each of \(tenantCount) tenants' first read since the server started",
+            firsts.map {
+                String(
+                    format: "%.0f/s, p50 %@, p99 %@ (%d failed)%@", $0.perSecond, $0.p50, $0.p99, $0.failed,
+                    $0.perSecond * firstReadSeconds > Double(tenantCount) ? "; keys ran out: some reads were seconds" : "")
+            } ?? "wrk not installed")
+        line("  PostgreSQL backends' private memory after it", try await BackendMemory.measure(postgres))
         func read(_ label: String, _ keys: [String], at base: String = base, method: String = "subscriptions.status") async throws {
             let body = call(method, #"{"customerId":"bench-customer"}"#, id: 1)
             let figures = await Wrk.run(
@@ -485,7 +526,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
             await wrkIngest(spreadPaused)
         }
         line("  PostgreSQL backends' private memory after it", try await BackendMemory.measure(postgres))
-        let slugs = try await capabilitiesWithApple.tenants.list().map(\.slug).filter { $0.hasPrefix("many-") }
+        let slugs = keepTenants ? [] : try await capabilitiesWithApple.tenants.list().map(\.slug).filter { $0.hasPrefix("many-") }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<4 {
                 group.addTask {
