@@ -34,4 +34,14 @@ public protocol RPCResult: Encodable, Sendable {
 /// `jsonValue` must hold what encoding would (members sorted by name, as the encoder writes them).
 public protocol JSONValueConvertible: RPCResult {
     var jsonValue: JSONValue { get }
+    /// The bytes of `jsonValue`; an `@RPCObject` writes them member by member.
+    func writeJSON(to out: inout [UInt8])
+}
+
+extension JSONValueConvertible {
+    public func writeJSON(to out: inout [UInt8]) { jsonValue.write(to: &out) }
+}
+
+extension JSONValueConvertible where Self: RPCObject {
+    public func writeJSON(to out: inout [UInt8]) { _ = Self.write(self, to: &out) }
 }

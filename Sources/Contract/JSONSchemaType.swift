@@ -7,6 +7,9 @@ public protocol JSONSchemaType: SendableMetatype {
     static func violation(_ value: Self, rule: Rule) -> Violation?
     /// The value as JSON, where a result is written without `JSONEncoder`; nil leaves the member out.
     static func json(_ value: Self) -> JSONValue?
+    /// Appends the value as JSON to `out` (what `json` gives, without a `JSONValue` in between); false, with
+    /// nothing written, leaves the member out.
+    static func write(_ value: Self, to out: inout [UInt8]) -> Bool
     /// The path (`.answer.productIdz`, `[2].name`) of the first member of `value` that an object within it
     /// does not have, or nil: a misspelt member is refused, never ignored.
     static func unknownMember(_ value: JSONValue) -> String?
@@ -16,6 +19,12 @@ extension JSONSchemaType {
     public static func violation(_ value: Self, rule: Rule) -> Violation? { nil }
     public static func unknownMember(_ value: JSONValue) -> String? { nil }
     public static func json(_ value: Self) -> JSONValue? { preconditionFailure("\(Self.self) is not written without JSONEncoder") }
+
+    public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
+        guard let json = json(value) else { return false }
+        json.write(to: &out)
+        return true
+    }
 }
 
 /// How a value breaks its field's rule: `path` below the field (`[2]` for an array's element) and why.
@@ -36,6 +45,11 @@ extension JSONSchemaType where Self: CaseIterable & RawRepresentable, RawValue =
     }
 
     public static func json(_ value: Self) -> JSONValue? { .string(value.rawValue) }
+
+    public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
+        JSONValue.writeString(value.rawValue, to: &out)
+        return true
+    }
 }
 
 /// Optional fields are not required, and their rule applies to a value that is there.
@@ -47,6 +61,7 @@ extension Optional: JSONSchemaType where Wrapped: JSONSchemaType {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { Wrapped.jsonSchema(rule: rule, description: description) }
     public static func violation(_ value: Self, rule: Rule) -> Violation? { value.flatMap { Wrapped.violation($0, rule: rule) } }
     public static func json(_ value: Self) -> JSONValue? { value.flatMap { Wrapped.json($0) } }
+    public static func write(_ value: Self, to out: inout [UInt8]) -> Bool { value.map { Wrapped.write($0, to: &out) } ?? false }
     public static func unknownMember(_ value: JSONValue) -> String? { Wrapped.unknownMember(value) }
 }
 
@@ -66,6 +81,16 @@ extension Array: JSONSchemaType where Element: JSONSchemaType {
     }
 
     public static func json(_ value: Self) -> JSONValue? { .array(value.map { Element.json($0) ?? .null }) }
+
+    public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
+        out.append(UInt8(ascii: "["))
+        for (index, element) in value.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            if !Element.write(element, to: &out) { out.append(contentsOf: "null".utf8) }
+        }
+        out.append(UInt8(ascii: "]"))
+        return true
+    }
 
     public static func unknownMember(_ value: JSONValue) -> String? {
         guard case .array(let items) = value else { return nil }
@@ -91,11 +116,21 @@ extension String: JSONSchemaType {
 
     public static func violation(_ value: String, rule: Rule) -> Violation? { rule.violation(value).map { Violation(reason: $0) } }
     public static func json(_ value: String) -> JSONValue? { .string(value) }
+
+    public static func write(_ value: String, to out: inout [UInt8]) -> Bool {
+        JSONValue.writeString(value, to: &out)
+        return true
+    }
 }
 
 extension Bool: JSONSchemaType {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("boolean", [], description) }
     public static func json(_ value: Bool) -> JSONValue? { .bool(value) }
+
+    public static func write(_ value: Bool, to out: inout [UInt8]) -> Bool {
+        out.append(contentsOf: (value ? "true" : "false").utf8)
+        return true
+    }
 }
 
 /// A fraction (a rate): `number`. Results only; no rule applies.
@@ -107,6 +142,13 @@ extension Double: JSONSchemaType {
 extension Date: JSONSchemaType {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("string", [("format", "date-time")], description) }
     public static func json(_ value: Date) -> JSONValue? { .string(InternetDateTime.string(value)) }
+
+    public static func write(_ value: Date, to out: inout [UInt8]) -> Bool {
+        out.append(UInt8(ascii: "\""))
+        InternetDateTime.write(value, to: &out)
+        out.append(UInt8(ascii: "\""))
+        return true
+    }
 }
 
 extension UUID: JSONSchemaType {
@@ -137,6 +179,11 @@ extension JSONInteger {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("integer", rule?.integerKeywords ?? [], description) }
     public static func violation(_ value: Self, rule: Rule) -> Violation? { rule.violation(Int64(value)).map { Violation(reason: $0) } }
     public static func json(_ value: Self) -> JSONValue? { .number(String(value)) }
+
+    public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
+        out.append(contentsOf: String(value).utf8)
+        return true
+    }
 }
 
 extension Int: JSONInteger {}

@@ -94,7 +94,14 @@ public struct RPCMethod<Context: Sendable>: Sendable {
         _ name: String, tag: String, summary: String, description: String = "", result resultName: String, errors: [RPCErrorDescription] = [],
         _ handler: @escaping @Sendable (Params, Context) async throws -> Result
     ) {
-        self.init(Self.description(name, tag, summary, description, resultName, errors, Params.self, Result.self), handler, encode: { $0.jsonValue.serialized })
+        self.init(
+            Self.description(name, tag, summary, description, resultName, errors, Params.self, Result.self), handler,
+            encode: { result in
+                var out: [UInt8] = []
+                out.reserveCapacity(1024)
+                result.writeJSON(to: &out)
+                return out
+            })
     }
 
     private static func description<Params: RPCParams, Result: RPCResult>(

@@ -6,8 +6,8 @@ import Testing
 @testable import Storegate
 @testable import StoregateServer
 
-/// Results on the hot path (`tenant.get`, `subscriptions.status`) are written without `JSONEncoder`; what
-/// they write must be exactly what it would write, dates included.
+/// Results on the hot path (`tenant.get`, `subscriptions.status`) are written without `JSONEncoder`, as a
+/// `JSONValue` and straight to bytes; both must be exactly what it would write, dates included.
 @Suite struct ResultWritingTests {
     let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -21,6 +21,13 @@ import Testing
         return String(text.dropFirst(2).dropLast(2))
     }
 
+    /// What the method writes: member by member, no `JSONValue` in between.
+    func written(_ result: some JSONValueConvertible) -> [UInt8] {
+        var out: [UInt8] = []
+        result.writeJSON(to: &out)
+        return out
+    }
+
     @Test func datesAreWrittenAsJSONEncoderWritesThem() throws {
         var dates = [
             0, -1, -0.5, 0.999, 59.999_999, 86_399.5, 86_400, -86_400, -86_401, 951_782_400, 1_800_000_000.123_456, 4_102_444_800,
@@ -31,6 +38,9 @@ import Testing
         for _ in 0..<2000 { dates.append(Date(timeIntervalSince1970: Double.random(in: 0..<4_102_444_800, using: &random).rounded(.down))) }
         for date in dates {
             #expect(InternetDateTime.string(date) == (try encoded(date)), "\(date.timeIntervalSince1970)")
+            var written: [UInt8] = []
+            _ = Date.write(date, to: &written)
+            #expect(String(decoding: written, as: UTF8.self) == "\"" + (try encoded(date)) + "\"", "\(date.timeIntervalSince1970)")
         }
     }
 
@@ -40,6 +50,7 @@ import Testing
             createdAt: Date(timeIntervalSince1970: 1_800_000_000.654_321))
         let view = TenantView(tenant)
         #expect(view.jsonValue.serialized == Array(try encoder.encode(view)))
+        #expect(written(view) == Array(try encoder.encode(view)))
     }
 
     @Test func subscriptionStatusIsWhatJSONEncoderWrites() throws {
@@ -51,7 +62,9 @@ import Testing
         .map { SubscriptionState($0, now: now) }
         let result = SubscriptionMethods.StatusResult(subscriptions: states.map { SubscriptionStatus($0, bundleId: "com.example.app") })
         #expect(result.jsonValue.serialized == Array(try encoder.encode(result)))
+        #expect(written(result) == Array(try encoder.encode(result)))
         let empty = SubscriptionMethods.StatusResult(subscriptions: [])
         #expect(empty.jsonValue.serialized == Array(try encoder.encode(empty)))
+        #expect(written(empty) == Array(try encoder.encode(empty)))
     }
 }
