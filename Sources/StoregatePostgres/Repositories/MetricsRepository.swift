@@ -83,7 +83,7 @@ struct MetricsRepository: MetricsStore {
         try await scope.all(PostgresQuery(unsafeSQL: MetricsRollup.insert(into: schema, MetricsRollup.rows(from: events)))) { _ in () }
         try await scope.all(PostgresQuery(unsafeSQL: CohortRollup.record(into: schema, from: events))) { _ in () }
         let everyMember = "(SELECT app_id, environment, member, NULL::date AS month FROM \(schema).metrics_cohort_members)"
-        try await scope.all(PostgresQuery(unsafeSQL: CohortRollup.add(into: schema, touched: everyMember, sign: 1))) { _ in () }
+        try await scope.all(PostgresQuery(unsafeSQL: CohortRollup.add(into: schema, touched: everyMember, sign: 1, everyMember: true))) { _ in () }
     }
 }
 
