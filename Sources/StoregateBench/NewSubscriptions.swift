@@ -33,6 +33,22 @@ struct NewSubscriptions {
         return tokens
     }
 
+    /// ANALYZE of the tables of the tenant whose schema is `schema` (quoted) that have grown, as autovacuum
+    /// does (50 rows changed and more): plans made while a new tenant's tables were empty scan them whole
+    /// once they are not, and with thousands of tenants' tables autovacuum takes minutes to come round. A
+    /// large app's renewal day meets tables that have been analyzed. A table still empty is left alone, as
+    /// autovacuum leaves it: analyzed empty, it would be planned as empty however it grows.
+    static func analyze(_ schema: String, postgres: DatabaseClient, logger: Logger) async throws {
+        try await postgres.withConnection { @Sendable conn in
+            let name = String(schema.dropFirst().dropLast())
+            let tables = try await conn.query(
+                "SELECT relname FROM pg_stat_user_tables WHERE schemaname = \(name) AND n_mod_since_analyze >= 50", logger: logger)
+            for try await table in tables.decode(String.self) {
+                try await conn.run("ANALYZE \(unescaped: schema).\(unescaped: "\"" + table + "\"")", logger: logger)
+            }
+        }
+    }
+
     /// Two notifications for each of `tokens`, in blocks of 250 subscriptions: the block's SUBSCRIBED, then
     /// their DID_RENEW, each with the token of the customer it is about.
     mutating func notifications(tokens: [UUID]) throws -> [(token: UUID, body: String)] {
