@@ -7,7 +7,7 @@ import Foundation
 public macro RPCParams() = #externalMacro(module: "JSONRPCMacros", type: "RPCParamsMacro")
 
 /// `@RPCObject(title:) struct …`: an object in a result, its JSON Schema made from its stored properties.
-@attached(extension, conformances: RPCObject, names: named(fields), named(title))
+@attached(extension, conformances: RPCObject, names: named(fields), named(title), named(write))
 public macro RPCObject(title: String? = nil) = #externalMacro(module: "JSONRPCMacros", type: "RPCObjectMacro")
 
 /// The rule of a property of an `@RPCParams` or `@RPCObject` struct.
@@ -25,8 +25,6 @@ public struct Field<Root>: Sendable {
     package let check: @Sendable (Root) -> Violation?
     /// The field's value as JSON, for results written without `JSONEncoder`.
     package let json: @Sendable (Root) -> JSONValue?
-    /// The field's value written as JSON (`JSONSchemaType.write`); false leaves the member out.
-    package let write: @Sendable (Root, inout [UInt8]) -> Bool
     /// Where a value sent for the field has a member no object within it has (`JSONSchemaType.unknownMember`).
     public let unknownMember: @Sendable (JSONValue) -> String?
 
@@ -38,7 +36,6 @@ public struct Field<Root>: Sendable {
         schema = { Value.jsonSchema(rule: rule, description: $0) }
         check = { root in Value.violation(root[keyPath: keyPath], rule: rule ?? Rule()) }
         json = { root in Value.json(root[keyPath: keyPath]) }
-        write = { root, out in Value.write(root[keyPath: keyPath], to: &out) }
         unknownMember = { Value.unknownMember($0) }
     }
 

@@ -46,7 +46,7 @@ extension JSONSchemaType where Self: CaseIterable & RawRepresentable, RawValue =
 
     public static func json(_ value: Self) -> JSONValue? { .string(value.rawValue) }
 
-    public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
+    @inlinable public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
         JSONValue.writeString(value.rawValue, to: &out)
         return true
     }
@@ -61,7 +61,10 @@ extension Optional: JSONSchemaType where Wrapped: JSONSchemaType {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { Wrapped.jsonSchema(rule: rule, description: description) }
     public static func violation(_ value: Self, rule: Rule) -> Violation? { value.flatMap { Wrapped.violation($0, rule: rule) } }
     public static func json(_ value: Self) -> JSONValue? { value.flatMap { Wrapped.json($0) } }
-    public static func write(_ value: Self, to out: inout [UInt8]) -> Bool { value.map { Wrapped.write($0, to: &out) } ?? false }
+    @inlinable public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
+        guard let value else { return false }
+        return Wrapped.write(value, to: &out)
+    }
     public static func unknownMember(_ value: JSONValue) -> String? { Wrapped.unknownMember(value) }
 }
 
@@ -82,7 +85,7 @@ extension Array: JSONSchemaType where Element: JSONSchemaType {
 
     public static func json(_ value: Self) -> JSONValue? { .array(value.map { Element.json($0) ?? .null }) }
 
-    public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
+    @inlinable public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
         out.append(UInt8(ascii: "["))
         for (index, element) in value.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -117,7 +120,7 @@ extension String: JSONSchemaType {
     public static func violation(_ value: String, rule: Rule) -> Violation? { rule.violation(value).map { Violation(reason: $0) } }
     public static func json(_ value: String) -> JSONValue? { .string(value) }
 
-    public static func write(_ value: String, to out: inout [UInt8]) -> Bool {
+    @inlinable public static func write(_ value: String, to out: inout [UInt8]) -> Bool {
         JSONValue.writeString(value, to: &out)
         return true
     }
@@ -127,7 +130,7 @@ extension Bool: JSONSchemaType {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("boolean", [], description) }
     public static func json(_ value: Bool) -> JSONValue? { .bool(value) }
 
-    public static func write(_ value: Bool, to out: inout [UInt8]) -> Bool {
+    @inlinable public static func write(_ value: Bool, to out: inout [UInt8]) -> Bool {
         out.append(contentsOf: (value ? "true" : "false").utf8)
         return true
     }
@@ -143,7 +146,7 @@ extension Date: JSONSchemaType {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("string", [("format", "date-time")], description) }
     public static func json(_ value: Date) -> JSONValue? { .string(InternetDateTime.string(value)) }
 
-    public static func write(_ value: Date, to out: inout [UInt8]) -> Bool {
+    @inlinable public static func write(_ value: Date, to out: inout [UInt8]) -> Bool {
         out.append(UInt8(ascii: "\""))
         InternetDateTime.write(value, to: &out)
         out.append(UInt8(ascii: "\""))
@@ -180,7 +183,7 @@ extension JSONInteger {
     public static func violation(_ value: Self, rule: Rule) -> Violation? { rule.violation(Int64(value)).map { Violation(reason: $0) } }
     public static func json(_ value: Self) -> JSONValue? { .number(String(value)) }
 
-    public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
+    @inlinable public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
         out.append(contentsOf: String(value).utf8)
         return true
     }

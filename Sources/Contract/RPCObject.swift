@@ -48,23 +48,19 @@ extension RPCObject {
     }
 
     public static func json(_ value: Self) -> JSONValue? { value.jsonValue }
+}
 
-    /// The object written as `jsonValue` would be, member by member, with no `JSONValue` in between.
-    public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
-        out.append(UInt8(ascii: "{"))
-        var first = true
-        for member in JSONMember<Self>.sorted {
-            let start = out.count
-            if !first { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: member.key)
-            if member.write(value, &out) {
-                first = false
-            } else {
-                out.removeSubrange(start...)
-            }
-        }
-        out.append(UInt8(ascii: "}"))
-        return true
+/// One member of an object, for the `write` `@RPCObject` makes: a comma before all but the first written,
+/// `"name":` (`key`) and the value; a value that writes nothing (nil) leaves the member out.
+@inlinable
+public func writeMember<Value: JSONSchemaType>(_ key: StaticString, _ value: Value, to out: inout [UInt8], first: inout Bool) {
+    let start = out.count
+    if !first { out.append(UInt8(ascii: ",")) }
+    key.withUTF8Buffer { out.append(contentsOf: $0) }
+    if Value.write(value, to: &out) {
+        first = false
+    } else {
+        out.removeSubrange(start...)
     }
 }
 
@@ -72,21 +68,13 @@ extension RPCObject {
 struct JSONMember<Root: RPCObject>: Sendable {
     let name: String
     let json: @Sendable (Root) -> JSONValue?
-    /// `"name":`, written once.
-    let key: [UInt8]
-    let write: @Sendable (Root, inout [UInt8]) -> Bool
 
     /// Each type's members in the order `JSONEncoder` writes them (by name), sorted once per type: sorting
     /// the fields on every write showed on the hot path.
     static var sorted: [Self] {
         let type = ObjectIdentifier(Root.self)
         if let found = sortedByType.withLock({ $0[type] }) as? [Self] { return found }
-        let sorted = Root.fields.sorted { $0.name < $1.name }.map { field in
-            var key: [UInt8] = []
-            JSONValue.writeString(field.name, to: &key)
-            key.append(UInt8(ascii: ":"))
-            return Self(name: field.name, json: field.json, key: key, write: field.write)
-        }
+        let sorted = Root.fields.sorted { $0.name < $1.name }.map { Self(name: $0.name, json: $0.json) }
         sortedByType.withLock { $0[type] = sorted }
         return sorted
     }

@@ -25,9 +25,28 @@ public struct RPCObjectMacro: ExtensionMacro {
     ) throws -> [ExtensionDeclSyntax] {
         guard declaration.is(StructDeclSyntax.self) else { throw MacroError("@RPCObject applies to a struct") }
         let title = node.arguments?.as(LabeledExprListSyntax.self)?.first { $0.label?.text == "title" }?.expression.trimmedDescription ?? "nil"
+        let fields = StoredField.all(in: declaration)
         return [
-            try extensionDecl(type, conformance: "RPCObject", fields: StoredField.all(in: declaration), extra: "public static var title: String? { \(title) }")
+            try extensionDecl(type, conformance: "RPCObject", fields: fields, extra: "public static var title: String? { \(title) }\n" + write(fields))
         ]
+    }
+
+    /// `write`, member by member in the order `JSONEncoder` writes them (by name), each value's own type
+    /// known where it is written: a field's closure reached its value through a key path and generic
+    /// metadata looked up at run time, most of a status result's cost.
+    static func write(_ fields: [StoredField]) -> String {
+        let members = fields.sorted { $0.name < $1.name }.map { field in
+            "        writeMember(\(StringLiteralExprSyntax(content: "\"\(field.name)\":").description), value.\(field.name), to: &out, first: &first)"
+        }
+        return """
+                public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
+                    out.append(UInt8(ascii: "{"))
+                    var first = true
+            \(members.joined(separator: "\n"))
+                    out.append(UInt8(ascii: "}"))
+                    return true
+                }
+            """
     }
 }
 

@@ -2,7 +2,8 @@ import JSONRPCMacros
 import MacroTesting
 import Testing
 
-/// `@RPCObject(title:)`: a result object's `fields`, as `@RPCParams` makes them, and its `title`.
+/// `@RPCObject(title:)`: a result object's `fields`, as `@RPCParams` makes them, its `title`, and its `write`
+/// (members by name, as `JSONEncoder` writes them).
 @Suite(.macros(["RPCObject": RPCObjectMacro.self, "Field": FieldMacro.self]))
 struct RPCObjectMacroTests {
     @Test func resultObjectWithTitle() {
@@ -37,6 +38,16 @@ struct RPCObjectMacroTests {
                 ]
                 public static var title: String? {
                     "WebhookEndpoint"
+                }
+                public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
+                    out.append(UInt8(ascii: "{"))
+                    var first = true
+                    writeMember(#""createdAt":"#, value.createdAt, to: &out, first: &first)
+                    writeMember(#""id":"#, value.id, to: &out, first: &first)
+                    writeMember(#""status":"#, value.status, to: &out, first: &first)
+                    writeMember(#""url":"#, value.url, to: &out, first: &first)
+                    out.append(UInt8(ascii: "}"))
+                    return true
                 }
             }
             """#
@@ -87,6 +98,17 @@ struct RPCObjectMacroTests {
                 public static var title: String? {
                     nil
                 }
+                public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
+                    out.append(UInt8(ascii: "{"))
+                    var first = true
+                    writeMember(#""answers":"#, value.answers, to: &out, first: &first)
+                    writeMember(#""conditions":"#, value.conditions, to: &out, first: &first)
+                    writeMember(#""kind":"#, value.kind, to: &out, first: &first)
+                    writeMember(#""kinds":"#, value.kinds, to: &out, first: &first)
+                    writeMember(#""productIds":"#, value.productIds, to: &out, first: &first)
+                    out.append(UInt8(ascii: "}"))
+                    return true
+                }
             }
             """#
         }
@@ -111,6 +133,13 @@ struct RPCObjectMacroTests {
                 ]
                 public static var title: String? {
                     RetentionRule.title
+                }
+                public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
+                    out.append(UInt8(ascii: "{"))
+                    var first = true
+                    writeMember(#""name":"#, value.name, to: &out, first: &first)
+                    out.append(UInt8(ascii: "}"))
+                    return true
                 }
             }
             """#
