@@ -29,7 +29,9 @@ final class AppDirectory: Sendable {
 
     /// The same, the tenant's apps listed by `load` when one is not known (through a unit of the caller's).
     func bundleIds(tenant: Tenant, covering appIds: some Sequence<UUID>, load: () async throws -> [App]) async throws -> [UUID: String] {
-        let keys = Set(appIds.map { Key(tenantId: tenant.id, appId: $0) })
+        // A read names one app or a few, mostly the same one again: an array, not a set.
+        var keys: [Key] = []
+        for appId in appIds where !keys.contains(where: { $0.appId == appId }) { keys.append(Key(tenantId: tenant.id, appId: appId)) }
         if let known = lookup(keys) { return known }
         let apps = try await load()
         entries.withLock { entries in
@@ -41,9 +43,9 @@ final class AppDirectory: Sendable {
     }
 
     /// The bundle IDs of `keys` when every one is known.
-    private func lookup(_ keys: Set<Key>) -> [UUID: String]? {
+    private func lookup(_ keys: [Key]) -> [UUID: String]? {
         entries.withLock { entries in
-            var found: [UUID: String] = [:]
+            var found: [UUID: String] = Dictionary(minimumCapacity: keys.count)
             for key in keys {
                 guard let entry = entries[key] else { return nil }
                 if let bundleId = entry { found[key.appId] = bundleId }
