@@ -278,6 +278,6 @@ extension ConsoleRoutes {
 }
 
 /// A form of a customer's page: it names the customer the page is about.
-protocol CustomerPageForm: Decodable {
+protocol CustomerPageForm: Decodable, SendableMetatype {
     var customerId: String? { get }
 }

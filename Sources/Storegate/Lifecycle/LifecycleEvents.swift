@@ -35,7 +35,7 @@ public enum LifecycleEvents {
         let catalog = try await unit.catalog.catalog() ?? Catalog()
         let t = purchase.transaction
         let me = SeriesTransaction(t, transactionId: purchase.transactionId)
-        var data = base(purchase, me: me, app: app, catalog: catalog, occurredAt: signedDate)
+        let data = base(purchase, me: me, app: app, catalog: catalog, occurredAt: signedDate)
         var events: [NewEvent] = []
         func append(_ kind: Event.Kind, _ data: LifecycleData) throws {
             events.append(try NewEvent(kind, appId: app.id, environment: purchase.environment, customer: customer, data: data))

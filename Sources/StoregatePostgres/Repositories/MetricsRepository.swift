@@ -74,16 +74,16 @@ struct MetricsRepository: MetricsStore {
     /// the unit's own deadline (`UnitAccess.rebuild`: an hour, `MetricsService.rebuild`) bounds them. The event
     /// numbering row is locked first, so no append runs beside it.
     func rebuild() async throws {
-        try await scope.all("SET LOCAL statement_timeout = 0") { _ in () }
-        try await scope.all("SELECT last FROM \(unescaped: schema).event_sequence FOR UPDATE") { _ in () }
+        _ = try await scope.all("SET LOCAL statement_timeout = 0") { _ in () }
+        _ = try await scope.all("SELECT last FROM \(unescaped: schema).event_sequence FOR UPDATE") { _ in () }
         for table in ["metrics_daily", "metrics_cohorts", "metrics_member_months", "metrics_cohort_members"] {
-            try await scope.all(PostgresQuery(unsafeSQL: "DELETE FROM \(schema).\(table)")) { _ in () }
+            _ = try await scope.all(PostgresQuery(unsafeSQL: "DELETE FROM \(schema).\(table)")) { _ in () }
         }
         let events = "(SELECT type, app_id, environment, customer, data FROM \(schema).events)"
-        try await scope.all(PostgresQuery(unsafeSQL: MetricsRollup.insert(into: schema, MetricsRollup.rows(from: events)))) { _ in () }
-        try await scope.all(PostgresQuery(unsafeSQL: CohortRollup.record(into: schema, from: events))) { _ in () }
+        _ = try await scope.all(PostgresQuery(unsafeSQL: MetricsRollup.insert(into: schema, MetricsRollup.rows(from: events)))) { _ in () }
+        _ = try await scope.all(PostgresQuery(unsafeSQL: CohortRollup.record(into: schema, from: events))) { _ in () }
         let everyMember = "(SELECT app_id, environment, member, NULL::date AS month FROM \(schema).metrics_cohort_members)"
-        try await scope.all(PostgresQuery(unsafeSQL: CohortRollup.add(into: schema, touched: everyMember, sign: 1, everyMember: true))) { _ in () }
+        _ = try await scope.all(PostgresQuery(unsafeSQL: CohortRollup.add(into: schema, touched: everyMember, sign: 1, everyMember: true))) { _ in () }
     }
 }
 
