@@ -104,19 +104,20 @@ public final class HoldingsCache: TenantCache {
     /// serve a read without them.
     func cached(tenant: UUID, _ subject: Subject) -> Holdings? {
         let now = ContinuousClock.now
-        var candidates = [Key(tenant: tenant, subject: subject)]
-        if case .customer(let id, purchases: false) = subject { candidates.append(Key(tenant: tenant, subject: .customer(id, purchases: true))) }
+        // The key itself, then (for a read without purchases) the same customer's with them: no array per read.
+        var wider: Key?
+        if case .customer(let id, purchases: false) = subject { wider = Key(tenant: tenant, subject: .customer(id, purchases: true)) }
         let found = state.withLock { state -> Holdings? in
-            for key in candidates {
-                guard let entry = state.entries[key] else { continue }
+            func held(_ key: Key) -> Holdings? {
+                guard let entry = state.entries[key] else { return nil }
                 guard entry.until > now else {
                     state.drop(key)
-                    continue
+                    return nil
                 }
                 state.order.use(key)
                 return entry.holdings
             }
-            return nil
+            return held(Key(tenant: tenant, subject: subject)) ?? wider.flatMap(held)
         }
         observe(found == nil ? .miss : .hit)
         return found
