@@ -18,8 +18,8 @@ enum Wrk {
         if authorization and authorization ~= "" then wrk.headers["Authorization"] = authorization end
         """
 
-    /// Each request with one of `authorizations`, chosen at random: many tenants' API keys.
-    static func randomAuthorization(_ authorizations: [String]) -> String {
+    /// The POST of `WRK_BODY` as JSON, and `keys`: each of `authorizations`, for the script that follows.
+    private static func withKeys(_ authorizations: [String]) -> String {
         let keys = authorizations.map { "\"\($0)\"" }.joined(separator: ",\n")
         return """
             wrk.method = "POST"
@@ -28,6 +28,13 @@ enum Wrk {
             local keys = {
             \(keys)
             }
+            """
+    }
+
+    /// Each request with one of `authorizations`, chosen at random: many tenants' API keys.
+    static func randomAuthorization(_ authorizations: [String]) -> String {
+        withKeys(authorizations) + """
+
             math.randomseed(os.time())
             request = function()
                 wrk.headers["Authorization"] = keys[math.random(#keys)]
@@ -39,14 +46,8 @@ enum Wrk {
     /// Each request with the next of `authorizations`, none twice while they last (wrk's two threads take
     /// every other one): each tenant's first read, when each is another tenant's key.
     static func eachOnce(_ authorizations: [String]) -> String {
-        let keys = authorizations.map { "\"\($0)\"" }.joined(separator: ",\n")
-        return """
-            wrk.method = "POST"
-            wrk.body = os.getenv("WRK_BODY")
-            wrk.headers["Content-Type"] = "application/json"
-            local keys = {
-            \(keys)
-            }
+        withKeys(authorizations) + """
+
             local threads = 0
             function setup(thread)
                 thread:set("first", threads)
