@@ -30,16 +30,10 @@ public protocol RPCResult: Encodable, Sendable {
     static var schema: JSONValue { get }
 }
 
-/// A result that is its own JSON value, for hot-path methods: it is written without `JSONEncoder`.
-/// `jsonValue` must hold what encoding would (members sorted by name, as the encoder writes them).
+/// A result written without `JSONEncoder`, for hot-path methods: an `@RPCObject` writes its members itself,
+/// in the order and form the encoder would (members sorted by name).
 public protocol JSONValueConvertible: RPCResult {
-    var jsonValue: JSONValue { get }
-    /// The bytes of `jsonValue`; an `@RPCObject` writes them member by member.
     func writeJSON(to out: inout [UInt8])
-}
-
-extension JSONValueConvertible {
-    public func writeJSON(to out: inout [UInt8]) { jsonValue.write(to: &out) }
 }
 
 extension JSONValueConvertible where Self: RPCObject {

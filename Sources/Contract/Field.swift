@@ -23,8 +23,6 @@ public struct Field<Root>: Sendable {
     public let required: Bool
     package let schema: @Sendable (_ description: String?) -> JSONValue
     package let check: @Sendable (Root) -> Violation?
-    /// The field's value as JSON, for results written without `JSONEncoder`.
-    package let json: @Sendable (Root) -> JSONValue?
     /// Where a value sent for the field has a member no object within it has (`JSONSchemaType.unknownMember`).
     public let unknownMember: @Sendable (JSONValue) -> String?
 
@@ -35,7 +33,6 @@ public struct Field<Root>: Sendable {
         required = !(Value.self is any OptionalField.Type)
         schema = { Value.jsonSchema(rule: rule, description: $0) }
         check = { root in Value.violation(root[keyPath: keyPath], rule: rule ?? Rule()) }
-        json = { root in Value.json(root[keyPath: keyPath]) }
         unknownMember = { Value.unknownMember($0) }
     }
 

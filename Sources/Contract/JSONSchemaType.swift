@@ -5,10 +5,8 @@ public protocol JSONSchemaType: SendableMetatype {
     static func jsonSchema(rule: Rule?, description: String?) -> JSONValue
     /// Why `value` breaks `rule`, or nil.
     static func violation(_ value: Self, rule: Rule) -> Violation?
-    /// The value as JSON, where a result is written without `JSONEncoder`; nil leaves the member out.
-    static func json(_ value: Self) -> JSONValue?
-    /// Appends the value as JSON to `out` (what `json` gives, without a `JSONValue` in between); false, with
-    /// nothing written, leaves the member out.
+    /// Appends the value as JSON to `out`, where a result is written without `JSONEncoder` (as it would
+    /// write it); false, with nothing written, leaves the member out.
     static func write(_ value: Self, to out: inout [UInt8]) -> Bool
     /// The path (`.answer.productIdz`, `[2].name`) of the first member of `value` that an object within it
     /// does not have, or nil: a misspelt member is refused, never ignored.
@@ -18,12 +16,8 @@ public protocol JSONSchemaType: SendableMetatype {
 extension JSONSchemaType {
     public static func violation(_ value: Self, rule: Rule) -> Violation? { nil }
     public static func unknownMember(_ value: JSONValue) -> String? { nil }
-    public static func json(_ value: Self) -> JSONValue? { preconditionFailure("\(Self.self) is not written without JSONEncoder") }
-
     public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
-        guard let json = json(value) else { return false }
-        json.write(to: &out)
-        return true
+        preconditionFailure("\(Self.self) is not written without JSONEncoder")
     }
 }
 
@@ -44,8 +38,6 @@ extension JSONSchemaType where Self: CaseIterable & RawRepresentable, RawValue =
         keywords("string", [("enum", .array(allCases.map { .string($0.rawValue) }))], description)
     }
 
-    public static func json(_ value: Self) -> JSONValue? { .string(value.rawValue) }
-
     @inlinable public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
         JSONValue.writeString(value.rawValue, to: &out)
         return true
@@ -60,7 +52,6 @@ extension Optional: OptionalField {}
 extension Optional: JSONSchemaType where Wrapped: JSONSchemaType {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { Wrapped.jsonSchema(rule: rule, description: description) }
     public static func violation(_ value: Self, rule: Rule) -> Violation? { value.flatMap { Wrapped.violation($0, rule: rule) } }
-    public static func json(_ value: Self) -> JSONValue? { value.flatMap { Wrapped.json($0) } }
     @inlinable public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
         guard let value else { return false }
         return Wrapped.write(value, to: &out)
@@ -82,8 +73,6 @@ extension Array: JSONSchemaType where Element: JSONSchemaType {
         }
         return nil
     }
-
-    public static func json(_ value: Self) -> JSONValue? { .array(value.map { Element.json($0) ?? .null }) }
 
     @inlinable public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
         out.append(UInt8(ascii: "["))
@@ -118,8 +107,6 @@ extension String: JSONSchemaType {
     }
 
     public static func violation(_ value: String, rule: Rule) -> Violation? { rule.violation(value).map { Violation(reason: $0) } }
-    public static func json(_ value: String) -> JSONValue? { .string(value) }
-
     @inlinable public static func write(_ value: String, to out: inout [UInt8]) -> Bool {
         JSONValue.writeString(value, to: &out)
         return true
@@ -128,8 +115,6 @@ extension String: JSONSchemaType {
 
 extension Bool: JSONSchemaType {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("boolean", [], description) }
-    public static func json(_ value: Bool) -> JSONValue? { .bool(value) }
-
     @inlinable public static func write(_ value: Bool, to out: inout [UInt8]) -> Bool {
         out.append(contentsOf: (value ? "true" : "false").utf8)
         return true
@@ -139,13 +124,14 @@ extension Bool: JSONSchemaType {
 /// A fraction (a rate): `number`. Results only; no rule applies.
 extension Double: JSONSchemaType {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("number", [], description) }
-    public static func json(_ value: Double) -> JSONValue? { .number(String(value)) }
+    public static func write(_ value: Double, to out: inout [UInt8]) -> Bool {
+        out.append(contentsOf: String(value).utf8)
+        return true
+    }
 }
 
 extension Date: JSONSchemaType {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("string", [("format", "date-time")], description) }
-    public static func json(_ value: Date) -> JSONValue? { .string(InternetDateTime.string(value)) }
-
     @inlinable public static func write(_ value: Date, to out: inout [UInt8]) -> Bool {
         out.append(UInt8(ascii: "\""))
         InternetDateTime.write(value, to: &out)
@@ -156,7 +142,10 @@ extension Date: JSONSchemaType {
 
 extension UUID: JSONSchemaType {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("string", [("format", "uuid")], description) }
-    public static func json(_ value: UUID) -> JSONValue? { .string(value.uuidString.lowercased()) }
+    public static func write(_ value: UUID, to out: inout [UInt8]) -> Bool {
+        JSONValue.writeString(value.uuidString.lowercased(), to: &out)
+        return true
+    }
 }
 
 extension JSONValue: JSONSchemaType {
@@ -172,7 +161,10 @@ extension JSONValue: JSONSchemaType {
     }
 
     public static func violation(_ value: JSONValue, rule: Rule) -> Violation? { rule.violation(value).map { Violation(reason: $0) } }
-    public static func json(_ value: JSONValue) -> JSONValue? { value }
+    public static func write(_ value: JSONValue, to out: inout [UInt8]) -> Bool {
+        value.write(to: &out)
+        return true
+    }
 }
 
 /// Integers: `integer` with the rule's `minimum` and `maximum`.
@@ -181,8 +173,6 @@ public protocol JSONInteger: JSONSchemaType, BinaryInteger {}
 extension JSONInteger {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("integer", rule?.integerKeywords ?? [], description) }
     public static func violation(_ value: Self, rule: Rule) -> Violation? { rule.violation(Int64(value)).map { Violation(reason: $0) } }
-    public static func json(_ value: Self) -> JSONValue? { .number(String(value)) }
-
     @inlinable public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
         out.append(contentsOf: String(value).utf8)
         return true

@@ -1,6 +1,4 @@
-import Synchronization
-
-/// An object in a result (or a whole result): `@RPCObject` gives it `fields` and `title`.
+/// An object in a result (or a whole result): `@RPCObject` gives it `fields`, `title` and `write`.
 public protocol RPCObject: RPCResult, JSONSchemaType {
     static var fields: [Field<Self>] { get }
     static var title: String? { get }
@@ -35,19 +33,6 @@ extension RPCObject {
         }
         return nil
     }
-
-    /// The object as JSON, members sorted by name as `JSONEncoder` writes them (for `JSONValueConvertible`).
-    public var jsonValue: JSONValue {
-        let members = JSONMember<Self>.sorted
-        var object: [(key: String, value: JSONValue)] = []
-        object.reserveCapacity(members.count)
-        for member in members {
-            if let value = member.json(self) { object.append((member.name, value)) }
-        }
-        return .object(object)
-    }
-
-    public static func json(_ value: Self) -> JSONValue? { value.jsonValue }
 }
 
 /// One member of an object, for the `write` `@RPCObject` makes: a comma before all but the first written,
@@ -63,21 +48,3 @@ public func writeMember<Value: JSONSchemaType>(_ key: StaticString, _ value: Val
         out.removeSubrange(start...)
     }
 }
-
-/// A member of an object as a result written without `JSONEncoder` has it: its name and its value.
-struct JSONMember<Root: RPCObject>: Sendable {
-    let name: String
-    let json: @Sendable (Root) -> JSONValue?
-
-    /// Each type's members in the order `JSONEncoder` writes them (by name), sorted once per type: sorting
-    /// the fields on every write showed on the hot path.
-    static var sorted: [Self] {
-        let type = ObjectIdentifier(Root.self)
-        if let found = sortedByType.withLock({ $0[type] }) as? [Self] { return found }
-        let sorted = Root.fields.sorted { $0.name < $1.name }.map { Self(name: $0.name, json: $0.json) }
-        sortedByType.withLock { $0[type] = sorted }
-        return sorted
-    }
-}
-
-private let sortedByType = Mutex<[ObjectIdentifier: any Sendable]>([:])
