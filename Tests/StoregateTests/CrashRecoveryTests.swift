@@ -62,8 +62,37 @@ import Testing
                     """, logger: capabilities.postgres.logger)
             }
             let worker = UUID()
-            let claimed = try await capabilities.persistence.control(.read) { try await $0.jobs.claim(limit: 2, lease: .seconds(10), worker: worker) }
+            let claimed = try await capabilities.persistence.control(.read) { try await $0.jobs.claim(limit: 2, batch: 1, lease: .seconds(10), worker: worker) }
             #expect(Set(claimed.map(\.ref)) == ["dead-worker", "backlog-1"], "not backlog-2, due before it")
+        }
+    }
+
+    /// With the oldest jobs each another tenant's, a claim takes each of their tenants' further due
+    /// notifications too, oldest first, up to a batch: a batch then holds several, not one.
+    @Test func aClaimFillsEachTenantsBatchWithItsOtherDueNotifications() async throws {
+        try await TestDatabase.with { capabilities, _ in
+            let a = try await capabilities.tenants.create(slug: "claim-batch-a", name: "A", actor: Actor("test"))
+            let b = try await capabilities.tenants.create(slug: "claim-batch-b", name: "B", actor: Actor("test"))
+            try await capabilities.postgres.client.withConnection { conn in
+                try await conn.run(
+                    """
+                    INSERT INTO storegate.jobs (tenant_id, kind, ref, due_at, claimed_by) VALUES
+                        (\(a.id), 'process_notification', 'a-1', now() - interval '5 minutes', NULL),
+                        (\(b.id), 'process_notification', 'b-1', now() - interval '4 minutes', NULL),
+                        (\(a.id), 'process_notification', 'a-2', now() - interval '3 minutes', NULL),
+                        (\(a.id), 'deliver_webhooks', 'a-webhooks', now() - interval '150 seconds', NULL),
+                        (\(a.id), 'process_notification', 'a-3', now() - interval '2 minutes', NULL),
+                        (\(a.id), 'process_notification', 'a-4', now() - interval '1 minute', NULL),
+                        (\(a.id), 'process_notification', 'a-later', now() + interval '1 minute', NULL),
+                        (\(a.id), 'process_notification', 'a-held', now() + interval '10 seconds', \(UUID()))
+                    """, logger: capabilities.postgres.logger)
+            }
+            let claimed = try await capabilities.persistence.control(.read) {
+                try await $0.jobs.claim(limit: 2, batch: 3, lease: .seconds(10), worker: UUID())
+            }
+            #expect(
+                Set(claimed.map(\.ref)) == ["a-1", "a-2", "a-3", "b-1"],
+                "the two oldest, and A's next notifications to a batch of 3: not a-4 beyond it, nor A's webhooks, nor what is not due")
         }
     }
 

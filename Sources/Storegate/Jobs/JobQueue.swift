@@ -5,7 +5,10 @@ import KeyVault
 /// The durable job queue. Claimed jobs are leased to a worker, which renews the lease while it runs
 /// them: a worker that dies leaves them to be claimed again once the lease runs out.
 public protocol JobQueue: Sendable {
-    func claim(limit: Int, lease: Duration, worker: UUID) async throws -> [Job]
+    /// Claims the `limit` jobs due longest, and for each tenant with a notification among them its other due
+    /// notifications, oldest first, up to `batch` of them: with a backlog spread over many tenants, the oldest
+    /// jobs are each another tenant's, and a batch of one notification pays its tenant's statements alone.
+    func claim(limit: Int, batch: Int, lease: Duration, worker: UUID) async throws -> [Job]
     /// Pushes the lease of the jobs `worker` still holds `lease` into the future.
     func renew(_ ids: [Int64], worker: UUID, lease: Duration) async throws
     /// Hands back jobs `worker` holds but will not finish, due at once.

@@ -193,7 +193,7 @@ public final class JobWorker: Sendable {
         guard !isStopped, !paused.load(ordering: .sequentiallyConsistent) else { return 0 }
         let claimed: [Job]
         do {
-            claimed = try await persistence.control(.read) { try await $0.jobs.claim(limit: limit, lease: lease, worker: id) }
+            claimed = try await persistence.control(.read) { try await $0.jobs.claim(limit: limit, batch: Self.batchSize, lease: lease, worker: id) }
         } catch {
             logger.warning("job queue unavailable", metadata: ["error": .string("\(error)")])
             return 0

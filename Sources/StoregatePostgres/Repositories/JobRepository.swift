@@ -27,8 +27,8 @@ struct JobRepository: Storegate.JobQueue {
         ) { _ in () }
     }
 
-    /// Rows are locked in the order of their id, as `renew` and `release` lock them: a worker's lease
-    /// renewal beside the unit completing the same jobs waits for it rather than deadlocking with it.
+    /// Rows are locked in the order of their id, as `release` locks them: a worker handing its jobs back
+    /// beside the unit completing the same jobs waits for it rather than deadlocking with it.
     func complete(_ kind: Job.Kind, refs: [String]) async throws {
         guard !refs.isEmpty else { return }
         _ = try await conn.prepared(
@@ -39,13 +39,25 @@ struct JobRepository: Storegate.JobQueue {
         ) { _ in () }
     }
 
-    func claim(limit: Int, lease: Duration, worker: UUID) async throws -> [Job] {
+    /// The oldest due jobs are locked first; each notification tenant's further due notifications are then
+    /// found by `jobs_tenant_due` (control migration 17), skipping what another worker holds.
+    func claim(limit: Int, batch: Int, lease: Duration, worker: UUID) async throws -> [Job] {
         try await conn.all(
             """
             UPDATE storegate.jobs SET due_at = now() + make_interval(secs => \(lease.seconds)), attempts = attempts + 1, claimed_by = \(worker)
             WHERE id IN (
-                SELECT id FROM storegate.jobs WHERE due_at <= now()
-                ORDER BY claimed_by IS NULL, due_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
+                WITH heads AS (
+                    SELECT id, tenant_id, kind FROM storegate.jobs WHERE due_at <= now()
+                    ORDER BY claimed_by IS NULL, due_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
+                )
+                SELECT id FROM heads
+                UNION
+                SELECT more.id FROM (SELECT DISTINCT tenant_id FROM heads WHERE kind = \(Job.Kind.processNotification.rawValue)) t
+                CROSS JOIN LATERAL (
+                    SELECT id FROM storegate.jobs j
+                    WHERE j.tenant_id = t.tenant_id AND j.kind = \(Job.Kind.processNotification.rawValue) AND j.due_at <= now()
+                    ORDER BY j.due_at LIMIT \(batch) FOR UPDATE SKIP LOCKED
+                ) more
             )
             RETURNING id, tenant_id, kind, ref, attempts
             """, logger: logger
@@ -55,12 +67,16 @@ struct JobRepository: Storegate.JobQueue {
         }.compactMap { $0 }
     }
 
+    /// Skips the jobs whose rows a unit holds (it is completing them): waiting for its commit, the renewal
+    /// held the rows it had locked already, and the batches completing those waited in turn, a convoy at each
+    /// renewal (at 1,000 tenants renewals took 104 ms and completions 1.4 ms on average). A job skipped keeps
+    /// its lease until the next renewal, a quarter of a lease later.
     func renew(_ ids: [Int64], worker: UUID, lease: Duration) async throws {
         guard !ids.isEmpty else { return }
         try await conn.run(
             """
             UPDATE storegate.jobs SET due_at = now() + make_interval(secs => \(lease.seconds))
-            WHERE id IN (SELECT id FROM storegate.jobs WHERE id = ANY(\(ids)) AND claimed_by = \(worker) ORDER BY id FOR UPDATE)
+            WHERE id IN (SELECT id FROM storegate.jobs WHERE id = ANY(\(ids)) AND claimed_by = \(worker) FOR UPDATE SKIP LOCKED)
             """, logger: logger)
     }
 
