@@ -16,7 +16,8 @@ import Synchronization
 
 // Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
 // STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
-// Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--metrics-transactions N] [--tenants N] [--keep-tenants] [--tenant-pools N] [--tenant-pool-tenants N]; the phases: signing,
+// Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--metrics-transactions N] [--tenants N] [--keep-tenants] [--tenant-pools N] [--tenant-pool-connections N]
+// [--tenant-pool-tenants N]; the phases: signing,
 // reads, metrics (1,000,000 transactions, then metrics.get), storm (console sign-ins for 30 s), tenants, ingest, retention (Apple's Retention
 // Messaging), data-retention (1,000,000 old events deleted by the job, --retention-events N), stale, crash, and (only when named) failover
 // with --failover-command, --kill-command,
@@ -37,7 +38,7 @@ let quiet = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
 let bundleId = "com.example.bench"
 
 let tenantPools = TenantPools.Settings(
-    count: option("--tenant-pools").flatMap(Int.init) ?? 4, connectionsEach: 4,
+    count: option("--tenant-pools").flatMap(Int.init) ?? 4, connectionsEach: option("--tenant-pool-connections").flatMap(Int.init) ?? 4,
     tenantsPerGeneration: option("--tenant-pool-tenants").flatMap(Int.init) ?? TenantPools.Settings().tenantsPerGeneration)
 let config = try DatabaseConfiguration(
     url: ProcessInfo.processInfo.environment["STOREGATE_DATABASE_URL"] ?? DatabaseConfiguration.defaultURL,
