@@ -149,7 +149,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         let opensslBefore = OpenSSLSpeed.measure()
         var batchRounds: [Load.Figures] = []
         let cpuBefore = ProcessCPU.seconds()
-        for _ in 0..<3 { batchRounds.append(await rpc.closedLoop(seconds: seconds, concurrency: 4) { _ in batch }) }
+        for _ in 0..<3 { batchRounds.append(await rpc.closedLoop(seconds: seconds, concurrency: 8) { _ in batch }) }
         let batchCPU = ProcessCPU.seconds() - cpuBefore
         let opensslAfter = OpenSSLSpeed.measure()
         let paced = await rpc.openLoop(seconds: seconds, rate: 1000) { _ in single }
@@ -164,7 +164,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
         let roundRates = batchRounds.map { $0.perSecond * 100 }
         let batchRate = roundRates.sorted()[roundRates.count / 2]
         line(
-            "offers.signPromotionalJWS, batches of 100, 4 in flight",
+            "offers.signPromotionalJWS, batches of 100, 8 in flight",
             String(format: "%.0f offers/s", batchRate) + ", median of " + roundRates.map { String(format: "%.0f", $0) }.joined(separator: ", ")
                 + " (\(batchRounds.reduce(0) { $0 + $1.failed }) failed)")
         if let opensslRate { line("  batched / openssl single-core", String(format: "%.0f%% (target ≥ 75%%)", batchRate / opensslRate * 100)) }
