@@ -184,7 +184,10 @@ public final class JobWorker: Sendable {
     }
 
     /// Notifications of one tenant applied together (see `NotificationProcessor.process(tenant:notificationUUIDs:)`).
-    static let batchSize = 16
+    /// A tenant's batches wait for each other (its event numbering is locked until commit), so a burst of
+    /// one tenant is applied faster in fewer, larger batches: each costs about the same ~17 statements and
+    /// one commit (16 gave 800/s applied while posted, 64 gives 915 to 928/s).
+    static let batchSize = 64
 
     /// Claims and runs the jobs due now; returns how many it ran. Notifications of one tenant are applied
     /// in batches, the batches and the other jobs side by side.
