@@ -190,9 +190,11 @@ public final class JobWorker: Sendable {
     static let batchSize = 64
 
     /// Claims and runs the jobs due now; returns how many it ran. Notifications of one tenant are applied
-    /// in batches, the batches and the other jobs side by side.
+    /// in batches, the batches and the other jobs side by side. Two batches' worth at a time: a tenant's
+    /// second batch reads and verifies while its first holds the event numbering, and the next claim waits
+    /// for both (with one, one tenant's burst ran 1,268/s applied alone; with two, 1,442 to 1,562/s).
     @discardableResult
-    public func runDue(limit: Int = 64) async -> Int {
+    public func runDue(limit: Int = 128) async -> Int {
         guard !isStopped, !paused.load(ordering: .sequentiallyConsistent) else { return 0 }
         let claimed: [Job]
         do {
