@@ -436,7 +436,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
     }
     /// wrk posting `requests` in turn, each to its webhook path (nil: the bench tenant's). The requests are
     /// written for wrk now, so that `measure`'s clock starts at the posting, not at writing them (12,000
-    /// notifications are 60 MB: about a second, a fifth of what was measured).
+    /// notifications took about half a second, a tenth of what was measured).
     func wrkIngest(_ requests: [(path: String?, body: String)]) -> @Sendable () async -> (perSecond: Double, completed: Int, failed: Int)? {
         let script = Wrk.inTurn(requests)
         return {
