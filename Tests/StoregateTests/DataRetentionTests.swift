@@ -173,14 +173,11 @@ import Testing
             _ = try await capabilities.dataRetention.set(tenant: a.tenant.tenant, Self.hour, actor: Actor("test"))
             #expect(await capabilities.worker.scheduleDataRetention() == 1)
             #expect(await capabilities.worker.scheduleDataRetention() == 0, "one job per tenant")
-            let due = "SELECT count(*)::int FROM storegate.jobs WHERE kind = 'data_retention' AND due_at <= now()"
-            // Each run deletes one batch of two, then goes on as a new run, due at once, until all is gone.
-            var runs = 0
-            while try await Self.count(capabilities, PostgresQuery(unsafeSQL: due)) == 1, runs < 20 {
-                _ = await capabilities.worker.runDue()
-                runs += 1
-            }
+            // Each run deletes one batch of two, then goes on as a new run, due at once, until all is gone: the
+            // worker claims it again each time (and counts each claim) until nothing is due.
+            let runs = await capabilities.worker.runDue()
             #expect(runs > 1 && runs < 20, "\(runs) runs")
+            #expect(try await Self.count(capabilities, "SELECT count(*)::int FROM storegate.jobs WHERE kind = 'data_retention' AND due_at <= now()") == 0)
             #expect(try await Self.count(capabilities, "SELECT count(*)::int FROM storegate.jobs WHERE kind = 'data_retention'") == 1, "rescheduled")
             let left = try await Self.left(capabilities, a.tenant.tenant)
             #expect(left.events == ["recent", "recent", "recent"] && left.audit == ["recent"] && left.sessions == ["ended-recent", "open"], "\(left)")
