@@ -357,7 +357,8 @@ public final class JobWorker: Sendable {
         case .dataRetention:
             // A run stops at its budget and goes on at once as a new run, so the worker's other jobs pass between.
             let run = try await dataRetention.run(tenant: tenant)
-            return .reschedule(at: run.more ? Date() : Date() + TimeInterval(dataRetention.settings.every.components.seconds))
+            let every = TimeInterval(dataRetention.settings.every.components.seconds)
+            return .reschedule(at: run.more ? Date() : RecurringPhase.next(after: Date(), every: every, key: tenant.id.uuidString))
         case .checkRenewal:
             return try await reconciliation.checkRenewal(tenant: tenant, ref: job.ref).map { .reschedule(at: $0) } ?? .done
         case .processNotification:

@@ -115,7 +115,7 @@ public struct Reconciliation: Sendable {
             try await unit.sweeps.record(appId: appId, environment: environment, until: until, report: report, error: failure)
         }
         settings.observe(Run(kind: .sweep, found: report.seen, applied: report.stored, failed: report.rejected + (failure == nil ? 0 : 1)))
-        return now.addingTimeInterval(every.timeInterval)
+        return RecurringPhase.next(after: now, every: every.timeInterval, key: ref)
     }
 
     /// Checks a subscription whose expiry passed `renewalCheckAfter` ago with no renewal heard of: Apple's
