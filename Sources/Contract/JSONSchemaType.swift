@@ -174,7 +174,15 @@ extension JSONInteger {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("integer", rule?.integerKeywords ?? [], description) }
     public static func violation(_ value: Self, rule: Rule) -> Violation? { rule.violation(Int64(value)).map { Violation(reason: $0) } }
     @inlinable public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
-        out.append(contentsOf: String(value).utf8)
+        // Digits written in place, most significant first, without a `String` made for each.
+        var magnitude = value.magnitude
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        let start = out.count
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        out[start...].reverse()
         return true
     }
 }

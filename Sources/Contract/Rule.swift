@@ -154,9 +154,15 @@ extension Rule {
                 ? "\(characters.count.lowerBound)" : "\(characters.count.lowerBound) to \(characters.count.upperBound)"
             return "must be \(characters.prefix.isEmpty ? "" : "'\(characters.prefix)' then ")\(count) characters of \(characters.set)"
         }
-        if let minLength, value.unicodeScalars.count < minLength { return minLength == 1 ? "must not be empty" : "must be at least \(minLength) characters" }
-        if let maxLength, value.unicodeScalars.count > maxLength { return "must be at most \(maxLength) characters" }
-        if text {
+        // Printable ASCII (most identifiers) has a scalar a byte, no control character and no whitespace but
+        // the space: one pass over the bytes answers what the scalars' properties answer otherwise.
+        let printableASCII = (minLength != nil || maxLength != nil || text) && value.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+        let scalars = minLength == nil && maxLength == nil ? 0 : printableASCII ? value.utf8.count : value.unicodeScalars.count
+        if let minLength, scalars < minLength { return minLength == 1 ? "must not be empty" : "must be at least \(minLength) characters" }
+        if let maxLength, scalars > maxLength { return "must be at most \(maxLength) characters" }
+        if text, printableASCII {
+            if value.utf8.allSatisfy({ $0 == 0x20 }) { return "must not be empty" }
+        } else if text {
             if value.unicodeScalars.allSatisfy(\.properties.isWhitespace) { return "must not be empty" }
             if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{FFFD}" }) {
                 return "must be valid UTF-8 text without control characters"

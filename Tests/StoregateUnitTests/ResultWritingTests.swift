@@ -44,6 +44,20 @@ import Testing
         }
     }
 
+    @Test func integersAreWrittenAsJSONEncoderWritesThem() throws {
+        let values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, 1_234_567_890, Int64(Int32.max), Int64(Int32.min), .max, .min, .max - 1, .min + 1]
+        for value in values {
+            var written: [UInt8] = []
+            _ = Int64.write(value, to: &written)
+            #expect(written == Array(try encoder.encode(value)), "\(value)")
+        }
+        for value in [Int32.min, -7, 0, 42, Int32.max] {
+            var written: [UInt8] = []
+            _ = Int32.write(value, to: &written)
+            #expect(written == Array(try encoder.encode(value)), "\(value)")
+        }
+    }
+
     @Test func aTenantIsWhatJSONEncoderWrites() throws {
         let tenant = Tenant(
             id: UUID(), slug: "acme", name: "Acme \"Games\" / Ünïcode\n", storageName: "t_abc", status: .suspended, schemaVersion: 1,

@@ -38,7 +38,18 @@ public enum Validate {
     /// Free text such as a tenant name or an API key label: trimmed, then `Rule.text(max:)` (1...`max`
     /// characters, no control characters, no U+FFFD, which stands in for bytes that were not valid UTF-8).
     public static func text(_ value: String, field: String, max: Int = 200) throws(StoregateError) -> String {
-        try rule(.text(max: max), value.trimmingCharacters(in: .whitespaces), field: field)
+        try rule(.text(max: max), trimmingWhitespace(value), field: field)
+    }
+
+    /// `value` without the whitespace (`CharacterSet.whitespaces`: Unicode's space separators and the tab) at
+    /// either end; itself, with nothing made, when there is none (Foundation's trimming bridges to NSString,
+    /// which showed on the status read's path).
+    static func trimmingWhitespace(_ value: String) -> String {
+        let isWhitespace = { (scalar: Unicode.Scalar) in scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        let scalars = value.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last, isWhitespace(first) || isWhitespace(last) else { return value }
+        guard let start = scalars.firstIndex(where: { !isWhitespace($0) }), let end = scalars.lastIndex(where: { !isWhitespace($0) }) else { return "" }
+        return String(scalars[start...end])
     }
 
     /// `value` if it keeps `rule`; otherwise refused, naming `field`.
