@@ -40,6 +40,30 @@ import Testing
         }
     }
 
+    /// The job worker looks at the queue every 100 ms while long jobs run: an outage is warned of once,
+    /// whatever the number of claims that fail, and its end is told once.
+    @Test func theJobQueueOutageIsWarnedOfOnceAndItsEndOnce() async throws {
+        try await OwnedPostgres.with { cluster in
+            let records = LogRecords()
+            let logger = Logger(label: "test", factory: { _ in records })
+            try await cluster.withCapabilities(deadlines: Self.deadlines, logger: logger) { capabilities in
+                _ = await capabilities.worker.runDue()
+                try await cluster.crash()
+                for _ in 0..<3 { _ = await capabilities.worker.runDue() }
+                #expect(records.count("job queue unavailable", at: .warning) == 1)
+                #expect(records.count("job queue unavailable", at: .debug) == 2)
+                try await cluster.start()
+                try await eventually("the queue is reached again", timeout: .seconds(20)) {
+                    _ = await capabilities.worker.runDue()
+                    return records.count("job queue reachable again", at: .notice) == 1
+                }
+                _ = await capabilities.worker.runDue()
+                #expect(records.count("job queue reachable again", at: .notice) == 1)
+                #expect(records.count("job queue unavailable", at: .warning) == 1)
+            }
+        }
+    }
+
     @Test func aSilentDatabaseIsCutOffAtTheDeadline() async throws {
         try await OwnedPostgres.with { cluster in
             let apiKey = try await Self.tenant(cluster, slug: "silent")

@@ -30,6 +30,9 @@ public final class JobWorker: Sendable {
     let signal: JobSignal
     private let stopped = Atomic(false)
     private let paused = Atomic(false)
+    /// Whether the last claim reached the queue: an outage is warned of once, not at every claim (every
+    /// 100 ms while long jobs run), and its end is told once.
+    private let queueReachable = Atomic(true)
     /// The claimed jobs being run now, cancelled when the worker stops.
     private let inHand = Mutex<Task<Int, Never>?>(nil)
     /// Tenants of recent jobs: a batch holds many jobs of few tenants. A tenant deleted is forgotten
@@ -272,9 +275,11 @@ public final class JobWorker: Sendable {
         do {
             let claimed = try await persistence.control(.read) { try await $0.jobs.claim(limit: limit, batch: Self.batchSize, lease: lease, worker: id) }
             held.withLock { $0.formUnion(claimed.map(\.id)) }
+            if !queueReachable.exchange(true, ordering: .relaxed) { logger.notice("job queue reachable again") }
             return claimed
         } catch {
-            logger.warning("job queue unavailable", metadata: ["error": .string("\(error)")])
+            let level: Logger.Level = queueReachable.exchange(false, ordering: .relaxed) ? .warning : .debug
+            logger.log(level: level, "job queue unavailable", metadata: ["error": .string("\(error)")])
             return []
         }
     }

@@ -106,9 +106,9 @@ struct OwnedPostgres: Sendable {
     /// Capabilities over this cluster, migrated, with a running database client, for the length of `body`.
     /// `url` names other nodes than this cluster alone when given (a primary and its standbys).
     func withCapabilities<T: Sendable>(
-        deadlines: DatabaseDeadlines, authCacheTTL: Duration = .milliseconds(100), url: String? = nil, _ body: @Sendable (Capabilities) async throws -> T
+        deadlines: DatabaseDeadlines, authCacheTTL: Duration = .milliseconds(100), url: String? = nil, logger: Logger = TestLog.logger("test"),
+        _ body: @Sendable (Capabilities) async throws -> T
     ) async throws -> T {
-        let logger = TestLog.logger("test")
         let config = try DatabaseConfiguration(url: url ?? self.url, maximumConnections: 4, connectTimeout: .seconds(1))
         let client = DatabaseClient(configuration: config, backgroundLogger: logger)
         let postgres = PostgresPersistence(client: client, logger: logger, deadlines: deadlines)
