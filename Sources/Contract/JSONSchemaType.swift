@@ -174,7 +174,7 @@ extension JSONInteger {
     public static func jsonSchema(rule: Rule?, description: String?) -> JSONValue { keywords("integer", rule?.integerKeywords ?? [], description) }
     public static func violation(_ value: Self, rule: Rule) -> Violation? { rule.violation(Int64(value)).map { Violation(reason: $0) } }
     @inlinable public static func write(_ value: Self, to out: inout [UInt8]) -> Bool {
-        // Digits written in place, most significant first, without a `String` made for each.
+        // Digits written in place (the least significant first, then turned round), without a `String` each.
         var magnitude = value.magnitude
         if value < 0 { out.append(UInt8(ascii: "-")) }
         let start = out.count

@@ -10,7 +10,8 @@ import Testing
     static let samples = [
         "bench-customer", "a", " ", "   ", " padded ", "\ttabbed\t", "\u{00A0}nbsp\u{3000}", "\u{3000}", "line\nbreak", "\n", "ctrl\u{07}",
         "Ünïcode", "emoji 🙂", "\u{FFFD}", "", "x\u{2028}", "\u{2003}em\u{2003}", String(repeating: "z", count: 128), String(repeating: "z", count: 129),
-        String(repeating: "é", count: 128), String(repeating: "é", count: 129), "~!@#$%^&*()_+{}|:\"<>?`-=[]\\;',./",
+        String(repeating: "é", count: 128), String(repeating: "é", count: 129), "~!@#$%^&*()_+{}|:\"<>?`-=[]\\;',./", " \u{301}x", "x\u{301} ", "\u{7F}",
+        "del\u{7F}",
     ]
 
     @Test func trimmingIsFoundationsWhitespaceTrimming() {
