@@ -222,11 +222,16 @@ import Testing
             let kit = try await s.result("accounts.ensure", ["customerId": "kit"])
             var purchase = AppStoreServerAPIClientTests.subscription(
                 "kit-device", token: try #require(UUID(uuidString: kit["appAccountToken"] as? String ?? "")))
-            purchase.period = 2
+            // The check must find the renewal made: the worker is held from the purchase's applying until
+            // Apple has renewed it. The 10 s period covers applying the purchase on a busy machine (with
+            // 2 s and nothing held, a check that ran first found nothing, and nothing asked again).
+            purchase.period = 10
             let bought = try await s.simulator.purchase(purchase)
             try await s.processed(1)
+            s.capabilities.worker.pause(true)
             await s.store.setNotificationURL(bundleId: Storefront.bundleId, url: nil)
             let renewed = try await s.simulator.renew(originalTransactionId: try #require(bought.originalTransactionId))
+            s.capabilities.worker.pause(false)
             let renewedExpiry = try #require(renewed.expiresDate?.date)
             try await eventually("the renewal found after the expiry") {
                 let subscription = (try await s.result("entitlements.list", ["customerId": "kit"])["subscriptions"] as? [[String: Any]])?.first
