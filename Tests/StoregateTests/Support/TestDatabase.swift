@@ -53,10 +53,16 @@ enum TestDatabase {
         workerPollInterval: Duration = .milliseconds(50), webhooks: WebhookSettings = TestDatabase.webhooks,
         holdingsCache: HoldingsCache.Settings = HoldingsCache.Settings(), reconciliation: ReconciliationSettings = TestDatabase.reconciliation,
         retention: RetentionRuleService.Settings = TestDatabase.retention, dataRetention: DataRetentionSettings = DataRetentionSettings(),
+        deadlines: DatabaseDeadlines = TestDatabase.deadlines,
         _ body: @Sendable (Capabilities, _ databaseURL: String) async throws -> T
     ) async throws -> T {
         let name = "sg_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
-        try await create(String(name))
+        do {
+            try await create(String(name))
+        } catch let error as PSQLError {
+            try? await drop(String(name))
+            throw DetailedDatabaseError(description: "creating the test database: " + String(reflecting: error))
+        }
         let url = url(database: String(name))
         do {
             let config = try DatabaseConfiguration(url: url, maximumConnections: 8)
@@ -141,9 +147,13 @@ enum TestDatabase {
         }
     }
 
+    /// Creating and dropping databases is given longer than the server's own 3-second connect and 10-second
+    /// statement limits: at the suite's start some ninety tests create theirs at once, and on a machine
+    /// whose CPUs the host shares, CI once saw twelve tests fail creating theirs within a second of each
+    /// other (the error's detail was not shown then; it is now).
     private static func admin(_ body: @Sendable (PostgresConnection, Logger) async throws -> Void) async throws {
         let logger = TestLog.logger("test-admin")
-        let config = try DatabaseConfiguration(url: adminURL, maximumConnections: 1)
+        let config = try DatabaseConfiguration(url: adminURL, maximumConnections: 1, connectTimeout: .seconds(30), statementTimeout: .seconds(120))
         let client = DatabaseClient(configuration: config, backgroundLogger: logger)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
