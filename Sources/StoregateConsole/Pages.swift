@@ -9,7 +9,11 @@ import Storegate
 struct Pages: Sendable {
     let library: MustacheLibrary
 
-    init() throws {
+    init() throws { library = try Self.parsed.get() }
+
+    /// Parsed once a process: the templates are compiled in, and parsing them was a tenth of the test
+    /// suite's time on its cooperative threads while every test server parsed them afresh.
+    private static let parsed = Result { () throws -> MustacheLibrary in
         var library = MustacheLibrary()
         for (name, text) in [
             ("layout", LayoutTemplate.text), ("signIn", SignInTemplate.text), ("link", LinkTemplate.text), ("message", MessageTemplate.text),
@@ -18,7 +22,7 @@ struct Pages: Sendable {
         ] {
             try library.register(text, named: name)
         }
-        self.library = library
+        return library
     }
 
     /// What the layout shows around a page.

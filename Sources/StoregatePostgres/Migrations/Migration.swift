@@ -9,17 +9,16 @@ public struct Migration: Sendable {
     public let statements: [String]
     /// Checksums the migration had before edits whose difference a later migration makes up for.
     public let formerChecksums: [String]
+    /// SHA-256 of the statements: a ledger row whose checksum differs means the chain was edited after it ran.
+    /// Worked out once (the chains are static), not for every schema a migration is checked against.
+    public let checksum: String
 
     public init(_ version: Int, _ name: String, _ statements: [String], formerChecksums: [String] = []) {
         self.version = version
         self.name = name
         self.statements = statements
         self.formerChecksums = formerChecksums
-    }
-
-    /// SHA-256 of the statements: a ledger row whose checksum differs means the chain was edited after it ran.
-    public var checksum: String {
-        SHA256.hash(data: Data(statements.joined(separator: "\n;\n").utf8)).map { String(format: "%02x", $0) }.joined()
+        self.checksum = SHA256.hash(data: Data(statements.joined(separator: "\n;\n").utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     func rendered(schema: String) -> [String] {
