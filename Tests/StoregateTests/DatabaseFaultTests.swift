@@ -33,8 +33,12 @@ import Testing
                     try await eventually("the server answers again after PostgreSQL restarted", timeout: .seconds(20)) {
                         try await server.request("/readyz", method: .GET).status == 200
                     }
-                    let again = try await server.call("apps.list", apiKey: apiKey)
-                    #expect(again["result"] != nil, "\(again)")
+                    // A call is given 1 s for a connection and 2 s in all, which the server's first new
+                    // connection after the restart can miss beside the whole suite (seen under stress-ng):
+                    // what is claimed is that calls succeed again with nothing restarted, not the first one.
+                    try await eventually("apps.list answered again", timeout: .seconds(20)) {
+                        try await server.call("apps.list", apiKey: apiKey)["result"] != nil
+                    }
                 }
             }
         }

@@ -64,8 +64,12 @@ import Testing
         }
     }
 
+    /// Some seventy round trips in one unit: beside the whole suite and stress-ng each waited up to half a
+    /// second for the test process's two cooperative threads, past the tests' usual 30-second unit.
+    static let deadlines = DatabaseDeadlines(checkout: .seconds(15), unit: .seconds(120), readiness: .seconds(5))
+
     @Test(arguments: [false, true]) func aStatementPreparedWithNullsRunsWithValuesAndTheReverse(valuesFirst: Bool) async throws {
-        try await TestDatabase.with { capabilities, _ in
+        try await TestDatabase.with(deadlines: Self.deadlines) { capabilities, _ in
             let made = try await Fixtures.tenant(capabilities, slug: "typed", bundleId: "com.example.typed")
             let calls = Calls(appId: made.appId)
             try await capabilities.persistence.inTenant(made.tenant.tenant, .read) { unit in
