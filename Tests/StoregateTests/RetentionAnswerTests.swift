@@ -156,8 +156,14 @@ import Testing
             try await s.processed(2)
             _ = try await s.result("retention.realtimeURL.configure", ["bundleId": Storefront.bundleId])
             // Another customer's request first, answered with the offer: the app's token, its rules and Apple's
-            // chain are then cached, and what the lock holds up below is choosing, not reaching the rules.
-            #expect(try await Self.ask(s, bea)["promotionalOffer"] != nil)
+            // chain are then cached, and what the lock holds up below is choosing, not reaching the rules. That
+            // first answer may itself be cut on a loaded machine (CI beside stress-ng: signing the offer, the
+            // key decrypted for the first time, ran past 6 s), so it is asked until one comes back whole.
+            var asked = 0
+            try await s.eventually("an answer with the offer, within the deadline") {
+                asked += 1
+                return try await Self.ask(s, bea)["promotionalOffer"] != nil
+            }
             let schema = try TenantSchema(validating: s.tenant.tenant.storageName).sql
             try await s.capabilities.postgres.client.withConnection { conn in
                 _ = try await conn.query("BEGIN", logger: s.capabilities.postgres.logger)
@@ -165,10 +171,14 @@ import Testing
                 #expect(try await Self.ask(s, ada).isEmpty, "Apple got {} at the deadline")
                 _ = try await conn.query("ROLLBACK", logger: s.capabilities.postgres.logger)
             }
-            let answered = try await Self.answered(s, count: 2)
-            #expect(answered.map { $0["originalTransactionId"] as? String } == [bea, ada], "\(answered)")
-            #expect(answered[0]["rule"] as? String == "stay-english" && answered[0]["cut"] == nil, "\(answered[0])")
-            let cut = answered[1]
+            // A cut answer is recorded when its work ends, so a cut first answer may be recorded after a later one.
+            let answered = try await Self.answered(s, count: asked + 1)
+            let (forBea, forAda) = (
+                answered.filter { $0["originalTransactionId"] as? String == bea }, answered.filter { $0["originalTransactionId"] as? String == ada }
+            )
+            #expect(answered.count == asked + 1 && forBea.count == asked && forAda.count == 1, "\(answered)")
+            #expect(forBea.contains { $0["rule"] as? String == "stay-english" && $0["cut"] == nil }, "\(forBea)")
+            let cut = try #require(forAda.first)
             #expect(cut["unanswered"] as? String == "cut" && cut["answer"] == nil, "\(cut)")
             let why = try #require(cut["cut"] as? String)
             #expect(why.contains("not ready 6000 ms after the request arrived") && why.contains("choosing a rule"), "\(why)")
