@@ -19,9 +19,19 @@ public struct RPCParam: Sendable {
 /// their `fields` document them, check their values and are the only names admitted.
 public protocol RPCParams: Decodable, Sendable {
     static var fields: [Field<Self>] { get }
+    /// The first value that breaks its field's rule: the field's name with the path below it, and why.
+    func firstViolation() -> (field: String, reason: String)?
 }
 
 extension RPCParams {
+    /// Through each field's key path; `@RPCParams` writes it member by member instead.
+    public func firstViolation() -> (field: String, reason: String)? {
+        for field in Self.fields {
+            if let violation = field.check(self) { return (field.name + violation.path, violation.reason) }
+        }
+        return nil
+    }
+
     public static var parameters: [RPCParam] { fields.map { RPCParam($0.name, $0.description ?? "", schema: $0.schema(nil), required: $0.required) } }
 }
 

@@ -3,7 +3,7 @@ import Foundation
 /// `@RPCParams struct …`: a method's parameters are the struct's stored properties. Each property is
 /// declared once, with its `///` description and its `@Field` rule; the `RPCParams` conformance made
 /// from it documents, checks and admits exactly those names, and the struct's `Decodable` decodes them.
-@attached(extension, conformances: RPCParams, names: named(fields))
+@attached(extension, conformances: RPCParams, names: named(fields), named(firstViolation))
 public macro RPCParams() = #externalMacro(module: "JSONRPCMacros", type: "RPCParamsMacro")
 
 /// `@RPCObject(title:) struct …`: an object in a result, its JSON Schema made from its stored properties.
@@ -25,6 +25,8 @@ public struct Field<Root>: Sendable {
     package let check: @Sendable (Root) -> Violation?
     /// Where a value sent for the field has a member no object within it has (`JSONSchemaType.unknownMember`).
     public let unknownMember: @Sendable (JSONValue) -> String?
+    /// The rule a value is checked against: the field's, or one that asks nothing.
+    @usableFromInline let checkedRule: Rule
 
     public init<Value: JSONSchemaType>(_ name: String, _ keyPath: any KeyPath<Root, Value> & Sendable, rule: Rule?, description: String?) {
         self.name = name
@@ -34,7 +36,14 @@ public struct Field<Root>: Sendable {
         schema = { Value.jsonSchema(rule: rule, description: $0) }
         check = { root in Value.violation(root[keyPath: keyPath], rule: rule ?? Rule()) }
         unknownMember = { Value.unknownMember($0) }
+        checkedRule = rule ?? Rule()
     }
+
+    /// The first break of the field's rule in `value`, its type known where it is asked: what the
+    /// `firstViolation` `@RPCParams` makes asks of each member (`check` reaches it through a key path and
+    /// the value type's metadata at run time, which showed in a status read's profile).
+    @inlinable
+    public func violation<Value: JSONSchemaType>(of value: Value) -> Violation? { Value.violation(value, rule: checkedRule) }
 
     /// The values an enumeration field (or its elements) may take, as documented.
     public var documentedValues: [String]? {

@@ -3,11 +3,7 @@ import Foundation
 extension RPCParams {
     /// Refuses the first value that breaks its field's rule, naming the field.
     public func validate() throws(RPCError) {
-        // Each field read in place: `for field in` copied every field (its closures and rule) on every call.
-        let fields = Self.fields
-        for index in fields.indices {
-            if let violation = fields[index].check(self) { throw .invalidParams(field: fields[index].name + violation.path, reason: violation.reason) }
-        }
+        if let (field, reason) = firstViolation() { throw .invalidParams(field: field, reason: reason) }
     }
 }
 

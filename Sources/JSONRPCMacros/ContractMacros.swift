@@ -13,7 +13,22 @@ public struct RPCParamsMacro: ExtensionMacro {
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         guard declaration.is(StructDeclSyntax.self) else { throw MacroError("@RPCParams applies to a struct") }
-        return [try extensionDecl(type, conformance: "RPCParams", fields: StoredField.all(in: declaration), extra: "")]
+        let fields = StoredField.all(in: declaration)
+        return [try extensionDecl(type, conformance: "RPCParams", fields: fields, extra: firstViolation(fields))]
+    }
+
+    /// `firstViolation`, member by member in declaration order, each value's own type known where it is
+    /// checked against its field's rule (not reached through the field's key path).
+    static func firstViolation(_ fields: [StoredField]) -> String {
+        let members = fields.enumerated().map { index, field in
+            let name = StringLiteralExprSyntax(content: field.name).description
+            return "        if let violation = Self.fields[\(index)].violation(of: self.\(field.name)) { return (\(name) + violation.path, violation.reason) }"
+        }
+        return """
+            public func firstViolation() -> (field: String, reason: String)? {
+            \((members + ["        return nil"]).joined(separator: "\n"))
+                }
+            """
     }
 }
 

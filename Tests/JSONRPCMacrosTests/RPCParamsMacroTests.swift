@@ -37,7 +37,21 @@ struct RPCParamsMacroTests {
                     Field("limit", \.limit, rule: .range(1 ... 100, default: 50), description: "At most this many."),
                     Field("includeRevoked", \.includeRevoked, rule: nil, description: nil)
                 ]
-
+                public func firstViolation() -> (field: String, reason: String)? {
+                    if let violation = Self.fields[0].violation(of: self.bundleId) {
+                        return ("bundleId" + violation.path, violation.reason)
+                    }
+                    if let violation = Self.fields[1].violation(of: self.customerId) {
+                        return ("customerId" + violation.path, violation.reason)
+                    }
+                    if let violation = Self.fields[2].violation(of: self.limit) {
+                        return ("limit" + violation.path, violation.reason)
+                    }
+                    if let violation = Self.fields[3].violation(of: self.includeRevoked) {
+                        return ("includeRevoked" + violation.path, violation.reason)
+                    }
+                    return nil
+                }
             }
             """#
         }
@@ -69,7 +83,15 @@ struct RPCParamsMacroTests {
                     Field("note", \.note, rule: .text(max: 100).described("Said where a field has no comment."), description: #"A "quoted" note, on two lines \ with a backslash."#),
                     Field("plain", \.plain, rule: nil, description: nil)
                 ]
-
+                public func firstViolation() -> (field: String, reason: String)? {
+                    if let violation = Self.fields[0].violation(of: self.note) {
+                        return ("note" + violation.path, violation.reason)
+                    }
+                    if let violation = Self.fields[1].violation(of: self.plain) {
+                        return ("plain" + violation.path, violation.reason)
+                    }
+                    return nil
+                }
             }
             """#
         }
@@ -112,7 +134,18 @@ struct RPCParamsMacroTests {
                     Field("second", \.second, rule: nil, description: nil),
                     Field("page", \.page, rule: nil, description: nil)
                 ]
-
+                public func firstViolation() -> (field: String, reason: String)? {
+                    if let violation = Self.fields[0].violation(of: self.first) {
+                        return ("first" + violation.path, violation.reason)
+                    }
+                    if let violation = Self.fields[1].violation(of: self.second) {
+                        return ("second" + violation.path, violation.reason)
+                    }
+                    if let violation = Self.fields[2].violation(of: self.page) {
+                        return ("page" + violation.path, violation.reason)
+                    }
+                    return nil
+                }
             }
             """#
         }
