@@ -2,6 +2,7 @@ import AppStoreServer
 import Crypto
 import Foundation
 import JSONRPC
+import PostgresNIO
 import Storegate
 import StoregatePostgres
 import Testing
@@ -100,6 +101,48 @@ import Testing
                 counted[detail["productId"] as? String ?? "?", default: 0] += (detail["count"] as? Int) ?? 0
             }
             #expect(counted == ["com.example.0": 20, "com.example.1": 20, "com.example.2": 20])
+        }
+    }
+
+    /// A batch's audit entries are written together before it is answered: when they cannot be written,
+    /// no signature leaves, for a single call or a batch, and nothing is half-audited.
+    @Test func signaturesWhoseAuditCannotBeWrittenAreNotSent() async throws {
+        try await TestDatabase.with { capabilities, _ in
+            let a = try await Fixtures.tenant(capabilities, slug: "offers-unaudited", bundleId: "com.example.unaudited")
+            _ = try await capabilities.apps.importKey(
+                tenant: a.tenant.tenant, bundleId: "com.example.unaudited", keyId: "AUDITKEY01", issuerId: Fixtures.issuerId, p8: Fixtures.p8(),
+                actor: Actor("test"))
+            let logger = TestLog.logger("test")
+            let refuse: [PostgresQuery] = [
+                """
+                CREATE FUNCTION refuse_signing_entries() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN IF NEW.action = 'offer.sign' THEN RAISE EXCEPTION 'no signing entries'; END IF; RETURN NEW; END $$
+                """,
+                "CREATE TRIGGER refuse_signing BEFORE INSERT ON storegate.audit_log FOR EACH ROW EXECUTE FUNCTION refuse_signing_entries()",
+            ]
+            try await capabilities.postgres.client.withConnection { conn in for statement in refuse { try await conn.run(statement, logger: logger) } }
+            @Sendable func call(_ i: Int) -> String {
+                #"{"jsonrpc":"2.0","method":"offers.signPromotionalJWS","params":{"bundleId":"com.example.unaudited","productId":"com.example.\#(i)","offerId":"WINBACK"},"id":\#(i)}"#
+            }
+            try await TestServer.with(capabilities) { server in
+                let batch = "[" + (1...20).map(call).joined(separator: ",") + "]"
+                for reply in [try await server.rpc(raw: call(1), apiKey: a.apiKey), try await server.rpc(raw: batch, apiKey: a.apiKey)] {
+                    #expect(reply.status == 500)
+                    let text = String(decoding: reply.body, as: UTF8.self)
+                    #expect(!text.contains("compactJWS") && !text.contains("eyJ"), "\(text)")
+                    #expect(((reply.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? Int == -32603, "\(text)")
+                }
+                let audit = try await capabilities.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }
+                #expect(!audit.contains { $0.action == "offer.sign" })
+                // Once entries can be written again, the same batch is answered, and audited.
+                try await capabilities.postgres.client.withConnection { conn in
+                    try await conn.run("DROP TRIGGER refuse_signing ON storegate.audit_log", logger: logger)
+                }
+                let again = try await server.rpc(raw: batch, apiKey: a.apiKey)
+                #expect(again.status == 200 && (again.json as? [[String: Any]])?.allSatisfy { $0["result"] != nil } == true)
+            }
+            let after = try await capabilities.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }
+            #expect(after.filter { $0.action == "offer.sign" }.count == 20)
         }
     }
 

@@ -3,7 +3,8 @@ import Foundation
 /// Hot-path audit entries (offer signing, retention answers), group-committed: callers wait until their
 /// entry is committed, but concurrent callers share one INSERT, and identical entries of one write (same
 /// actor, tenant, action and detail) share one row whose detail carries their `count`. Nothing is
-/// acknowledged before its audit entry is durable.
+/// acknowledged before its audit entry is durable (`DeferredAudits` holds a response's entries until it
+/// is about to be sent).
 final class AuditBatcher: Sendable {
     struct Entry: Hashable, Sendable {
         let actor: String
@@ -21,7 +22,15 @@ final class AuditBatcher: Sendable {
         })
     }
 
-    func record(_ entry: Entry) async throws { try await commits.record(entry, key: true) }
+    /// Returns once `entry` is committed; within `DeferredAudits.run`, at once, the entry held until it
+    /// writes its response's entries.
+    func record(_ entry: Entry) async throws {
+        if let deferred = DeferredAudits.current { return deferred.hold(entry, for: self) }
+        try await commits.record(entry, key: true)
+    }
+
+    /// Returns once all of `entries` are committed (in one write).
+    func record(_ entries: [Entry]) async throws { try await commits.record(entries, key: true) }
 
     /// One row per distinct entry, in order of first appearance, each with how many it stands for.
     static func rows(_ entries: [Entry]) throws -> [NewAuditEntry] {

@@ -5,9 +5,10 @@ import Synchronization
 /// key's write runs share its next write. Under load, a key's writes start at most every
 /// `minimumInterval`, so that each carries many items: a caller waits at most that much longer, and the
 /// database does a fraction of the work. Keys are written independently (a tenant's failing write fails
-/// only that tenant's callers). Each caller is told its item's `Outcome` (what the write returned for it).
+/// only that tenant's callers). Each caller is told its items' `Outcome`s (what the write returned for
+/// them); a caller with many items waits once for all of them.
 final class GroupCommit<Key: Hashable & Sendable, Item: Sendable, Outcome: Sendable>: Sendable {
-    typealias Waiter = (item: Item, continuation: CheckedContinuation<Outcome, any Error>)
+    typealias Waiter = (items: [Item], continuation: CheckedContinuation<[Outcome], any Error>)
 
     let minimumInterval: Duration
     /// Writes the items; returns each one's outcome, in order.
@@ -32,13 +33,20 @@ final class GroupCommit<Key: Hashable & Sendable, Item: Sendable, Outcome: Senda
     /// Returns once `item` is written, with its outcome; throws what its write threw.
     @discardableResult
     func record(_ item: Item, key: Key) async throws -> Outcome {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Outcome, any Error>) in
+        try await record([item], key: key)[0]
+    }
+
+    /// Returns once all of `items` are written (by one write), with their outcomes in order.
+    @discardableResult
+    func record(_ items: [Item], key: Key) async throws -> [Outcome] {
+        if items.isEmpty { return [] }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[Outcome], any Error>) in
             let leads = waiting.withLock { waiting in
                 guard waiting[key] == nil else {
-                    waiting[key]!.append((item, continuation))
+                    waiting[key]!.append((items, continuation))
                     return false
                 }
-                waiting[key] = [(item, continuation)]
+                waiting[key] = [(items, continuation)]
                 return true
             }
             if leads { Task { await self.writeAll(key) } }
@@ -60,9 +68,14 @@ final class GroupCommit<Key: Hashable & Sendable, Item: Sendable, Outcome: Senda
             }
             if batch.isEmpty { return }
             do {
-                let outcomes = try await write(key, batch.map(\.item))
-                guard outcomes.count == batch.count else { throw GroupCommitMiscount(items: batch.count, outcomes: outcomes.count) }
-                for (waiter, outcome) in zip(batch, outcomes) { waiter.continuation.resume(returning: outcome) }
+                let items = batch.flatMap(\.items)
+                let outcomes = try await write(key, items)
+                guard outcomes.count == items.count else { throw GroupCommitMiscount(items: items.count, outcomes: outcomes.count) }
+                var next = outcomes.startIndex
+                for waiter in batch {
+                    waiter.continuation.resume(returning: Array(outcomes[next..<next + waiter.items.count]))
+                    next += waiter.items.count
+                }
             } catch {
                 for waiter in batch { waiter.continuation.resume(throwing: error) }
             }

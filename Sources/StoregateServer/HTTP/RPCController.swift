@@ -9,7 +9,8 @@ import Storegate
 /// `POST /rpc`: JSON-RPC 2.0 over HTTP. A JSON-RPC response is HTTP 200 (204 when only notifications
 /// were sent), or 503 with `Retry-After` when every call it answers failed with ServiceUnavailable;
 /// transport problems get 405, 413 or 415 here, 401, 403, 500 or 503 from `APIKeyAuthenticator`, with a
-/// JSON-RPC error body.
+/// JSON-RPC error body. A request whose audit entries could not be written gets 500 (503 when the
+/// database is unavailable) with a lone error: what its calls made is not sent.
 struct RPCController: Sendable {
     let engine: RPCEngine<RPCCall>
     let capabilities: Capabilities
@@ -43,9 +44,14 @@ struct RPCController: Sendable {
         var logger = context.logger
         logger[metadataKey: "tenant.id"] = .string(caller.tenantId)
         let call = RPCCall(caller: caller, logger: logger, capabilities: capabilities, publicURL: publicURL.url)
-        guard let reply = await engine.reply(to: body.readableBytesView, context: call) else {
-            return Response(status: .noContent)
+        let replied: RPCReply?
+        do {
+            // A batch's audit entries (its signatures') are written together, before it is answered.
+            replied = try await DeferredAudits.run { [engine] in await engine.reply(to: body.readableBytesView, context: call) }
+        } catch {
+            return unaudited(error, logger: logger)
         }
+        guard let reply = replied else { return Response(status: .noContent) }
         var headers: HTTPFields = [.contentType: "application/json"]
         var status = HTTPResponse.Status.ok
         if reply.allFailed(with: ErrorCode.serviceUnavailable.code) {
@@ -59,6 +65,15 @@ struct RPCController: Sendable {
         // What clients send, checked without Foundation: it showed on the request path.
         if contentType.utf8.elementsEqual("application/json".utf8) { return true }
         return contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() == "application/json" } ?? false
+    }
+
+    /// The calls' audit entries could not be written: what they made (signatures) is not sent, and the
+    /// whole request is refused, 503 with `Retry-After` when the database is unavailable.
+    private func unaudited(_ error: any Error, logger: Logger) -> Response {
+        logger.error("audit entries not written; the response is withheld", metadata: ["error": "\(String(reflecting: error))"])
+        let rpcError = (error as? any RPCErrorConvertible)?.rpcError ?? .internal
+        if rpcError.code == ErrorCode.serviceUnavailable.code { return RPCRejection.unavailable(rpcError, metrics: metrics) }
+        return reject(.internalServerError, rpcError)
     }
 
     private func reject(_ status: HTTPResponse.Status, _ error: RPCError) -> Response {

@@ -1,0 +1,39 @@
+import Synchronization
+
+/// The audit entries of one response, written together just before it is sent. A batch of a hundred
+/// signatures then waits for one commit: each waiting for its own entry held a batch's calls in turn
+/// (eight of them at a time) and suspended and resumed every one of them.
+///
+/// Nothing is acknowledged before its audit entry is durable, provided that the response is sent only
+/// when `run` returns: `run` throws what the write threw, and the caller then answers with that error,
+/// not with what was audited. Outside `run` an entry is written before its call returns, as before.
+public enum DeferredAudits {
+    @TaskLocal static var current: Collector?
+
+    /// Runs `body` with its audit entries (and those of its child tasks) held, then writes them all.
+    public static func run<T: Sendable>(_ body: @Sendable () async -> T) async throws -> T {
+        let collector = Collector()
+        let value = await $current.withValue(collector) { await body() }
+        try await collector.write()
+        return value
+    }
+
+    final class Collector: Sendable {
+        private let held = Mutex<[(batcher: AuditBatcher, entry: AuditBatcher.Entry)]>([])
+
+        func hold(_ entry: AuditBatcher.Entry, for batcher: AuditBatcher) {
+            held.withLock { $0.append((batcher, entry)) }
+        }
+
+        /// Each batcher's entries in one write of its own (a response almost always has one).
+        func write() async throws {
+            let entries = held.withLock { held in
+                defer { held = [] }
+                return held
+            }
+            var byBatcher: [ObjectIdentifier: (batcher: AuditBatcher, entries: [AuditBatcher.Entry])] = [:]
+            for (batcher, entry) in entries { byBatcher[ObjectIdentifier(batcher), default: (batcher, [])].entries.append(entry) }
+            for (batcher, entries) in byBatcher.values { try await batcher.record(entries) }
+        }
+    }
+}
