@@ -14,8 +14,10 @@ public macro RPCObject(title: String? = nil) = #externalMacro(module: "JSONRPCMa
 @attached(peer)
 public macro Field(_ rule: Rule) = #externalMacro(module: "JSONRPCMacros", type: "FieldMacro")
 
-/// One field of a params or result struct: its name, how to read it, its rule and its description.
-public struct Field<Root>: Sendable {
+/// One field of a params or result struct: its name, how to read it, its rule and its description. A
+/// class: reading one from a type's `fields` to check a value retains it once (a struct's copy retained
+/// each of its closures and its rule's strings, on every call).
+public final class Field<Root>: Sendable {
     public let name: String
     public let rule: Rule?
     public let description: String?

@@ -26,25 +26,25 @@ public struct Rule: Sendable {
         let prefix: String
         let set: String
         let count: ClosedRange<Int>
-        let ranges: [ClosedRange<UInt8>]
+        /// The bytes `set` admits, a bit each.
+        let admitted: InlineArray<4, UInt64>
 
         init(prefix: String, set: String, count: ClosedRange<Int>) {
             self.prefix = prefix
             self.set = set
             self.count = count
-            var ranges: [ClosedRange<UInt8>] = []
+            var admitted = InlineArray<4, UInt64>(repeating: 0)
             var bytes = Array(set.utf8)[...]
             while let first = bytes.popFirst() {
+                var last = first
                 if bytes.count >= 2, bytes.first == UInt8(ascii: "-") {
-                    let last = bytes.dropFirst().first!
+                    last = bytes.dropFirst().first!
                     precondition(first <= last, "character range \(set)")
-                    ranges.append(first...last)
                     bytes = bytes.dropFirst(2)
-                } else {
-                    ranges.append(first...first)
                 }
+                for byte in first...last { admitted[Int(byte >> 6)] |= 1 << (byte & 63) }
             }
-            self.ranges = ranges
+            self.admitted = admitted
         }
 
         var pattern: String {
@@ -53,9 +53,9 @@ public struct Rule: Sendable {
         }
 
         func matches(_ value: String) -> Bool {
-            guard value.hasPrefix(prefix) else { return false }
+            guard value.utf8.starts(with: prefix.utf8) else { return false }
             let rest = value.utf8.dropFirst(prefix.utf8.count)
-            return count.contains(rest.count) && rest.allSatisfy { byte in ranges.contains { $0.contains(byte) } }
+            return count.contains(rest.count) && rest.allSatisfy { byte in admitted[Int(byte >> 6)] & (1 << (byte & 63)) != 0 }
         }
     }
 
