@@ -1,8 +1,9 @@
 import Foundation
 import PostgresNIO
-import Storegate
 import StoregatePostgres
 import Testing
+
+@testable import Storegate
 
 /// The audit log read back: `audit.list` and the console's audit page show a tenant its own entries only,
 /// filtered and paged; bad input is refused naming the field; and the server's role can only append to it.
@@ -11,6 +12,31 @@ import Testing
     static func write(_ capabilities: Capabilities, _ tenant: Tenant, _ entries: [(String, String, [String: String])]) async throws {
         try await capabilities.persistence.inTenant(tenant) { unit in
             for (actor, action, detail) in entries { try await unit.audit(Actor(actor), action, detail) }
+        }
+    }
+
+    /// A response's entries are held until it is answered; one recorded later, by a task that outlived the
+    /// response (task-local values reach it too), is written by its own caller, not dropped.
+    @Test func anEntryRecordedAfterItsResponseIsStillWritten() async throws {
+        try await TestDatabase.with { capabilities, _ in
+            let a = try await Fixtures.tenant(capabilities, slug: "audit-late", bundleId: "com.example.late")
+            let batcher = AuditBatcher(persistence: capabilities.persistence)
+            @Sendable func entry(_ when: String) -> AuditBatcher.Entry {
+                .init(actor: "test", tenantId: a.tenant.tenant.id, action: "offer.sign", detail: ["when": when])
+            }
+            let (gate, open) = AsyncStream<Void>.makeStream()
+            let late = try await DeferredAudits.run {
+                try? await batcher.record(entry("during"))
+                return Task {
+                    for await _ in gate { break }
+                    try await batcher.record(entry("after"))
+                }
+            }
+            open.yield()
+            try await late.value
+            let signings = try await capabilities.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }
+                .filter { $0.action == "offer.sign" }
+            #expect(signings.map(\.detail).sorted() == [#"{"when": "after", "count": 1}"#, #"{"when": "during", "count": 1}"#])
         }
     }
 

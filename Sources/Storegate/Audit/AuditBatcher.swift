@@ -25,7 +25,7 @@ final class AuditBatcher: Sendable {
     /// Returns once `entry` is committed; within `DeferredAudits.run`, at once, the entry held until it
     /// writes its response's entries.
     func record(_ entry: Entry) async throws {
-        if let deferred = DeferredAudits.current { return deferred.hold(entry, for: self) }
+        if let deferred = DeferredAudits.current, deferred.hold(entry, for: self) { return }
         try await commits.record(entry, key: true)
     }
 

@@ -19,17 +19,24 @@ public enum DeferredAudits {
     }
 
     final class Collector: Sendable {
-        private let held = Mutex<[(batcher: AuditBatcher, entry: AuditBatcher.Entry)]>([])
+        /// nil once written: an entry that comes later (from a task that outlived `run`, which task-local
+        /// values reach too) is not held but written by its own caller.
+        private let held = Mutex<[(batcher: AuditBatcher, entry: AuditBatcher.Entry)]?>([])
 
-        func hold(_ entry: AuditBatcher.Entry, for batcher: AuditBatcher) {
-            held.withLock { $0.append((batcher, entry)) }
+        /// Whether the entry is held (false: the caller must write it itself).
+        func hold(_ entry: AuditBatcher.Entry, for batcher: AuditBatcher) -> Bool {
+            held.withLock { held in
+                guard held != nil else { return false }
+                held!.append((batcher, entry))
+                return true
+            }
         }
 
         /// Each batcher's entries in one write of its own (a response almost always has one).
         func write() async throws {
             let entries = held.withLock { held in
-                defer { held = [] }
-                return held
+                defer { held = nil }
+                return held ?? []
             }
             var byBatcher: [ObjectIdentifier: (batcher: AuditBatcher, entries: [AuditBatcher.Entry])] = [:]
             for (batcher, entry) in entries { byBatcher[ObjectIdentifier(batcher), default: (batcher, [])].entries.append(entry) }
