@@ -301,9 +301,10 @@ extension PostgresConnection {
         return value
     }
 
-    /// Runs a statement and discards its rows.
-    public func run(_ query: PostgresQuery, logger: Logger) async throws {
-        try await statement(query.sql, logger: logger) {
+    /// Runs a statement and discards its rows; a write outside a transaction has its commit confirmed
+    /// unless `confirmingCommit` is false (a write that may be lost).
+    public func run(_ query: PostgresQuery, logger: Logger, confirmingCommit: Bool = true) async throws {
+        try await statement(query.sql, logger: logger, confirmingCommit: confirmingCommit) {
             let rows = try await self.query(query, logger: logger)
             for try await _ in rows {}
         }
@@ -339,11 +340,11 @@ extension PostgresConnection {
     /// to send once the unit was stopped. A write outside a transaction returns once its commit is
     /// confirmed (`CommitConfirmation`).
     func statement<T>(
-        _ sql: String, logger: Logger, isolation: isolated (any Actor)? = #isolation, _ send: () async throws -> T
+        _ sql: String, logger: Logger, confirmingCommit: Bool = true, isolation: isolated (any Actor)? = #isolation, _ send: () async throws -> T
     ) async throws -> T {
         let value: T
         if let held = HeldConnection.current { value = try await held.statement(send) } else { value = try await send() }
-        if CommitConfirmation.needed(after: sql) { try await confirmCommitted(logger: logger) }
+        if confirmingCommit && CommitConfirmation.needed(after: sql) { try await confirmCommitted(logger: logger) }
         return value
     }
 }

@@ -47,6 +47,25 @@ import Testing
         }
     }
 
+    /// A key is resolved to its tenant and marked used on its first use; a wrong secret under its prefix
+    /// is refused and marks nothing.
+    @Test func aKeysFirstUseMarksItAndAWrongSecretDoesNot() async throws {
+        try await TestDatabase.with { capabilities, _ in
+            let a = try await Fixtures.tenant(capabilities, slug: "marked", bundleId: "com.example.marked")
+            let key = try await capabilities.apiKeys.issue(tenant: a.tenant.tenant, label: "second", actor: Actor("test"))
+            func lastUsed() async throws -> Date? {
+                try await capabilities.apiKeys.list(tenant: a.tenant.tenant).first { $0.prefix == key.record.prefix }?.lastUsedAt
+            }
+            #expect(try await lastUsed() == nil)
+            let forged = String(key.secret.prefix(14)) + String(repeating: "a", count: 40)
+            await #expect(throws: StoregateError.self) { _ = try await capabilities.apiKeys.authenticate(forged) }
+            #expect(try await lastUsed() == nil)
+            let caller = try await capabilities.apiKeys.authenticate(key.secret)
+            #expect(caller.tenant.slug == "marked" && caller.tenant.id == a.tenant.tenant.id && caller.apiKeyPrefix == key.record.prefix)
+            #expect(try await lastUsed() != nil)
+        }
+    }
+
     /// Revocation and suspension take effect within the cache lifetime.
     @Test func revokedKeysAndSuspendedTenantsAreRefused() async throws {
         try await TestDatabase.with(authCacheTTL: .milliseconds(100)) { capabilities, _ in

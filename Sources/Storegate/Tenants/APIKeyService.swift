@@ -72,17 +72,14 @@ public final class APIKeyService: Sendable {
                 let prefix = String(decoding: presented.utf8.prefix(13), as: UTF8.self)
                 let hash = Data(digest)
                 return try await persistence.control(.read) { unit -> Caller in
-                    guard let found = try await unit.apiKeys.find(prefix: prefix), Self.constantTimeEqual(found.secretHash, hash) else {
+                    guard let found = try await unit.apiKeys.resolve(prefix: prefix), Self.constantTimeEqual(found.secretHash, hash) else {
                         throw StoregateError.unauthenticated("the API key is not known")
                     }
                     guard found.key.revokedAt == nil else { throw StoregateError.unauthenticated("the API key has been revoked") }
-                    guard let tenant = try await unit.tenants.find(id: found.key.tenantId) else {
-                        throw StoregateError.unauthenticated("the API key is not known")
-                    }
                     if found.key.lastUsedAt.map({ Date().timeIntervalSince($0) >= APIKey.lastUseResolution }) ?? true {
                         try await unit.apiKeys.touch(id: found.key.id)
                     }
-                    return Caller(tenant: tenant, apiKeyPrefix: prefix)
+                    return Caller(tenant: found.tenant, apiKeyPrefix: prefix)
                 }
             })
         return try Self.unlessSuspended(caller)

@@ -17,8 +17,11 @@ public protocol TenantRegistry: Sendable {
     func delete(_ tenant: Tenant) async throws -> [UUID]
 }
 public protocol APIKeyLookup: Sendable {
-    /// The key with this prefix and the hash of its secret; revoked keys too, so the caller can tell.
-    func find(prefix: String) async throws -> (key: APIKey, secretHash: Data)?
+    /// The key with this prefix, the hash of its secret and its tenant, in one round trip; revoked keys
+    /// too, so the caller can tell.
+    func resolve(prefix: String) async throws -> (key: APIKey, secretHash: Data, tenant: Tenant)?
+    /// Marks the key used now, without waiting for the mark to be durable: a crash may lose it, and it
+    /// is only kept to within `APIKey.lastUseResolution` anyway.
     func touch(id: UUID) async throws
 }
 public protocol SealedKeyRewrap: Sendable {

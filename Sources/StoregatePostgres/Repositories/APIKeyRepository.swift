@@ -17,13 +17,19 @@ struct APIKeyRepository: APIKeyLookup, APIKeyStore {
             logger: logger)
     }
 
-    /// Prepared once it repeats on a connection: every API key cache miss runs it.
-    func find(prefix: String) async throws -> (key: APIKey, secretHash: Data)? {
+    /// With its tenant, in one statement: every API key cache miss runs it (a tenant's first request
+    /// after the server started), prepared once it repeats on a connection.
+    func resolve(prefix: String) async throws -> (key: APIKey, secretHash: Data, tenant: Tenant)? {
         try await conn.prepared(
-            "SELECT \(unescaped: Self.columns), k.secret_hash FROM storegate.api_keys k WHERE k.prefix = \(prefix)", logger: logger
-        ) { row -> (key: APIKey, secretHash: Data) in
-            let r = try row.decode((UUID, UUID, String, String, Date, Date?, Date?, Data).self)
-            return (APIKey(id: r.0, tenantId: r.1, prefix: r.2, label: r.3, createdAt: r.4, lastUsedAt: r.5, revokedAt: r.6), r.7)
+            """
+            SELECT \(unescaped: Self.columns), k.secret_hash, \(unescaped: TenantRepository.columns("t")) FROM storegate.api_keys k
+            JOIN storegate.tenants t ON t.id = k.tenant_id WHERE k.prefix = \(prefix)
+            """, logger: logger
+        ) { row -> (key: APIKey, secretHash: Data, tenant: Tenant) in
+            let r = try row.decode(
+                (UUID, UUID, String, String, Date, Date?, Date?, Data, UUID, String, String, String, String, Int, Date, Int?, Int?, [Int]).self)
+            let key = APIKey(id: r.0, tenantId: r.1, prefix: r.2, label: r.3, createdAt: r.4, lastUsedAt: r.5, revokedAt: r.6)
+            return (key, r.7, try TenantRepository.tenant((r.8, r.9, r.10, r.11, r.12, r.13, r.14, r.15, r.16, r.17)))
         }.first
     }
 
@@ -42,8 +48,15 @@ struct APIKeyRepository: APIKeyLookup, APIKeyStore {
             as: UUID.self, logger: logger) != nil
     }
 
+    /// Committed asynchronously (`synchronous_commit` off for its own transaction only): it returns before
+    /// its WAL reaches the disk or a synchronous standby, and its commit is not confirmed
+    /// (`CommitConfirmation`). Losing the mark in a crash costs nothing it promises.
     func touch(id: UUID) async throws {
-        try await conn.run("UPDATE storegate.api_keys SET last_used_at = now() WHERE id = \(id)", logger: logger)
+        try await conn.run(
+            """
+            WITH touched AS (UPDATE storegate.api_keys SET last_used_at = now() WHERE id = \(id) RETURNING id)
+            SELECT set_config('synchronous_commit', 'off', true) FROM touched
+            """, logger: logger, confirmingCommit: false)
     }
 }
 
