@@ -260,7 +260,7 @@ END
 $function$;
 
 
--- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 29.
+-- A tenant schema (`{{schema}}`: t_ and the tenant's id), at version 30.
 
 CREATE TABLE {{schema}}.account_links (
     app_id uuid NOT NULL,
@@ -624,10 +624,9 @@ CREATE TABLE {{schema}}.subscriptions (
     billing_plan_type text,
     commitment jsonb,
     CONSTRAINT subscriptions_customer_fkey FOREIGN KEY (customer) REFERENCES {{schema}}.customers(id) ON DELETE SET NULL,
-    CONSTRAINT subscriptions_pkey PRIMARY KEY (app_id, environment, original_transaction_id)
+    CONSTRAINT subscriptions_pkey PRIMARY KEY (app_id, original_transaction_id, environment)
 );
 CREATE INDEX subscriptions_customer ON {{schema}}.subscriptions USING btree (customer);
-CREATE INDEX subscriptions_original ON {{schema}}.subscriptions USING btree (app_id, original_transaction_id);
 
 CREATE TABLE {{schema}}.transactions (
     app_id uuid NOT NULL,
