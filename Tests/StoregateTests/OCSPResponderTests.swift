@@ -48,15 +48,23 @@ import X509
             // OpenSSL 3.0's responder answers one connection at a time and waits forever on a connection that
             // sends nothing, so the probe never leaves one: it writes its whole request as soon as it connects
             // (an HTTP client that times out between the two would wedge the responder) and reads the answer.
-            try await eventually("openssl ocsp answers on \(port)") {
-                guard let connection = try? RawConnection(port: port) else { return false }
-                try connection.send("GET / HTTP/1.0\r\n\r\n")
-                return !(try connection.readToEnd()).isEmpty
+            // A reset is "not yet": a connection accepted just before a responder exits is reset.
+            do {
+                try await eventually("openssl ocsp answers on \(port)") {
+                    guard let connection = try? RawConnection(port: port), (try? connection.send("GET / HTTP/1.0\r\n\r\n")) != nil else { return false }
+                    return (try? connection.readToEnd())?.isEmpty == false
+                }
+            } catch {
+                await stop()
+                throw error
             }
         }
 
-        func stop() {
+        /// Ends the responder and waits until it has exited, so the next one on its port finds the port free
+        /// (a responder still dying would take the next one's probe and reset it, or keep its bind failing).
+        func stop() async {
             process.signal(SIGKILL)
+            _ = await process.waitForExit(upTo: .seconds(60))
             try? FileManager.default.removeItem(at: directory)
         }
     }
@@ -80,15 +88,21 @@ import X509
         let intermediatePort = try FreePort.find()
         for revoked in [false, true] {
             let ca = try SimulatorCA(ocsp: (root: "http://127.0.0.1:\(rootPort)/", intermediate: "http://127.0.0.1:\(intermediatePort)/"))
-            // Each responder on the port its URL names.
-            let rootResponder = try await Responder(issuer: ca.root, key: ca.rootKey, statuses: [(ca.intermediate, revoked: false)], port: rootPort)
-            let intermediateResponder = try await Responder(
-                issuer: ca.intermediate, key: ca.intermediateKey, statuses: [(ca.leaf, revoked: revoked)], port: intermediatePort)
-            defer {
-                rootResponder.stop()
-                intermediateResponder.stop()
+            // Each responder on the port its URL names, both ended (and gone) before the next round or a failure.
+            var responders: [Responder] = []
+            let failure: VerificationFailure?
+            do {
+                responders.append(
+                    try await Responder(issuer: ca.root, key: ca.rootKey, statuses: [(ca.intermediate, revoked: false)], port: rootPort))
+                responders.append(
+                    try await Responder(
+                        issuer: ca.intermediate, key: ca.intermediateKey, statuses: [(ca.leaf, revoked: revoked)], port: intermediatePort))
+                failure = try await Self.check(ca, timeout: .seconds(20))
+            } catch {
+                for responder in responders { await responder.stop() }
+                throw error
             }
-            let failure = try await Self.check(ca, timeout: .seconds(20))
+            for responder in responders { await responder.stop() }
             if revoked {
                 #expect(
                     failure?.isRetryable == false && String(describing: failure).contains("revoked"),
