@@ -98,7 +98,7 @@ public struct Capabilities: Sendable {
         self.vault = vault
         self.signingKeys = SigningKeyStore(persistence: persistence, vault: vault)
         self.coherence = CacheCoherence(persistence: persistence, logger: logger)
-        self.apiKeys = APIKeyService(persistence: persistence, cacheTTL: authCacheTTL, coherence: coherence)
+        self.apiKeys = APIKeyService(persistence: persistence, cacheTTL: authCacheTTL, coherence: coherence, logger: logger)
         // One directory of bundle IDs by app id, for every answer that names apps.
         let directory = AppDirectory(persistence: persistence)
         self.apps = AppService(persistence: persistence, vault: vault, signingKeys: signingKeys)

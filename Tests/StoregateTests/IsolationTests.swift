@@ -59,9 +59,12 @@ import Testing
             #expect(try await lastUsed() == nil)
             let forged = String(key.secret.prefix(14)) + String(repeating: "a", count: 40)
             await #expect(throws: StoregateError.self) { _ = try await capabilities.apiKeys.authenticate(forged) }
+            // Marks are written behind the request: waited for, so that a mark the forgery made would show.
+            await capabilities.apiKeys.lastUsesSettled()
             #expect(try await lastUsed() == nil)
             let caller = try await capabilities.apiKeys.authenticate(key.secret)
             #expect(caller.tenant.slug == "marked" && caller.tenant.id == a.tenant.tenant.id && caller.apiKeyPrefix == key.record.prefix)
+            await capabilities.apiKeys.lastUsesSettled()
             #expect(try await lastUsed() != nil)
         }
     }

@@ -8,8 +8,8 @@ public struct APIKey: Sendable, Equatable {
     public let prefix: String
     public let label: String
     public let createdAt: Date
-    /// When the key was last used, to within `lastUseResolution`: each process writes it when it loads the
-    /// key into its cache and the stored time is older than that, so that a cache miss is a read only.
+    /// When the key was last used, to within `lastUseResolution`: each process marks it, behind the request
+    /// (`LastUseMarks`), when it loads the key into its cache and the stored time is older than that.
     public let lastUsedAt: Date?
     public let revokedAt: Date?
 

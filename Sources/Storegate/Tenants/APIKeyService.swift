@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Logging
 
 /// The tenant behind an authenticated request.
 public struct Caller: Sendable {
@@ -29,10 +30,14 @@ public final class APIKeyService: Sendable {
     let persistence: any Persistence
     /// Callers by the SHA-256 of their key.
     private let callers: ExpiringCache<SHA256Digest, Caller>
+    private let lastUses: LastUseMarks
 
-    init(persistence: any Persistence, cacheTTL: Duration, coherence: CacheCoherence) {
+    init(persistence: any Persistence, cacheTTL: Duration, coherence: CacheCoherence, logger: Logger) {
         self.persistence = persistence
         self.callers = ExpiringCache(ttl: cacheTTL, coherence: coherence) { _, caller in caller.tenant.id }
+        self.lastUses = LastUseMarks(logger: logger) { ids in
+            try await persistence.control(.read) { unit in try await unit.apiKeys.touch(ids: ids) }
+        }
     }
 
     public func issue(tenant: Tenant, label: String, actor: Actor) async throws -> IssuedAPIKey {
@@ -77,13 +82,16 @@ public final class APIKeyService: Sendable {
                     }
                     guard found.key.revokedAt == nil else { throw StoregateError.unauthenticated("the API key has been revoked") }
                     if found.key.lastUsedAt.map({ Date().timeIntervalSince($0) >= APIKey.lastUseResolution }) ?? true {
-                        try await unit.apiKeys.touch(id: found.key.id)
+                        lastUses.mark(found.key.id)
                     }
                     return Caller(tenant: found.tenant, apiKeyPrefix: prefix)
                 }
             })
         return try Self.unlessSuspended(caller)
     }
+
+    /// Returns once the last uses marked so far are written: for tests.
+    public func lastUsesSettled() async { await lastUses.settled() }
 
     private static func unlessSuspended(_ caller: Caller) throws -> Caller {
         guard caller.tenant.status == .active else { throw StoregateError.tenantSuspended(slug: caller.tenant.slug) }

@@ -20,9 +20,9 @@ public protocol APIKeyLookup: Sendable {
     /// The key with this prefix, the hash of its secret and its tenant, in one round trip; revoked keys
     /// too, so the caller can tell.
     func resolve(prefix: String) async throws -> (key: APIKey, secretHash: Data, tenant: Tenant)?
-    /// Marks the key used now, without waiting for the mark to be durable: a crash may lose it, and it
+    /// Marks the keys used now, without waiting for the mark to be durable: a crash may lose it, and it
     /// is only kept to within `APIKey.lastUseResolution` anyway.
-    func touch(id: UUID) async throws
+    func touch(ids: [UUID]) async throws
 }
 public protocol SealedKeyRewrap: Sendable {
     /// Keys not sealed with `masterKeyId`, locked for re-wrapping, a batch at a time.

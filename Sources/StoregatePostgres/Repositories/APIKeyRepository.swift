@@ -50,12 +50,12 @@ struct APIKeyRepository: APIKeyLookup, APIKeyStore {
 
     /// Committed asynchronously (`synchronous_commit` off for its own transaction only): it returns before
     /// its WAL reaches the disk or a synchronous standby, and its commit is not confirmed
-    /// (`CommitConfirmation`). Losing the mark in a crash costs nothing it promises.
-    func touch(id: UUID) async throws {
+    /// (`CommitConfirmation`). Losing the marks in a crash costs nothing they promise.
+    func touch(ids: [UUID]) async throws {
         try await conn.run(
             """
-            WITH touched AS (UPDATE storegate.api_keys SET last_used_at = now() WHERE id = \(id) RETURNING id)
-            SELECT set_config('synchronous_commit', 'off', true) FROM touched
+            WITH touched AS (UPDATE storegate.api_keys SET last_used_at = now() WHERE id = ANY(\(ids)) RETURNING id)
+            SELECT set_config('synchronous_commit', 'off', true) FROM touched LIMIT 1
             """, logger: logger, confirmingCommit: false)
     }
 }
