@@ -59,7 +59,10 @@ import Testing
             // The token's table is away: applying that one notification fails, and with it the batch.
             try await Self.sql(capabilities, tenant, "ALTER TABLE {schema}.external_purchase_tokens RENAME TO tokens_away")
 
-            #expect(await capabilities.worker.runDue() == 3)
+            // Three jobs, and the failing one again if its retry (5 s on) fell due while the worker ran, as
+            // it can on a machine the whole suite keeps busy.
+            let ran = await capabilities.worker.runDue()
+            #expect(ran >= 3, "jobs run: \(ran)")
             var rows = try await Self.notifications(capabilities, tenant)
             #expect(rows.filter { $0.processedAt != nil }.count == 2, "the other two were applied")
             #expect(rows.first { $0.uuid == token }?.processedAt == nil)

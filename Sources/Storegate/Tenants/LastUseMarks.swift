@@ -8,9 +8,14 @@ import Synchronization
 /// tenants' first calls) costs a few statements instead of a round trip each, and no request waits for a
 /// mark or fails with one. A mark the database refuses is logged and dropped, as one a crash loses: the
 /// key is marked again at its next load.
+///
+/// Each write waits `window` first: the marks of a burst share it, and the request whose key started the
+/// writer has its own statements on a connection before the writer asks for one (on a new pool, the two
+/// at once would have it open a second connection in the request's way).
 final class LastUseMarks: Sendable {
     /// Keys marked by one statement, at most.
     static let batch = 1_000
+    static let window = Duration.milliseconds(100)
 
     private struct State {
         var waiting: Set<UUID> = []
@@ -42,6 +47,7 @@ final class LastUseMarks: Sendable {
 
     private func writeAll() async {
         while true {
+            try? await Task.sleep(for: Self.window)
             let ids = state.withLock { state -> [UUID] in
                 let ids = Array(state.waiting.prefix(Self.batch))
                 state.waiting.subtract(ids)
