@@ -1,17 +1,13 @@
 import Synchronization
 
-/// What the engine reports about each call, for metrics and logs.
+/// What the engine reports as it runs calls, for logs. What each call did is reported with its reply
+/// (`RPCReply.calls`), so that a caller that still has to write something before answering (audit
+/// entries) reports the calls with what the client is actually told.
 public struct RPCHooks<Context: Sendable>: Sendable {
-    /// After each call; `method` is nil when the request named no registered method, `error` nil on success.
-    public var callCompleted: @Sendable (_ method: String?, _ error: RPCError?, _ duration: Duration, _ context: Context) -> Void
     /// A handler threw an error that is not an `RPCErrorConvertible`: it is answered as -32603.
     public var unexpectedError: @Sendable (_ method: String, _ error: any Error, _ context: Context) -> Void
 
-    public init(
-        callCompleted: @escaping @Sendable (String?, RPCError?, Duration, Context) -> Void = { _, _, _, _ in },
-        unexpectedError: @escaping @Sendable (String, any Error, Context) -> Void = { _, _, _ in }
-    ) {
-        self.callCompleted = callCompleted
+    public init(unexpectedError: @escaping @Sendable (String, any Error, Context) -> Void = { _, _, _ in }) {
         self.unexpectedError = unexpectedError
     }
 }
@@ -35,11 +31,12 @@ public struct RPCEngine<Context: Sendable>: Sendable {
 
     /// The response body, or nil when there is nothing to answer (notifications only).
     public func respond(to body: some Collection<UInt8>, context: Context) async -> [UInt8]? {
-        await reply(to: body, context: context)?.body
+        await reply(to: body, context: context).body
     }
 
-    /// The response body with what it answers, or nil when there is nothing to answer (notifications only).
-    public func reply(to body: some Collection<UInt8>, context: Context) async -> RPCReply? {
+    /// The response body (nil when there is nothing to answer: notifications only), with what it answers
+    /// and the calls it made.
+    public func reply(to body: some Collection<UInt8>, context: Context) async -> RPCReply {
         let value: JSONValue
         do {
             value = try JSONParser.parse(body)
@@ -47,29 +44,33 @@ public struct RPCEngine<Context: Sendable>: Sendable {
             return RPCReply(single: .failure(.parseError("\(error.reason) at byte \(error.offset)")), id: .null)
         }
         guard case .array(let items) = value else {
-            return await call(value, context: context).map { RPCReply(body: $0.body, answers: [$0.error]) }
+            let done = await call(value, context: context)
+            return RPCReply(body: done.answer?.body, answers: done.answer.map { [$0.error] } ?? [], calls: done.call.map { [$0] } ?? [])
         }
         guard !items.isEmpty else { return RPCReply(single: .failure(.invalidRequest("empty batch")), id: .null) }
         guard items.count <= maxBatchSize else {
             return RPCReply(
                 single: .failure(.invalidRequest("batch holds \(items.count) requests", data: [("maxBatchSize", .number(maxBatchSize))])), id: .null)
         }
-        let answers = await boundedMap(items) { await call($0, context: context) }.compactMap { $0 }
-        guard !answers.isEmpty else { return nil }
+        let done = await boundedMap(items) { await call($0, context: context) }.compactMap { $0 }
+        let answers = done.compactMap(\.answer)
+        let calls = done.compactMap(\.call)
+        guard !answers.isEmpty else { return RPCReply(body: nil, answers: [], calls: calls) }
         var out: [UInt8] = [UInt8(ascii: "[")]
         for (i, answer) in answers.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: answer.body)
         }
         out.append(UInt8(ascii: "]"))
-        return RPCReply(body: out, answers: answers.map(\.error))
+        return RPCReply(body: out, answers: answers.map(\.error), calls: calls)
     }
 
-    /// One request object: its response and its error, or nil for a valid notification.
-    func call(_ value: JSONValue, context: Context) async -> (body: [UInt8], error: RPCError?)? {
+    /// One request object: its response and error (nil for a valid notification), and the call it made
+    /// (nil when it was not a valid request).
+    func call(_ value: JSONValue, context: Context) async -> (answer: (body: [UInt8], error: RPCError?)?, call: RPCCallRecord?) {
         let request: Request
         switch Request.parse(value) {
-        case .failure(let error): return (Self.response(id: .null, outcome: .failure(error)), error)
+        case .failure(let error): return ((Self.response(id: .null, outcome: .failure(error)), error), nil)
         case .success(let parsed): request = parsed
         }
         let start = ContinuousClock.now
@@ -88,9 +89,9 @@ public struct RPCEngine<Context: Sendable>: Sendable {
             outcome = .failure(.methodNotFound(request.method))
         }
         let failure: RPCError? = if case .failure(let e) = outcome { e } else { nil }
-        hooks.callCompleted(method?.description.name, failure, ContinuousClock.now - start, context)
-        guard let id = request.id else { return nil }
-        return (Self.response(id: id, outcome: outcome), failure)
+        let record = RPCCallRecord(method: method?.description.name, error: failure, duration: ContinuousClock.now - start)
+        guard let id = request.id else { return (nil, record) }
+        return ((Self.response(id: id, outcome: outcome), failure), record)
     }
 
     /// A lone error response with a null id, for transport-level refusals.
@@ -170,23 +171,34 @@ struct Request {
     }
 }
 
-/// A response body and the outcome of each request it answers (nil for a success), in order.
+/// A response body (nil: nothing to answer), the outcome of each request it answers (nil for a success),
+/// in order, and the calls it made, notifications included.
 public struct RPCReply: Sendable {
-    public let body: [UInt8]
+    public let body: [UInt8]?
     public let answers: [RPCError?]
+    public let calls: [RPCCallRecord]
 
-    init(body: [UInt8], answers: [RPCError?]) {
+    init(body: [UInt8]?, answers: [RPCError?], calls: [RPCCallRecord]) {
         self.body = body
         self.answers = answers
+        self.calls = calls
     }
 
     init(single outcome: Result<[UInt8], RPCError>, id: JSONValue) {
         let error: RPCError? = if case .failure(let e) = outcome { e } else { nil }
-        self.init(body: RPCEngine<Never>.response(id: id, outcome: outcome), answers: [error])
+        self.init(body: RPCEngine<Never>.response(id: id, outcome: outcome), answers: [error], calls: [])
     }
 
     /// Whether every request answered failed with `code`.
     public func allFailed(with code: Int) -> Bool {
         !answers.isEmpty && answers.allSatisfy { $0?.code == code }
     }
+}
+
+/// A call of a registered method, or of a name none is registered under (`method` nil): its error (nil on
+/// success) and how long it ran.
+public struct RPCCallRecord: Sendable {
+    public let method: String?
+    public let error: RPCError?
+    public let duration: Duration
 }

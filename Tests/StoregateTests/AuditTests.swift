@@ -25,13 +25,14 @@ import Testing
                 .init(actor: "test", tenantId: a.tenant.tenant.id, action: "offer.sign", detail: ["when": when])
             }
             let (gate, open) = AsyncStream<Void>.makeStream()
-            let late = try await DeferredAudits.run {
+            let (late, unwritten) = await DeferredAudits.run {
                 try? await batcher.record(entry("during"))
                 return Task {
                     for await _ in gate { break }
                     try await batcher.record(entry("after"))
                 }
             }
+            #expect(unwritten == nil)
             open.yield()
             try await late.value
             let signings = try await capabilities.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }

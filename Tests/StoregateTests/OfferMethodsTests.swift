@@ -2,6 +2,7 @@ import AppStoreServer
 import Crypto
 import Foundation
 import JSONRPC
+import NIOHTTP1
 import PostgresNIO
 import Storegate
 import StoregatePostgres
@@ -140,6 +141,10 @@ import Testing
                 }
                 let again = try await server.rpc(raw: batch, apiKey: a.apiKey)
                 #expect(again.status == 200 && (again.json as? [[String: Any]])?.allSatisfy { $0["result"] != nil } == true)
+                // The metrics count each call with what its caller was told: the 21 refused ones failed.
+                let metrics = try await server.request("/metrics", method: .GET).text
+                #expect(metrics.contains(#"storegate_rpc_requests_total{method="offers.signPromotionalJWS",outcome="-32603"} 21"#), "\(metrics)")
+                #expect(metrics.contains(#"storegate_rpc_requests_total{method="offers.signPromotionalJWS",outcome="ok"} 20"#), "\(metrics)")
             }
             let after = try await capabilities.persistence.inTenant(a.tenant.tenant, .read) { try await $0.auditLog() }
             #expect(after.filter { $0.action == "offer.sign" }.count == 20)

@@ -4,18 +4,24 @@ import Synchronization
 /// signatures then waits for one commit: each waiting for its own entry held a batch's calls in turn
 /// (eight of them at a time) and suspended and resumed every one of them.
 ///
-/// Nothing is acknowledged before its audit entry is durable, provided that the response is sent only
-/// when `run` returns: `run` throws what the write threw, and the caller then answers with that error,
-/// not with what was audited. Outside `run` an entry is written before its call returns, as before.
+/// Nothing is acknowledged before its audit entry is durable, provided that what `body` made is sent only
+/// when `run` gives back no `unwritten` error: otherwise the caller answers with that error, not with what
+/// was audited (and reports its calls as failed with it). Outside `run` an entry is written before its call
+/// returns, as before.
 public enum DeferredAudits {
     @TaskLocal static var current: Collector?
 
-    /// Runs `body` with its audit entries (and those of its child tasks) held, then writes them all.
-    public static func run<T: Sendable>(_ body: @Sendable () async -> T) async throws -> T {
+    /// Runs `body` with its audit entries (and those of its child tasks) held, then writes them all: what
+    /// `body` returned, and the error the write threw, if it did.
+    public static func run<T: Sendable>(_ body: @Sendable () async -> T) async -> (value: T, unwritten: (any Error)?) {
         let collector = Collector()
         let value = await $current.withValue(collector) { await body() }
-        try await collector.write()
-        return value
+        do {
+            try await collector.write()
+            return (value, nil)
+        } catch {
+            return (value, error)
+        }
     }
 
     final class Collector: Sendable {

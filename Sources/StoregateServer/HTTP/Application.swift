@@ -26,15 +26,6 @@ public func buildApplication(
     let engine = RPCEngine(
         registry: StoregateRPC.registry, maxBatchSize: configuration.maxBatchSize, batchConcurrency: configuration.batchConcurrency,
         hooks: RPCHooks(
-            callCompleted: { method, error, duration, call in
-                metrics.record(method: method, error: error, duration: duration)
-                call.logger.info(
-                    "rpc call",
-                    metadata: [
-                        "rpc.method": .string(method ?? "unknown"), "rpc.outcome": .string(error.map { String($0.code) } ?? "ok"),
-                        "rpc.duration_ms": .stringConvertible(Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15),
-                    ])
-            },
             unexpectedError: { method, error, call in
                 call.logger.error("rpc method failed", metadata: ["rpc.method": .string(method), "error": .string(String(reflecting: error))])
             }))

@@ -44,21 +44,38 @@ struct RPCController: Sendable {
         var logger = context.logger
         logger[metadataKey: "tenant.id"] = .string(caller.tenantId)
         let call = RPCCall(caller: caller, logger: logger, capabilities: capabilities, publicURL: publicURL.url)
-        let replied: RPCReply?
-        do {
-            // A batch's audit entries (its signatures') are written together, before it is answered.
-            replied = try await DeferredAudits.run { [engine] in await engine.reply(to: body.readableBytesView, context: call) }
-        } catch {
-            return unaudited(error, logger: logger)
+        // A batch's audit entries (its signatures') are written together, before it is answered.
+        let (reply, unwritten) = await DeferredAudits.run { [engine] in await engine.reply(to: body.readableBytesView, context: call) }
+        if let unwritten {
+            let (response, error) = unaudited(unwritten, logger: logger)
+            report(reply.calls, failedWith: error, logger: logger)
+            return response
         }
-        guard let reply = replied else { return Response(status: .noContent) }
+        report(reply.calls, logger: logger)
+        guard let answer = reply.body else { return Response(status: .noContent) }
         var headers: HTTPFields = [.contentType: "application/json"]
         var status = HTTPResponse.Status.ok
         if reply.allFailed(with: ErrorCode.serviceUnavailable.code) {
             status = .serviceUnavailable
             headers[.retryAfter] = String(ErrorCode.retryAfterSeconds)
         }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: reply.body)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: answer)))
+    }
+
+    /// Each call in the metrics and the log, with what its caller is told: `failedWith` when the whole
+    /// request was refused after its calls ran (their audit entries not written).
+    private func report(_ calls: [RPCCallRecord], failedWith refusal: RPCError? = nil, logger: Logger) {
+        for call in calls {
+            let error = refusal ?? call.error
+            metrics.record(method: call.method, error: error, duration: call.duration)
+            logger.info(
+                "rpc call",
+                metadata: [
+                    "rpc.method": .string(call.method ?? "unknown"), "rpc.outcome": .string(error.map { String($0.code) } ?? "ok"),
+                    "rpc.duration_ms": .stringConvertible(
+                        Double(call.duration.components.seconds) * 1000 + Double(call.duration.components.attoseconds) / 1e15),
+                ])
+        }
     }
 
     static func isJSON(_ contentType: String) -> Bool {
@@ -69,11 +86,11 @@ struct RPCController: Sendable {
 
     /// The calls' audit entries could not be written: what they made (signatures) is not sent, and the
     /// whole request is refused, 503 with `Retry-After` when the database is unavailable.
-    private func unaudited(_ error: any Error, logger: Logger) -> Response {
+    private func unaudited(_ error: any Error, logger: Logger) -> (Response, RPCError) {
         logger.error("audit entries not written; the response is withheld", metadata: ["error": "\(String(reflecting: error))"])
         let rpcError = (error as? any RPCErrorConvertible)?.rpcError ?? .internal
-        if rpcError.code == ErrorCode.serviceUnavailable.code { return RPCRejection.unavailable(rpcError, metrics: metrics) }
-        return reject(.internalServerError, rpcError)
+        if rpcError.code == ErrorCode.serviceUnavailable.code { return (RPCRejection.unavailable(rpcError, metrics: metrics), rpcError) }
+        return (reject(.internalServerError, rpcError), rpcError)
     }
 
     private func reject(_ status: HTTPResponse.Status, _ error: RPCError) -> Response {
