@@ -14,22 +14,48 @@ import StoregatePostgres
 import StoregateServer
 import Synchronization
 
-// Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
-// STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
-// Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--metrics-transactions N] [--tenants N] [--keep-tenants] [--tenant-pools N] [--tenant-pool-connections N]
-// [--tenant-pool-tenants N]; the phases: signing,
-// reads, metrics (1,000,000 transactions, then metrics.get), storm (console sign-ins for 30 s), tenants, ingest, retention (Apple's Retention
-// Messaging), data-retention (1,000,000 old events deleted by the job, --retention-events N), stale, crash, and (only when named) failover
-// with --failover-command, --kill-command,
-// --move-command (run with STOREGATE_BENCH_SCHEMA, the tenant's schema) and --wait-command (see deploy/local/ha
-// and deploy/local/citus). Like `storegate serve`, 20 connections: 4 tenant pools of 4 and 4 for the
-// control schema (`--tenant-pools 0`: all 20 shared).
-// openssl (if installed) is run beside the batch rounds for the yardstick. The tenants phase creates N
-// tenants (default 1,000) and reads status for a random one per request. Reads are measured against a
-// server with the holdings cache and against one without (every read a miss). The crash phase runs
-// `storegate serve` (built beside this program) and kills it under load.
+/// What `--help` prints: what the bench runs and its options.
+let usage = """
+    Usage: storegate-bench [--seconds S] [--probe] [--only PHASE,…] [--metrics-transactions N] [--tenants N] [--keep-tenants]
+                           [--tenant-pools N] [--tenant-pool-connections N] [--tenant-pool-tenants N] [--retention-events N]
+                           [--retention-batch N] [--retention-pause-ms N] [--failover-command C] [--kill-command C]
+                           [--move-command C] [--wait-command C]
+
+    Storegate and the App Store simulator in this process, on loopback ports, against the PostgreSQL of
+    STOREGATE_DATABASE_URL; load over HTTP with keep-alive. Prints the figures the README quotes.
+
+    Phases: signing, reads, metrics (1,000,000 transactions, then metrics.get), storm (console sign-ins for 30 s),
+    tenants, ingest, retention (Apple's Retention Messaging), data-retention (1,000,000 old events deleted by the
+    job, --retention-events N), stale, crash, and (only when named) failover with --failover-command,
+    --kill-command, --move-command (run with STOREGATE_BENCH_SCHEMA, the tenant's schema) and --wait-command (see
+    deploy/local/ha and deploy/local/citus). Like `storegate serve`, 20 connections: 4 tenant pools of 4 and 4 for
+    the control schema (`--tenant-pools 0`: all 20 shared). openssl (if installed) is run beside the batch rounds
+    for the yardstick. The tenants phase creates N tenants (default 1,000; with --keep-tenants an earlier run's are
+    used and kept) and reads status for a random one per request. Reads are measured against a server with the
+    holdings cache and against one without (every read a miss). The crash phase runs `storegate serve` (built
+    beside this program) and kills it under load.
+    """
 
 let arguments = CommandLine.arguments
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
+/// Options that take a value, and flags; anything else starting with "--" is refused before the bench
+/// connects (a misspelt option would otherwise run the defaults).
+let valued: Set = [
+    "--seconds", "--only", "--metrics-transactions", "--tenants", "--tenant-pools", "--tenant-pool-connections", "--tenant-pool-tenants",
+    "--retention-events", "--retention-batch", "--retention-pause-ms", "--failover-command", "--kill-command", "--move-command", "--wait-command",
+]
+let flags: Set = ["--probe", "--keep-tenants"]
+// An argument is an option's value when the one before it takes a value (arguments[i] precedes arguments[i + 1]).
+let unknown = arguments.dropFirst().enumerated().filter { i, argument in
+    argument.hasPrefix("--") && !valued.contains(argument) && !flags.contains(argument) && !valued.contains(arguments[i])
+}
+if let first = unknown.first?.element {
+    FileHandle.standardError.write(Data("storegate-bench: unknown option \(first)\n\n\(usage)\n".utf8))
+    exit(64)
+}
 func option(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } }
 let seconds = option("--seconds").flatMap(Double.init) ?? 5
 let keepTenants = arguments.contains("--keep-tenants")
