@@ -6,14 +6,24 @@ import Foundation
 /// as it is (members in their order, numbers as written); a `Date` is an ISO 8601 string (`RPCDates`).
 enum JSONValueDecoder {
     static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try ValueDecoder(value: value, codingPath: []).decode(T.self)
+        try ValueDecoder(value: value, in: [], at: nil).decode(T.self)
     }
 }
 
 private struct ValueDecoder: Decoder {
     let value: JSONValue
-    let codingPath: [any CodingKey]
+    /// The path of the container holding `value`, and `value`'s key in it: the coding path is made when
+    /// asked for (an error, a nested container), not for every member decoded.
+    private let containerPath: [any CodingKey]
+    private let key: (any CodingKey)?
+    var codingPath: [any CodingKey] { key.map { containerPath + [$0] } ?? containerPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(value: JSONValue, in containerPath: [any CodingKey], at key: (any CodingKey)?) {
+        self.value = value
+        self.containerPath = containerPath
+        self.key = key
+    }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if T.self == JSONValue.self, let value = value as? T { return value }
@@ -125,7 +135,14 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             throw DecodingError.keyNotFound(
                 key, .init(codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)."))
         }
-        return ValueDecoder(value: member.value, codingPath: codingPath + [key])
+        return ValueDecoder(value: member.value, in: codingPath, at: key)
+    }
+
+    /// The member's decoder, nil when it is absent or null (what `decodeIfPresent` returns nil for); one
+    /// search of the members instead of the three the protocol's default makes.
+    private func present(_ key: Key) -> ValueDecoder? {
+        guard let value = members.first(where: { $0.key == key.stringValue })?.value, value != .null else { return nil }
+        return ValueDecoder(value: value, in: codingPath, at: key)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try decoder(for: key).value == .null }
@@ -150,7 +167,15 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { try decoder(for: key).unkeyedContainer() }
-    func superDecoder() throws -> any Decoder { ValueDecoder(value: .object(members), codingPath: codingPath) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try present(key)?.decode(type) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key)?.decode(type) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key)?.decode(type) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(key)?.decode(type) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key)?.decode(type) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try present(key)?.decode(type) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(key)?.decode(type) }
+
+    func superDecoder() throws -> any Decoder { ValueDecoder(value: .object(members), in: codingPath, at: nil) }
     func superDecoder(forKey key: Key) throws -> any Decoder { try decoder(for: key) }
 }
 
@@ -173,7 +198,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
                 type, .init(codingPath: codingPath + [IndexKey(intValue: currentIndex)], debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
-        return ValueDecoder(value: items[currentIndex], codingPath: codingPath + [IndexKey(intValue: currentIndex)])
+        return ValueDecoder(value: items[currentIndex], in: codingPath, at: IndexKey(intValue: currentIndex))
     }
 
     mutating func decodeNil() throws -> Bool {
