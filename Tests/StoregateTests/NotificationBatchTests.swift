@@ -2,9 +2,9 @@ import AppStoreServer
 import AppStoreSimulator
 import Foundation
 import PostgresNIO
-import Storegate
 import Testing
 
+@testable import Storegate
 @testable import StoregatePostgres
 
 /// The job worker applies one tenant's stored notifications in batches: each exactly once, and one that
@@ -78,6 +78,58 @@ import Testing
             rows = try await Self.notifications(capabilities, tenant)
             #expect(rows.allSatisfy { $0.processedAt != nil && $0.error == nil })
             #expect(try await Self.jobs(capabilities, tenant) == 0)
+        }
+    }
+
+    /// A batch locks the series it stores before it writes any: a unit holding one of them (another of
+    /// the tenant's batches, a customer's sync) makes it wait there, before it writes any purchase, and it
+    /// applies once that unit ends. Before, each locked its series' rows in the order it met them, and two
+    /// batches storing common series in different orders could each hold a row the other waited for.
+    @Test func aBatchLocksTheSeriesItStoresBeforeWritingAny() async throws {
+        try await Self.with(slug: "series-locks") { sim, capabilities, tenant, post in
+            let kim = try await sim.simulator.purchase(AppStoreServerAPIClientTests.subscription("kim"))
+            let lee = try await sim.simulator.purchase(AppStoreServerAPIClientTests.subscription("lee"))
+            let uuids = [try await post(.subscribed, try sim.simulator.ca.sign(kim)), try await post(.subscribed, try sim.simulator.ca.sign(lee))]
+            let app = try await capabilities.apps.get(tenant: tenant, bundleId: SimulatorHarness.bundleId).app
+            let lees = SeriesKey(appId: app.id, environment: .sandbox, originalTransactionId: try #require(lee.originalTransactionId))
+            let (held, holding) = AsyncStream<Void>.makeStream()
+            let (released, release) = AsyncStream<Void>.makeStream()
+            let holder = Task {
+                try await capabilities.persistence.inTenant(tenant) { unit in
+                    try await unit.transactions.lockSeries([SeriesKey(appId: app.id, environment: .sandbox, originalTransactionId: "1999"), lees])
+                    holding.yield()
+                    for await _ in released { break }
+                }
+            }
+            for await _ in held { break }
+
+            let applying = Task { try await capabilities.worker.processor.process(tenant: tenant, notificationUUIDs: uuids) }
+            let waiting: PostgresQuery = "SELECT pid FROM pg_stat_activity WHERE wait_event = 'advisory' AND datname = current_database()"
+            try await eventually("the batch waits for lee's series") { try await Self.pids(capabilities, waiting).count == 1 }
+            let pid = try #require(try await Self.pids(capabilities, waiting).first)
+            let writes = try await Self.pids(
+                capabilities,
+                """
+                SELECT l.pid FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE l.pid = \(pid) AND l.mode = 'RowExclusiveLock' AND n.nspname = \(tenant.storageName)
+                  AND c.relname IN ('customers', 'account_links', 'transactions', 'subscriptions')
+                """)
+            #expect(writes.isEmpty, "the waiting batch has written no customer, link, transaction or subscription")
+            release.yield()
+            try await holder.value
+
+            #expect(try await applying.value.isEmpty)
+            let rows = try await Self.notifications(capabilities, tenant)
+            #expect(rows.count == 2 && rows.allSatisfy { $0.processedAt != nil && $0.error == nil })
+            let status = try await capabilities.subscriptions.status(
+                tenant: tenant, customerId: nil, bundleId: SimulatorHarness.bundleId, transactionId: lee.transactionId, refresh: false)
+            #expect(status.first?.latestTransactionId == lee.transactionId)
+        }
+    }
+
+    static func pids(_ capabilities: Capabilities, _ query: PostgresQuery) async throws -> [Int32] {
+        try await capabilities.postgres.client.withConnection { conn in
+            try await conn.all(query, logger: capabilities.postgres.logger) { try $0.decode(Int32.self) }
         }
     }
 

@@ -65,6 +65,13 @@ public struct NotificationProcessor: Sendable {
             var processed: [(UUID, String?, String?)] = []
             var events: [NewEvent] = []
             let applying = ready.filter { unapplied.contains($0.stored.notificationUUID) }
+            // The series it stores, locked before any is written: another batch of the tenant's may store
+            // some of them too, in another order.
+            try await unit.transactions.lockSeries(
+                applying.compactMap { ready in
+                    guard case .purchase(let purchase) = ready.effect, let app = ready.app else { return nil }
+                    return purchase.series(in: app)
+                })
             var next = 0
             while next < applying.count {
                 // Consecutive notifications that store a purchase and nothing more, each of another series,

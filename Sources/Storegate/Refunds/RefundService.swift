@@ -264,6 +264,7 @@ public struct RefundService: Sendable {
         guard !refunded.isEmpty else { return }
         try await persistence.inTenant(tenant) { unit in
             var events: [NewEvent] = []
+            try await unit.transactions.lockSeries(refunded.map { $0.series(in: app) })
             for purchase in refunded {
                 let stored = try await purchase.store(app: app, status: nil, subscriptionState: false, in: unit)
                 events += stored.events
@@ -311,6 +312,8 @@ public struct RefundService: Sendable {
             )
         }
         let owner = try await persistence.inTenant(tenant) { unit -> String? in
+            // The series first: a batch of notifications storing one of them may be linking it to this customer.
+            try await unit.transactions.lockSeries(purchases.map { $0.series(in: app) })
             let given = if let customerId { try await unit.customers.ensure(customerId: customerId).customer.id } else { UUID?.none }
             var events: [NewEvent] = []
             var owner: UUID?

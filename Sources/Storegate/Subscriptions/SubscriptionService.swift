@@ -111,6 +111,7 @@ public struct SubscriptionService: Sendable {
         }
         return try await persistence.inTenant(tenant) { unit in
             var events: [NewEvent] = []
+            try await unit.transactions.lockSeries(purchases.map { $0.0.series(in: app) })
             for (purchase, status) in purchases { events += try await purchase.store(app: app, status: status, fallback: customer, in: unit).events }
             try await unit.events.append(events)
             return Set(purchases.map(\.0.originalTransactionId))

@@ -137,6 +137,11 @@ struct SignedPurchase: Sendable {
         return results
     }
 
+    /// The series it belongs to in `app`, for `TransactionStore.lockSeries`.
+    func series(in app: App) -> SeriesKey {
+        SeriesKey(appId: app.id, environment: environment, originalTransactionId: originalTransactionId)
+    }
+
     /// What Apple's data says of the series' owner.
     func ownerQuery(app: App, fallback: UUID?) -> SeriesOwnerQuery {
         SeriesOwnerQuery(

@@ -79,6 +79,7 @@ extension TransactionService {
         }
         try await persistence.inTenant(tenant) { unit in
             var events: [NewEvent] = []
+            try await unit.transactions.lockSeries((history + latest.map(\.0)).map { $0.series(in: app) })
             for purchase in history {
                 events += try await purchase.store(app: app, status: nil, fallback: customer, subscriptionState: false, in: unit).events
             }

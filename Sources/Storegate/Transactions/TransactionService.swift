@@ -103,6 +103,7 @@ public struct TransactionService: Sendable {
         let purchases = try await verifiedPurchases(page.signed, app: app, environment: environment)
         try await persistence.inTenant(tenant) { unit in
             var events: [NewEvent] = []
+            try await unit.transactions.lockSeries(purchases.map { $0.series(in: app) })
             for purchase in purchases { events += try await purchase.store(app: app, status: nil, subscriptionState: false, in: unit).events }
             try await unit.events.append(events)
         }

@@ -21,6 +21,24 @@ public protocol TransactionStore: Sendable {
     /// The customer of an order's transactions (stored with them, or linked by their
     /// `originalTransactionId`); of one app when given.
     func customer(orderId: String, appId: UUID?) async throws -> UUID?
+    /// Locks these series until the unit ends, in one order whatever the order given, before the unit
+    /// writes any of them. A unit that stores purchases of several series takes their locks first: two
+    /// such units (two notification batches of one tenant, a batch and a customer's sync) otherwise lock
+    /// rows of their common series in the order each met them, and can deadlock. One series takes none.
+    func lockSeries(_ series: [SeriesKey]) async throws
+}
+
+/// A series of transactions: the purchases of one `originalTransactionId` in one app and environment.
+public struct SeriesKey: Hashable, Sendable {
+    public let appId: UUID
+    public let environment: AppStoreEnvironment
+    public let originalTransactionId: String
+
+    public init(appId: UUID, environment: AppStoreEnvironment, originalTransactionId: String) {
+        self.appId = appId
+        self.environment = environment
+        self.originalTransactionId = originalTransactionId
+    }
 }
 extension TransactionStore {
     /// Stores a transaction; an older signed version never replaces a newer one. Returns whether it was

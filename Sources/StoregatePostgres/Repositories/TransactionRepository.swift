@@ -115,6 +115,21 @@ struct TransactionRepository: TransactionStore {
             ) { try $0.decode(String.self) })
     }
 
+    func lockSeries(_ series: [SeriesKey]) async throws {
+        let keys = Set(series)
+        guard keys.count > 1 else { return }
+        // Transaction-scoped advisory locks (seed 23: the renewal extensions' are 17), taken in the order of
+        // their keys: the subquery's ORDER BY keeps it from being flattened, so the locks are taken row by
+        // row in that order. The text names no schema, so every tenant's units share one prepared statement.
+        try await scope.prepared(
+            """
+            SELECT count(pg_advisory_xact_lock(key)) FROM (
+                SELECT DISTINCT hashtextextended(series, 23) AS key
+                FROM unnest(\(keys.map { "\($0.appId.uuidString)/\($0.environment.rawValue)/\($0.originalTransactionId)" })::text[]) AS series
+                ORDER BY key) AS keys
+            """)
+    }
+
     func setOrder(appId: UUID, orderId: String, transactionIds: [String]) async throws {
         try await scope.run(
             """
