@@ -11,11 +11,14 @@ struct CustomerRepository: CustomerStore {
     static let columns = "id, customer_id, app_account_token, created_at"
 
     func ensure(customerId: String) async throws -> (customer: Customer, created: Bool) {
-        // One statement, so two first uses of the same id cannot both insert.
+        // One statement, so two first uses of the same id cannot both insert. An existing row is rewritten
+        // with its own `created_at`, a column no key holds: the row lock that takes does not conflict with
+        // the key-share lock a unit inserting a reference to the customer holds (a link, a transaction), so
+        // neither waits for the other's commit, as they did when this rewrote `customer_id`, a key.
         let found = try await scope.all(
             """
-            INSERT INTO \(unescaped: schema).customers (id, customer_id, app_account_token) VALUES (\(UUID()), \(customerId), \(UUID()))
-            ON CONFLICT (customer_id) DO UPDATE SET customer_id = excluded.customer_id
+            INSERT INTO \(unescaped: schema).customers AS c (id, customer_id, app_account_token) VALUES (\(UUID()), \(customerId), \(UUID()))
+            ON CONFLICT (customer_id) DO UPDATE SET created_at = c.created_at
             RETURNING \(unescaped: Self.columns), (xmax = 0)
             """
         ) { row in
