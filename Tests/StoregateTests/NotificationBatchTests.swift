@@ -82,8 +82,8 @@ import Testing
     }
 
     /// A batch locks the series it stores before it writes any: a unit holding one of them (another of
-    /// the tenant's batches, a customer's sync) makes it wait there, before it writes any purchase, and it
-    /// applies once that unit ends. Before, each locked its series' rows in the order it met them, and two
+    /// the tenant's batches, a customer's sync) makes it wait there, no purchase written, and it applies
+    /// once that unit ends. Before, each locked its series' rows in the order it met them, and two
     /// batches storing common series in different orders could each hold a row the other waited for.
     @Test func aBatchLocksTheSeriesItStoresBeforeWritingAny() async throws {
         try await Self.with(slug: "series-locks") { sim, capabilities, tenant, post in

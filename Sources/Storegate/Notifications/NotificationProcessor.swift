@@ -77,9 +77,9 @@ public struct NotificationProcessor: Sendable {
                 // Consecutive notifications that store a purchase and nothing more, each of another series,
                 // are stored together (`SignedPurchase.store(_:in:)`); any other is applied on its own.
                 var together: [(Ready, SignedPurchase.ToStore)] = []
-                var series: Set<String> = []
+                var series: Set<SeriesKey> = []
                 while next < applying.count, let item = applying[next].storesOnly(earlier: earlier),
-                    series.insert("\(item.app.id) \(item.purchase.environment.rawValue) \(item.purchase.originalTransactionId)").inserted
+                    series.insert(item.purchase.series(in: item.app)).inserted
                 {
                     together.append((applying[next], item))
                     next += 1
